@@ -1,0 +1,15 @@
+# The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
+.PHONY: run test bench build format
+
+run:
+	scripts/run
+
+test:
+	scripts/test
+
+bench:
+	scripts/bench
+
+build:
+	scripts/ensure-deps run
+	swift build -c release

@@ -1,0 +1,34 @@
+#ifndef COPENSSL_SHIM_H
+#define COPENSSL_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/param_build.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <openssl/crypto.h>
+
+/* Macros in OpenSSL 3 that Swift cannot see. */
+static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
+static inline int COpenSSL_EVP_MD_size(const EVP_MD *md) { return EVP_MD_get_size(md); }
+static inline int COpenSSL_set_ivlen(EVP_CIPHER_CTX *c, int len) {
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, len, NULL);
+}
+static inline int COpenSSL_get_tag(EVP_CIPHER_CTX *c, int len, void *tag) {
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, len, tag);
+}
+static inline int COpenSSL_set_tag(EVP_CIPHER_CTX *c, int len, void *tag) {
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_TAG, len, tag);
+}
+static inline int COpenSSL_set_rsa_keygen_bits(EVP_PKEY_CTX *c, int bits) {
+    return EVP_PKEY_CTX_set_rsa_keygen_bits(c, bits);
+}
+static inline int COpenSSL_set_rsa_pkcs1_padding(EVP_PKEY_CTX *c) {
+    return EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING);
+}
+#endif

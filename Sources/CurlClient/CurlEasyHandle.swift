@@ -1,0 +1,127 @@
+internal import CCurl
+import Foundation
+import Web
+
+/// Owns one libcurl easy handle. A handle is used by one thread at a time and kept between
+/// calls, so connections to the same host stay open.
+/// - SeeAlso: `curl_easy_init`, `curl_easy_perform`, `curl_easy_cleanup`.
+final class CurlEasyHandle {
+    private let handle: UnsafeMutableRawPointer
+    /// Connections this handle opened (to check that keep-alive works).
+    private(set) var connectionsOpened = 0
+
+    init() throws {
+        guard let handle = curl_easy_init() else { throw HTTPClientError(.other, "curl_easy_init failed") }
+        self.handle = handle
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    func perform(_ request: HTTPClientRequest, connectTimeoutSeconds: Double) throws -> HTTPClientResponse {
+        curl_easy_reset(handle)
+        let sink = Sink()
+        let unmanaged = Unmanaged.passUnretained(sink).toOpaque()
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in request.headers {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        // "Expect: 100-continue" costs a round trip for bodies over 1 KiB.
+        headerList = curl_slist_append(headerList, "Expect:")
+
+        try check(CCurl_setopt_ptr(handle, CURLOPT_URL, request.url))
+        try check(CCurl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, request.method))
+        try check(CCurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        try check(CCurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+        try check(CCurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+        try check(CCurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        try check(CCurl_setopt_ptr(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        try check(CCurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000)))
+        try check(
+            CCurl_setopt_long(
+                handle, CURLOPT_CONNECTTIMEOUT_MS, Int(min(connectTimeoutSeconds, request.timeoutSeconds) * 1000)))
+        try check(CCurl_setopt_ptr(handle, CURLOPT_HTTPHEADER, headerList))
+        if request.method == "HEAD" { try check(CCurl_setopt_long(handle, CURLOPT_NOBODY, 1)) }
+        try check(CCurl_setopt_write(handle, CURLOPT_WRITEFUNCTION, curlWriteBody))
+        try check(CCurl_setopt_ptr(handle, CURLOPT_WRITEDATA, unmanaged))
+        try check(CCurl_setopt_write(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader))
+        try check(CCurl_setopt_ptr(handle, CURLOPT_HEADERDATA, unmanaged))
+
+        let code: CURLcode = try request.body.withUnsafeBufferPointer { body in
+            if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
+                try check(
+                    CCurl_setopt_ptr(handle, CURLOPT_POSTFIELDS, body.baseAddress ?? UnsafePointer(bitPattern: 1)))
+                try check(CCurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+                // POSTFIELDS turns the method to POST; CUSTOMREQUEST above keeps PATCH and PUT.
+            }
+            return withExtendedLifetime(sink) { curl_easy_perform(handle) }
+        }
+        guard code == CURLE_OK else { throw Self.error(for: code) }
+
+        var status = 0
+        try check(CCurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status))
+        var connects = 0
+        try check(CCurl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects))
+        connectionsOpened += connects
+        return HTTPClientResponse(status: status, headers: Self.parseHeaders(sink.headerLines), body: sink.body)
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else { throw Self.error(for: code) }
+    }
+
+    private static func error(for code: CURLcode) -> HTTPClientError {
+        let text = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return HTTPClientError(.timeout, text)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: return HTTPClientError(.connect, text)
+        default: return HTTPClientError(.other, text)
+        }
+    }
+
+    /// Keeps the header lines of the last response only (a 100 Continue comes before it).
+    private static func parseHeaders(_ lines: [String]) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        for line in lines {
+            if line.hasPrefix("HTTP/") {
+                headers.removeAll()
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            headers.append((name, value))
+        }
+        return headers
+    }
+}
+
+private func curlWriteBody(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?
+) -> Int {
+    guard let data, let user else { return 0 }
+    let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+    sink.appendBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+}
+
+private func curlWriteHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?
+) -> Int {
+    guard let data, let user else { return 0 }
+    let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+    sink.appendHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+}
+
+/// Collects the answer's bytes while curl runs.
+private final class Sink {
+    var body: [UInt8] = []
+    var headerLines: [String] = []
+
+    func appendBody(_ bytes: UnsafeRawBufferPointer) { body.append(contentsOf: bytes) }
+
+    func appendHeader(_ bytes: UnsafeRawBufferPointer) {
+        headerLines.append(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines))
+    }
+}

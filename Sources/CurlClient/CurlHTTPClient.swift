@@ -1,0 +1,35 @@
+internal import CCurl
+import Foundation
+import Web
+
+/// The `HTTPClient` over libcurl: one easy handle per thread, kept for the thread's life so
+/// connections to the tenant are reused; timeouts on every call; TLS always verified.
+public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
+    // @unchecked: the only state is per-thread (thread-local handles) plus immutable settings.
+    private let connectTimeoutSeconds: Double
+    private let key = "CurlHTTPClient.handle.\(UUID().uuidString)"
+
+    /// Initialises libcurl once for the process.
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// - Parameter connectTimeoutSeconds: the limit for opening a connection.
+    public init(connectTimeoutSeconds: Double = 3) {
+        _ = CurlHTTPClient.globalInit
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+    }
+
+    public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
+        try handle().perform(request, connectTimeoutSeconds: connectTimeoutSeconds)
+    }
+
+    /// Connections the calling thread's handle has opened so far.
+    public func connectionsOpenedOnThisThread() throws -> Int { try handle().connectionsOpened }
+
+    private func handle() throws -> CurlEasyHandle {
+        let storage = Thread.current.threadDictionary
+        if let existing = storage[key] as? CurlEasyHandle { return existing }
+        let created = try CurlEasyHandle()
+        storage[key] = created
+        return created
+    }
+}

@@ -1,0 +1,148 @@
+internal import CFastCGI
+import Foundation
+import Synchronization
+import Web
+
+/// A pool of threads, each accepting FastCGI requests with `FCGX_Accept_r` and answering them
+/// through a `Responder`. Stops on SIGTERM or SIGINT: stops accepting, lets requests in flight
+/// finish (up to a deadline), then returns.
+public final class FastCGIServer: Sendable {
+    public struct Options: Sendable {
+        public var threads: Int = 16
+        /// Bodies larger than this get 413 without being read.
+        public var maxBodyBytes: Int = 64 * 1024
+        /// The unix socket's permission bits.
+        public var socketMode: Int = 0o660
+        /// How long requests in flight may take to finish at shutdown.
+        public var drainSeconds: Double = 10
+        public var backlog: Int32 = 512
+        public init() {}
+    }
+
+    private let address: ListenAddress
+    private let options: Options
+    private let responder: any Responder
+    private let log: Log
+    private let inFlight = Atomic<Int>(0)
+
+    public init(address: ListenAddress, options: Options, responder: any Responder, log: Log) {
+        self.address = address
+        self.options = options
+        self.responder = responder
+        self.log = log
+    }
+
+    /// Opens the socket, serves until SIGTERM/SIGINT, drains, and returns.
+    public func run() throws {
+        guard FCGX_Init() == 0 else { throw FastCGIError("FCGX_Init failed") }
+        // FCGX_Init installs flag-only handlers; take signals back (see design.md pitfalls).
+        CFastCGI_ignoreSIGPIPE()
+        let fd = try openSocket()
+        CFastCGI_blockStopSignals()  // inherited by every thread started below
+        for index in 0..<max(1, options.threads) {
+            let thread = Thread { [self] in serve(listeningSocket: fd) }
+            thread.name = "fcgi-\(index)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        log(.info, "listening", ["address": address.description, "threads": String(options.threads)])
+        let signal = CFastCGI_waitForStopSignal()
+        log(.info, "stopping", ["signal": String(signal)])
+        FCGX_ShutdownPending()
+        shutdown(fd, Int32(SHUT_RDWR))  // wakes the threads blocked in accept
+        let deadline = Date().addingTimeInterval(options.drainSeconds)
+        while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
+            usleep(5_000)
+        }
+        if case .unixSocket(let path) = address { unlink(path) }
+        log(.info, "stopped", ["unfinished": String(inFlight.load(ordering: .acquiring))])
+    }
+
+    private func openSocket() throws -> Int32 {
+        switch address {
+        case .inherited(let fd):
+            return fd
+        case .tcp(let host, let port):
+            let fd = FCGX_OpenSocket("\(host):\(port)", options.backlog)
+            guard fd >= 0 else { throw FastCGIError("cannot listen on \(host):\(port)") }
+            return fd
+        case .unixSocket(let path):
+            unlink(path)  // a stale socket from a killed worker
+            let fd = FCGX_OpenSocket(path, options.backlog)
+            guard fd >= 0 else { throw FastCGIError("cannot listen on unix socket \(path)") }
+            chmod(path, mode_t(options.socketMode))
+            return fd
+        }
+    }
+
+    private func serve(listeningSocket fd: Int32) {
+        let request = FastCGIRequest(listeningSocket: fd)
+        while request.accept() {
+            inFlight.add(1, ordering: .relaxed)
+            handle(request)
+            request.finish()
+            inFlight.subtract(1, ordering: .releasing)
+        }
+    }
+
+    private func handle(_ fcgi: FastCGIRequest) {
+        let params = fcgi.parameters()
+        var request = FastCGIServer.request(from: params)
+        let length = params["CONTENT_LENGTH"].flatMap(Int.init) ?? 0
+        let response: Response
+        if length > options.maxBodyBytes {
+            response = responder.respond(to: request, rejectedWith: .contentTooLarge)
+        } else {
+            request.body = fcgi.readBody(limit: length)
+            response = responder.respond(to: request)
+        }
+        fcgi.write(FastCGIServer.serialize(response, includeBody: request.method != "HEAD"))
+    }
+
+    /// Builds a `Request` from CGI parameters.
+    static func request(from params: [String: String]) -> Request {
+        let uri = params["REQUEST_URI"] ?? "/"
+        let path: String
+        let query: String
+        if let mark = uri.firstIndex(of: "?") {
+            path = String(uri[..<mark])
+            query = String(uri[uri.index(after: mark)...])
+        } else {
+            path = uri
+            query = params["QUERY_STRING"] ?? ""
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in params where name.hasPrefix("HTTP_") {
+            headers[headerName(name.utf8.dropFirst(5))] = value
+        }
+        if let type = params["CONTENT_TYPE"], !type.isEmpty { headers["content-type"] = type }
+        if let length = params["CONTENT_LENGTH"], !length.isEmpty { headers["content-length"] = length }
+        return Request(
+            method: params["REQUEST_METHOD"] ?? "GET", path: path, query: query, headers: headers,
+            requestID: params["REQUEST_ID"] ?? headers["x-request-id"] ?? "")
+    }
+
+    /// `ACCEPT_LANGUAGE` → `accept-language`.
+    private static func headerName(_ cgi: Substring.UTF8View) -> String {
+        String(decoding: cgi.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : ($0 | 0x20) }, as: UTF8.self)
+    }
+
+    /// The FastCGI (CGI-style) response: `Status:` line, headers, blank line, body.
+    static func serialize(_ response: Response, includeBody: Bool) -> [UInt8] {
+        var head = "Status: \(response.status) \(Response.reason(response.status))\r\n"
+        for (name, value) in response.headers {
+            head += "\(name): \(value)\r\n"
+        }
+        if response.header("Content-Length") == nil { head += "Content-Length: \(response.body.count)\r\n" }
+        head += "\r\n"
+        var out = Array(head.utf8)
+        if includeBody { out.append(contentsOf: response.body) }
+        return out
+    }
+}
+
+/// A failure to start serving.
+public struct FastCGIError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,67 @@
+import Web
+
+/// The product: routes requests to the pages, turns errors into pages, adds the security
+/// headers and writes one log line per request.
+public struct MetadataDemo: Responder {
+    private let router: Router
+    private let pages: Pages
+    private let security: SecurityHeaders
+    private let log: Log
+
+    public init(pages: Pages, security: SecurityHeaders, log: Log) {
+        self.pages = pages
+        self.security = security
+        self.log = log
+        var router = Router()
+        router.add("GET", "/") { _ in pages.welcome(title: "Metadata demo") }
+        router.add("GET", "/logged-out") { _ in pages.welcome(title: "You\u{2019}re logged out.") }
+        router.add("GET", "/healthz") { _ in
+            var response = Response.text("ok\n")
+            response.add("Cache-Control", "no-store")
+            return response
+        }
+        self.router = router
+    }
+
+    public func respond(to request: Request) -> Response {
+        let started = ContinuousClock.now
+        var response: Response
+        switch router.match(request) {
+        case .handler(let handler):
+            do {
+                response = try handler(request)
+            } catch {
+                logFailure(error, request: request)
+                response = pages.page(for: error)
+            }
+        case .notFound:
+            response = pages.notFound()
+        case .methodNotAllowed(let allow):
+            response = pages.methodNotAllowed(allow: allow)
+        }
+        return finish(response, for: request, started: started)
+    }
+
+    public func respond(to request: Request, rejectedWith error: WebError) -> Response {
+        finish(pages.page(for: error), for: request, started: .now)
+    }
+
+    private func finish(_ response: Response, for request: Request, started: ContinuousClock.Instant) -> Response {
+        var response = response
+        security.apply(to: &response)
+        let elapsed = (ContinuousClock.now - started).components
+        let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
+        log(
+            .info, "request",
+            [
+                "id": request.requestID, "method": request.method, "path": request.path,
+                "status": String(response.status), "us": String(micros),
+            ])
+        return response
+    }
+
+    private func logFailure(_ error: any Error, request: Request) {
+        guard !(error is any HTTPResponseError) else { return }
+        log(.error, "handler failed", ["id": request.requestID, "path": request.path, "error": "\(error)"])
+    }
+}

@@ -1,0 +1,99 @@
+/// The cookies of a request's `Cookie` header, parsed on bytes.
+public struct Cookies: Sendable {
+    /// Name and value pairs in the order sent; values are not decoded.
+    public let pairs: [(name: String, value: String)]
+
+    /// Parses `a=b; c=d`. Pieces without `=` and names that are not RFC 6265 tokens are skipped.
+    public init(header: String) {
+        var pairs: [(name: String, value: String)] = []
+        var utf8 = header.utf8[...]
+        while !utf8.isEmpty {
+            let end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+            let piece = utf8[utf8.startIndex..<end]
+            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = Cookies.trimmed(piece[piece.startIndex..<equals])
+            var value = Cookies.trimmed(piece[piece.index(after: equals)...])
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                value = value.dropFirst().dropLast()
+            }
+            guard !name.isEmpty, name.allSatisfy(SetCookie.isTokenByte) else { continue }
+            pairs.append((String(Substring(name)), String(Substring(value))))
+        }
+        self.pairs = pairs
+    }
+
+    /// The first value sent under a name.
+    public subscript(_ name: String) -> String? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    /// How many cookies of this name were sent (a duplicate may be an attack).
+    public func count(of name: String) -> Int { pairs.reduce(0) { $0 + ($1.name == name ? 1 : 0) } }
+
+    /// The cookies whose names start with a prefix.
+    public func named(withPrefix prefix: String) -> [(name: String, value: String)] {
+        pairs.filter { $0.name.hasPrefix(prefix) }
+    }
+
+    private static func trimmed(_ s: Substring.UTF8View) -> Substring.UTF8View {
+        var s = s
+        while let f = s.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
+        while let l = s.last, l == 0x20 || l == 0x09 { s = s.dropLast() }
+        return s
+    }
+}
+
+/// A `Set-Cookie` header value with safe defaults (`HttpOnly`, `SameSite=Lax`, `Path=/`).
+public struct SetCookie: Sendable, Equatable {
+    public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax", none = "None" }
+
+    public var name: String
+    public var value: String
+    public var maxAge: Int?
+    public var path: String = "/"
+    public var secure: Bool
+    public var httpOnly: Bool = true
+    public var sameSite: SameSite = .lax
+
+    /// A cookie; `name` must be a token and `value` cookie-octets (both are checked).
+    public init(name: String, value: String, maxAge: Int? = nil, secure: Bool) {
+        precondition(!name.isEmpty && name.utf8.allSatisfy(SetCookie.isTokenByte), "cookie name is not a token")
+        precondition(value.utf8.allSatisfy(SetCookie.isCookieOctet), "cookie value has characters not allowed")
+        self.name = name
+        self.value = value
+        self.maxAge = maxAge
+        self.secure = secure
+    }
+
+    /// A cookie that tells the browser to forget `name`.
+    public static func expired(_ name: String, secure: Bool) -> SetCookie {
+        SetCookie(name: name, value: "", maxAge: 0, secure: secure)
+    }
+
+    /// The text after `Set-Cookie: `.
+    public var headerValue: String {
+        var text = "\(name)=\(value); Path=\(path)"
+        if let maxAge { text += "; Max-Age=\(maxAge)" }
+        if secure { text += "; Secure" }
+        if httpOnly { text += "; HttpOnly" }
+        text += "; SameSite=\(sameSite.rawValue)"
+        return text
+    }
+
+    /// RFC 6265 token characters (RFC 7230 `tchar`).
+    public static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+        }
+    }
+
+    /// RFC 6265 cookie-octet: printable ASCII but space, `"`, `,`, `;` and `\`.
+    public static func isCookieOctet(_ b: UInt8) -> Bool {
+        b == 0x21 || (0x23...0x2B).contains(b) || (0x2D...0x3A).contains(b) || (0x3C...0x5B).contains(b)
+            || (0x5D...0x7E).contains(b)
+    }
+}

@@ -1,0 +1,61 @@
+/// An outbound HTTP request.
+public struct HTTPClientRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// The whole call's time limit, connecting included.
+    public var timeoutSeconds: Double
+
+    public init(
+        method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+        timeoutSeconds: Double = 10
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// An answer to an outbound request.
+public struct HTTPClientResponse: Sendable {
+    public var status: Int
+    /// Header fields, names in lower case, in order received.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header by lower-case name.
+    public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+
+    /// Every value of a header by lower-case name.
+    public func headers(named name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
+}
+
+/// Why an outbound call got no answer at all.
+public struct HTTPClientError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable { case timeout, connect, other }
+    public let kind: Kind
+    /// The transport's own words; holds no header or body.
+    public let detail: String
+
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { "\(kind): \(detail)" }
+}
+
+/// Sends HTTP requests synchronously; each worker thread may call it at once.
+public protocol HTTPClient: Sendable {
+    /// Sends a request; throws `HTTPClientError` when no answer came.
+    func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One-line logfmt records on standard error: `level=info msg="…" key=value`.
+/// Callers pass only what is safe to print: never tokens, cookies or codes.
+public struct Log: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case debug, info, warning, error
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        var name: String { ["debug", "info", "warning", "error"][rawValue] }
+
+        /// Parses `debug`, `info`, `warning`/`warn` or `error`.
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "warning", "warn": self = .warning
+            case "error": self = .error
+            default: return nil
+            }
+        }
+    }
+
+    public let minimum: Level
+
+    public init(minimum: Level = .info) { self.minimum = minimum }
+
+    /// Writes one record when `level` is at or above the minimum.
+    public func callAsFunction(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        guard level >= minimum else { return }
+        var line = "level=\(level.name) msg=\(Log.quoted(message))"
+        for (key, value) in fields { line += " \(key)=\(Log.quoted(value))" }
+        line += "\n"
+        // One write(2) per record, so lines from several threads never interleave.
+        var bytes = Array(line.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Quotes a value when it has spaces, quotes or control characters.
+    static func quoted(_ value: String) -> String {
+        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 < 0x7F }
+        if plain { return value }
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(scalar.value < 0x20 ? "?" : scalar)
+            }
+        }
+        return out + "\""
+    }
+}

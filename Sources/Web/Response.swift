@@ -1,0 +1,70 @@
+/// One HTTP response: status, header fields in order, and body bytes.
+public struct Response: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// An HTML page.
+    public static func html(_ body: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: body)
+    }
+
+    /// Plain text, for machines (health checks).
+    public static func text(_ text: String, status: Int = 200) -> Response {
+        Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
+    }
+
+    /// JSON bytes.
+    public static func json(_ body: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    /// A `303 See Other` (after a POST) or `302 Found` redirect.
+    public static func redirect(to location: String, status: Int = 302) -> Response {
+        Response(status: status, headers: [("Location", location)])
+    }
+
+    /// The first value of a header, matched without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Adds a header field (several of the same name are kept, as `Set-Cookie` needs).
+    public mutating func add(_ name: String, _ value: String) {
+        headers.append((name, value))
+    }
+
+    /// Adds a `Set-Cookie` field.
+    public mutating func setCookie(_ cookie: SetCookie) {
+        headers.append(("Set-Cookie", cookie.headerValue))
+    }
+
+    /// The reason phrase for a status code.
+    public static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 204: "No Content"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}

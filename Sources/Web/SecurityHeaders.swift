@@ -1,0 +1,29 @@
+/// The security headers every page carries.
+public struct SecurityHeaders: Sendable {
+    /// The `Content-Security-Policy` value: no scripts at all, styles and images from here,
+    /// forms only to here and the login tenant (a logout form redirects there).
+    public let contentSecurityPolicy: String
+
+    /// - Parameter formTargets: origins besides `'self'` that forms may lead to (the tenant).
+    public init(formTargets: [String] = []) {
+        let forms = (["'self'"] + formTargets).joined(separator: " ")
+        contentSecurityPolicy =
+            "default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self' https: data:; "
+            + "form-action \(forms); frame-ancestors 'none'; base-uri 'none'"
+    }
+
+    /// Adds the headers that the response does not set itself.
+    public func apply(to response: inout Response) {
+        let fixed: [(String, String)] = [
+            ("Content-Security-Policy", contentSecurityPolicy),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("X-Frame-Options", "DENY"),
+            ("Cross-Origin-Opener-Policy", "same-origin"),
+        ]
+        for (name, value) in fixed where response.header(name) == nil {
+            response.add(name, value)
+        }
+        if response.header("Cache-Control") == nil { response.add("Cache-Control", "no-store") }
+    }
+}

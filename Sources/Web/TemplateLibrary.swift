@@ -1,0 +1,97 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every template of a folder, parsed once with partials resolved; a broken file stops loading
+/// with its name and line.
+public struct TemplateLibrary: Sendable {
+    private let templates: [String: Template]
+
+    /// Loads every `*.html` file of `directory`; a template's name is its file name without `.html`.
+    public init(directory: String) throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".html") }
+        var sources: [String: String] = [:]
+        for file in files {
+            let path = directory + "/" + file
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw TemplateError(file: path, line: 0, message: "cannot be read")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw TemplateError(file: path, line: 0, message: "is not UTF-8")
+            }
+            sources[String(file.dropLast(5))] = text
+        }
+        try self.init(sources: sources, directory: directory)
+    }
+
+    /// Builds a library from texts by name (for tests and embedding).
+    public init(sources: [String: String], directory: String = "Templates") throws {
+        var parsed: [String: [Template.Node]] = [:]
+        for (name, text) in sources {
+            parsed[name] = try TemplateParser.parse(text, file: "\(directory)/\(name).html")
+        }
+        var templates: [String: Template] = [:]
+        for name in parsed.keys {
+            let nodes = try Self.resolve(name, parsed: parsed, directory: directory, path: [])
+            templates[name] = Template(nodes: Self.mergeLiterals(nodes))
+        }
+        self.templates = templates
+    }
+
+    /// The template of a name; throws when there is none (a programming error caught in tests).
+    public func template(_ name: String) throws -> Template {
+        guard let template = templates[name] else {
+            throw TemplateError(file: name + ".html", line: 0, message: "no such template")
+        }
+        return template
+    }
+
+    /// The names of the loaded templates.
+    public var names: [String] { templates.keys.sorted() }
+
+    private static func resolve(
+        _ name: String, parsed: [String: [Template.Node]], directory: String, path: [String]
+    ) throws -> [Template.Node] {
+        guard let nodes = parsed[name] else { return [] }
+        return try inline(nodes, owner: name, parsed: parsed, directory: directory, path: path + [name])
+    }
+
+    private static func inline(
+        _ nodes: [Template.Node], owner: String, parsed: [String: [Template.Node]], directory: String, path: [String]
+    ) throws -> [Template.Node] {
+        try nodes.flatMap { node -> [Template.Node] in
+            switch node {
+            case .partial(let partial, let line):
+                guard parsed[partial] != nil else {
+                    throw TemplateError(
+                        file: "\(directory)/\(owner).html", line: line, message: "no partial named \"\(partial)\"")
+                }
+                guard !path.contains(partial) else {
+                    throw TemplateError(
+                        file: "\(directory)/\(owner).html", line: line,
+                        message: "partial \"\(partial)\" includes itself")
+                }
+                return try resolve(partial, parsed: parsed, directory: directory, path: path)
+            case .section(let name, let inner, let inverted):
+                let resolved = try inline(inner, owner: owner, parsed: parsed, directory: directory, path: path)
+                return [.section(name, mergeLiterals(resolved), inverted: inverted)]
+            default:
+                return [node]
+            }
+        }
+    }
+
+    private static func mergeLiterals(_ nodes: [Template.Node]) -> [Template.Node] {
+        var merged: [Template.Node] = []
+        for node in nodes {
+            if case .literal(let bytes) = node, case .literal(let previous)? = merged.last {
+                merged[merged.count - 1] = .literal(previous + bytes)
+            } else {
+                merged.append(node)
+            }
+        }
+        return merged
+    }
+}

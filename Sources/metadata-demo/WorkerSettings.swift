@@ -1,0 +1,48 @@
+import FastCGIServer
+import Web
+
+/// Every problem found in the settings, one line each, naming the setting.
+struct SettingsProblems: Error {
+    let lines: [String]
+}
+
+/// How the worker process runs: where it listens, with how many threads, where its templates are.
+struct WorkerSettings {
+    /// `FASTCGI_LISTEN`: `unix:/path`, `host:port`, `fd:0`, or `systemd`. Default `127.0.0.1:9000`.
+    let listen: ListenAddress
+    /// `WORKER_THREADS`: threads accepting requests (1–1024). Default 16: calls to the tenant block a thread.
+    let threads: Int
+    /// `FASTCGI_SOCKET_MODE`: octal permission bits of a unix socket. Default `660`.
+    let socketMode: Int
+    /// `TEMPLATES_DIR`: the folder of HTML templates. Default `Templates`.
+    let templatesDirectory: String
+    /// `LOG_LEVEL`: `debug`, `info`, `warning` or `error`. Default `info`.
+    let logLevel: Log.Level
+
+    init(environment: [String: String]) throws {
+        var problems: [String] = []
+        let listenText = environment["FASTCGI_LISTEN"] ?? "127.0.0.1:9000"
+        let listen = ListenAddress.parse(listenText, environment: environment)
+        if listen == nil {
+            problems.append(
+                "FASTCGI_LISTEN: \"\(listenText)\" is not unix:/path, host:port, fd:N or systemd (with LISTEN_FDS set)")
+        }
+        let threadsText = environment["WORKER_THREADS"] ?? "16"
+        let threads = Int(threadsText).flatMap { (1...1024).contains($0) ? $0 : nil }
+        if threads == nil { problems.append("WORKER_THREADS: \"\(threadsText)\" is not a whole number from 1 to 1024") }
+        let modeText = environment["FASTCGI_SOCKET_MODE"] ?? "660"
+        let mode = Int(modeText, radix: 8).flatMap { (0...0o777).contains($0) ? $0 : nil }
+        if mode == nil { problems.append("FASTCGI_SOCKET_MODE: \"\(modeText)\" is not octal permission bits like 660") }
+        let levelText = environment["LOG_LEVEL"] ?? "info"
+        let level = Log.Level(name: levelText)
+        if level == nil { problems.append("LOG_LEVEL: \"\(levelText)\" is not debug, info, warning or error") }
+        guard problems.isEmpty, let listen, let threads, let mode, let level else {
+            throw SettingsProblems(lines: problems)
+        }
+        self.listen = listen
+        self.threads = threads
+        self.socketMode = mode
+        self.templatesDirectory = environment["TEMPLATES_DIR"] ?? "Templates"
+        self.logLevel = level
+    }
+}

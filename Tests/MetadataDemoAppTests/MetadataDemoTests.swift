@@ -1,0 +1,57 @@
+import Foundation
+import MetadataDemoApp
+import Testing
+import Web
+
+/// The product's responder with the real templates, no sockets.
+@Suite struct MetadataDemoTests {
+    static let templatesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Templates").path
+
+    private func app() throws -> MetadataDemo {
+        let pages = try Pages(library: TemplateLibrary(directory: Self.templatesDirectory))
+        return MetadataDemo(pages: pages, security: SecurityHeaders(), log: Log(minimum: .error))
+    }
+
+    private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func firstVisitShowsTitleAndLogIn() throws {
+        let response = try app().respond(to: Request(method: "GET", path: "/"))
+        #expect(response.status == 200)
+        #expect(text(response).contains("<h1 class=\"title\">Metadata demo</h1>"))
+        #expect(text(response).contains(">Log in</a>"))
+        #expect(response.header("Content-Security-Policy") != nil)
+    }
+
+    @Test func loggedOutPageSaysSo() throws {
+        let response = try app().respond(to: Request(method: "GET", path: "/logged-out"))
+        #expect(text(response).contains("You’re logged out."))
+        #expect(text(response).contains(">Log in</a>"))
+    }
+
+    @Test func unknownPathIs404PageWithHeaders() throws {
+        let response = try app().respond(to: Request(method: "GET", path: "/nope"))
+        #expect(response.status == 404)
+        #expect(text(response).contains("Page not found"))
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+    }
+
+    @Test func wrongMethodIs405WithAllow() throws {
+        let response = try app().respond(to: Request(method: "DELETE", path: "/"))
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, HEAD")
+    }
+
+    @Test func bodyOverTheLimitIs413Page() throws {
+        let response = try app().respond(to: Request(method: "POST", path: "/"), rejectedWith: .contentTooLarge)
+        #expect(response.status == 413)
+        #expect(text(response).contains("too large"))
+    }
+
+    @Test func everyTemplateLoads() throws {
+        let library = try TemplateLibrary(directory: Self.templatesDirectory)
+        #expect(library.names.contains("welcome"))
+        _ = try Pages(library: library)
+    }
+}

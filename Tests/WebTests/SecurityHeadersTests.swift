@@ -1,0 +1,24 @@
+import Testing
+import Web
+
+@Suite struct SecurityHeadersTests {
+    @Test func addsEveryHeaderAndNoStoreByDefault() {
+        var response = Response.html([])
+        SecurityHeaders(formTargets: ["https://tenant.example"]).apply(to: &response)
+        let csp = response.header("content-security-policy") ?? ""
+        #expect(csp.contains("script-src 'none'"))
+        #expect(csp.contains("frame-ancestors 'none'"))
+        #expect(csp.contains("form-action 'self' https://tenant.example"))
+        #expect(!csp.contains("unsafe-inline"))
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+        #expect(response.header("Referrer-Policy") == "no-referrer")
+        #expect(response.header("Cache-Control") == "no-store")
+    }
+
+    @Test func keepsWhatTheResponseSetItself() {
+        var response = Response.text("ok")
+        response.add("Cache-Control", "public, max-age=60")
+        SecurityHeaders().apply(to: &response)
+        #expect(response.headers.filter { $0.name == "Cache-Control" }.map(\.value) == ["public, max-age=60"])
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import Web
+
+@Suite struct TemplateTests {
+    private func render(_ sources: [String: String], _ name: String, _ context: TemplateContext) throws -> String {
+        String(decoding: try TemplateLibrary(sources: sources).template(name).render(context), as: UTF8.self)
+    }
+
+    @Test func escapesByDefaultAndRawOnlyWithTripleBraces() throws {
+        let out = try render(["t": "<p>{{v}}</p>{{{v}}}"], "t", ["v": "<b>&"])
+        #expect(out == "<p>&lt;b&gt;&amp;</p><b>&")
+    }
+
+    @Test func sectionsShowOnTruthyAndInvertedOnFalsy() throws {
+        let source = ["t": "{{#on}}yes{{/on}}{{^on}}no{{/on}}{{#s}}[{{s}}]{{/s}}"]
+        #expect(try render(source, "t", ["on": true, "s": "x"]) == "yes[x]")
+        #expect(try render(source, "t", ["on": false, "s": ""]) == "no")
+        #expect(try render(source, "t", [:]) == "no")
+    }
+
+    @Test func listsRepeatWithItemNamesOnTop() throws {
+        let source = ["t": "{{#items}}{{name}}{{sep}}{{/items}}"]
+        let out = try render(source, "t", ["sep": ",", "items": .list([["name": "a"], ["name": "<b>"]])])
+        #expect(out == "a,&lt;b&gt;,")
+    }
+
+    @Test func partialsAreInlinedAndCommentsDropped() throws {
+        let sources = ["page": "{{> head}}body{{! not shown }}{{> foot}}", "head": "<h>{{title}}</h>", "foot": "<f>"]
+        #expect(try render(sources, "page", ["title": "T"]) == "<h>T</h>body<f>")
+    }
+
+    @Test func brokenTemplatesNameFileAndLine() {
+        let cases: [(String, Int, String)] = [
+            ("a\nb\n{{#open}}x", 3, "never closed"),
+            ("line1\n{{/x}}", 2, "closes no open section"),
+            ("{{#a}}\n{{/b}}", 2, "closes {{#a}}"),
+            ("\n\n{{oops", 3, "never closed"),
+            ("{{bad name}}", 1, "not a valid name"),
+            ("x\n{{> missing}}", 2, "no partial named"),
+        ]
+        for (source, line, message) in cases {
+            do {
+                _ = try TemplateLibrary(sources: ["page": source])
+                Issue.record("accepted \(source)")
+            } catch let error as TemplateError {
+                #expect(error.file == "Templates/page.html")
+                #expect(error.line == line, "\(source)")
+                #expect(error.message.contains(message), "\(error.message)")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
+
+    @Test func selfIncludingPartialIsRefused() {
+        #expect(throws: TemplateError.self) { try TemplateLibrary(sources: ["a": "{{> b}}", "b": "{{> a}}"]) }
+    }
+}

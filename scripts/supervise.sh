@@ -1,0 +1,37 @@
+# Sourced by the run scripts: start programs under a restarting supervisor and stop them all.
+
+supervised_pids=()
+
+# supervise NAME COMMAND...: runs COMMAND in the background and starts it again whenever it
+# exits (a crash or a SIGKILL), until the supervisor itself gets TERM or INT.
+supervise() {
+  local name=$1
+  shift
+  (
+    child=""
+    trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM INT
+    while true; do
+      "$@" &
+      child=$!
+      wait "$child"
+      status=$?
+      echo "supervisor: $name exited with status $status; starting it again" >&2
+      sleep 0.2
+    done
+  ) &
+  supervised_pids+=("$!")
+}
+
+# stop_supervised: stops every supervised program and waits for them.
+stop_supervised() {
+  local pid
+  for pid in "${supervised_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${supervised_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+
+# wait_for_socket PATH SECONDS: waits until a unix socket exists.
+wait_for_socket() {
+  local path=$1 tries=$(( $2 * 20 ))
+  while [ ! -S "$path" ] && [ "$tries" -gt 0 ]; do sleep 0.05; tries=$((tries - 1)); done
+  [ -S "$path" ]
+}

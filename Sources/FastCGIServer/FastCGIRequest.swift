@@ -23,23 +23,54 @@ final class FastCGIRequest {
     /// Ends the current request, flushing the output.
     func finish() { FCGX_Finish_r(raw) }
 
-    /// Every FastCGI parameter of the current request, as CGI names and values.
-    func parameters() -> [String: String] {
-        var params: [String: String] = [:]
-        guard var entry = raw.pointee.envp else { return params }
+    /// The current request's head, built from its FastCGI parameters in one pass: `HTTP_*`
+    /// become lower-case headers, and only the few CGI names the web layer uses are read.
+    func head() -> (request: Request, contentLength: Int) {
+        var request = Request(method: "GET", path: "/")
+        var uri = "/"
+        var queryString = ""
+        var contentLength = 0
+        guard var entry = raw.pointee.envp else { return (request, 0) }
         while let cString = entry.pointee {
-            // Each entry is "NAME=value"; split at the first '='.
-            if let equals = strchr(cString, Int32(UInt8(ascii: "="))) {
-                let nameLength = equals - cString
-                let name = cString.withMemoryRebound(to: UInt8.self, capacity: nameLength) {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: nameLength), as: UTF8.self)
-                }
-                params[name] = String(cString: equals + 1)
-            }
             entry += 1
+            let length = strlen(cString)
+            let bytes = UnsafeRawBufferPointer(start: cString, count: length).bindMemory(to: UInt8.self)
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = UnsafeBufferPointer(rebasing: bytes[..<equals])
+            let value = { String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]), as: UTF8.self) }
+            if name.starts(with: FastCGIRequest.httpPrefix) {
+                let headerName = String(
+                    decoding: name.dropFirst(5).map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 | 0x20 },
+                    as: UTF8.self)
+                request.headers[headerName] = value()
+                continue
+            }
+            switch String(decoding: name, as: UTF8.self) {
+            case "REQUEST_METHOD": request.method = value()
+            case "REQUEST_URI": uri = value()
+            case "QUERY_STRING": queryString = value()
+            case "REQUEST_ID": request.requestID = value()
+            case "CONTENT_TYPE":
+                let type = value()
+                if !type.isEmpty { request.headers["content-type"] = type }
+            case "CONTENT_LENGTH":
+                contentLength = Int(value()) ?? 0
+                if contentLength > 0 { request.headers["content-length"] = String(contentLength) }
+            default: break
+            }
         }
-        return params
+        if let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            request.path = String(uri[..<mark])
+            request.query = String(uri[uri.index(after: mark)...])
+        } else {
+            request.path = uri
+            request.query = queryString
+        }
+        if request.requestID.isEmpty { request.requestID = request.headers["x-request-id"] ?? "" }
+        return (request, contentLength)
     }
+
+    private static let httpPrefix = Array("HTTP_".utf8)
 
     /// Reads up to `limit` bytes of the body.
     func readBody(limit: Int) -> [UInt8] {

@@ -8,7 +8,7 @@ import Web
 /// finish (up to a deadline), then returns.
 public final class FastCGIServer: Sendable {
     public struct Options: Sendable {
-        public var threads: Int = 16
+        public var threads: Int = 32
         /// Bodies larger than this get 413 without being read.
         public var maxBodyBytes: Int = 64 * 1024
         /// The unix socket's permission bits.
@@ -86,9 +86,7 @@ public final class FastCGIServer: Sendable {
     }
 
     private func handle(_ fcgi: FastCGIRequest) {
-        let params = fcgi.parameters()
-        var request = FastCGIServer.request(from: params)
-        let length = params["CONTENT_LENGTH"].flatMap(Int.init) ?? 0
+        var (request, length) = fcgi.head()
         let response: Response
         if length > options.maxBodyBytes {
             response = responder.respond(to: request, rejectedWith: .contentTooLarge)
@@ -99,45 +97,27 @@ public final class FastCGIServer: Sendable {
         fcgi.write(FastCGIServer.serialize(response, includeBody: request.method != "HEAD"))
     }
 
-    /// Builds a `Request` from CGI parameters.
-    static func request(from params: [String: String]) -> Request {
-        let uri = params["REQUEST_URI"] ?? "/"
-        let path: String
-        let query: String
-        if let mark = uri.firstIndex(of: "?") {
-            path = String(uri[..<mark])
-            query = String(uri[uri.index(after: mark)...])
-        } else {
-            path = uri
-            query = params["QUERY_STRING"] ?? ""
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in params where name.hasPrefix("HTTP_") {
-            headers[headerName(name.utf8.dropFirst(5))] = value
-        }
-        if let type = params["CONTENT_TYPE"], !type.isEmpty { headers["content-type"] = type }
-        if let length = params["CONTENT_LENGTH"], !length.isEmpty { headers["content-length"] = length }
-        return Request(
-            method: params["REQUEST_METHOD"] ?? "GET", path: path, query: query, headers: headers,
-            requestID: params["REQUEST_ID"] ?? headers["x-request-id"] ?? "")
-    }
-
-    /// `ACCEPT_LANGUAGE` → `accept-language`.
-    private static func headerName(_ cgi: Substring.UTF8View) -> String {
-        String(decoding: cgi.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : ($0 | 0x20) }, as: UTF8.self)
-    }
-
     /// The FastCGI (CGI-style) response: `Status:` line, headers, blank line, body.
     static func serialize(_ response: Response, includeBody: Bool) -> [UInt8] {
         var head = "Status: \(response.status) \(Response.reason(response.status))\r\n"
-        for (name, value) in response.headers {
-            head += "\(name): \(value)\r\n"
+        for (name, value) in response.headers where FastCGIServer.isSafeHeaderValue(value) {
+            head += name
+            head += ": "
+            head += value
+            head += "\r\n"
         }
         if response.header("Content-Length") == nil { head += "Content-Length: \(response.body.count)\r\n" }
         head += "\r\n"
         var out = Array(head.utf8)
         if includeBody { out.append(contentsOf: response.body) }
         return out
+    }
+}
+
+extension FastCGIServer {
+    /// A value with CR or LF would split the header: such a field is dropped, never sent.
+    static func isSafeHeaderValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }
 }
 

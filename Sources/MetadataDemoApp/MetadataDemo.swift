@@ -49,6 +49,7 @@ public struct MetadataDemo: Responder {
     private func finish(_ response: Response, for request: Request, started: ContinuousClock.Instant) -> Response {
         var response = response
         security.apply(to: &response)
+        guard log.enabled(.info) else { return response }
         let elapsed = (ContinuousClock.now - started).components
         let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
         log(

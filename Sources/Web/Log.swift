@@ -26,6 +26,10 @@ public struct Log: Sendable {
 
     public init(minimum: Level = .info) { self.minimum = minimum }
 
+    /// Whether records of this level are written (check before building costly fields).
+    @inlinable
+    public func enabled(_ level: Level) -> Bool { level >= minimum }
+
     /// Writes one record when `level` is at or above the minimum.
     public func callAsFunction(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
         guard level >= minimum else { return }

@@ -32,7 +32,13 @@ public struct Response: Sendable {
 
     /// The first value of a header, matched without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { Response.sameName($0.name, name) }?.value
+    }
+
+    /// ASCII case-insensitive name comparison without allocating (this runs on every request).
+    @inlinable
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 
     /// Adds a header field (several of the same name are kept, as `Set-Cookie` needs).

@@ -3,6 +3,7 @@ public struct SecurityHeaders: Sendable {
     /// The `Content-Security-Policy` value: no scripts at all, styles and images from here,
     /// forms only to here and the login tenant (a logout form redirects there).
     public let contentSecurityPolicy: String
+    private let fixed: [(name: String, value: String)]
 
     /// - Parameter formTargets: origins besides `'self'` that forms may lead to (the tenant).
     public init(formTargets: [String] = []) {
@@ -10,20 +11,20 @@ public struct SecurityHeaders: Sendable {
         contentSecurityPolicy =
             "default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self' https: data:; "
             + "form-action \(forms); frame-ancestors 'none'; base-uri 'none'"
-    }
-
-    /// Adds the headers that the response does not set itself.
-    public func apply(to response: inout Response) {
-        let fixed: [(String, String)] = [
+        fixed = [
             ("Content-Security-Policy", contentSecurityPolicy),
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"),
             ("X-Frame-Options", "DENY"),
             ("Cross-Origin-Opener-Policy", "same-origin"),
+            ("Cache-Control", "no-store"),
         ]
+    }
+
+    /// Adds the headers that the response does not set itself.
+    public func apply(to response: inout Response) {
         for (name, value) in fixed where response.header(name) == nil {
             response.add(name, value)
         }
-        if response.header("Cache-Control") == nil { response.add("Cache-Control", "no-store") }
     }
 }

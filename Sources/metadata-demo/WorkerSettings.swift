@@ -10,7 +10,7 @@ struct SettingsProblems: Error {
 struct WorkerSettings {
     /// `FASTCGI_LISTEN`: `unix:/path`, `host:port`, `fd:0`, or `systemd`. Default `127.0.0.1:9000`.
     let listen: ListenAddress
-    /// `WORKER_THREADS`: threads accepting requests (1–1024). Default 16: calls to the tenant block a thread.
+    /// `WORKER_THREADS`: threads accepting requests (1–1024). Default 32: calls to the tenant block a thread, and each kept nginx connection pins one.
     let threads: Int
     /// `FASTCGI_SOCKET_MODE`: octal permission bits of a unix socket. Default `660`.
     let socketMode: Int
@@ -27,7 +27,7 @@ struct WorkerSettings {
             problems.append(
                 "FASTCGI_LISTEN: \"\(listenText)\" is not unix:/path, host:port, fd:N or systemd (with LISTEN_FDS set)")
         }
-        let threadsText = environment["WORKER_THREADS"] ?? "16"
+        let threadsText = environment["WORKER_THREADS"] ?? "32"
         let threads = Int(threadsText).flatMap { (1...1024).contains($0) ? $0 : nil }
         if threads == nil { problems.append("WORKER_THREADS: \"\(threadsText)\" is not a whole number from 1 to 1024") }
         let modeText = environment["FASTCGI_SOCKET_MODE"] ?? "660"

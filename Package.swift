@@ -7,7 +7,8 @@ let package = Package(
     name: "metadata-demo",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "metadata-demo", targets: ["metadata-demo"])
+        .executable(name: "metadata-demo", targets: ["metadata-demo"]),
+        .executable(name: "dev-tenant", targets: ["dev-tenant"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0")
@@ -24,17 +25,26 @@ let package = Package(
         // Adapters: the only modules that import C.
         .target(name: "FastCGIServer", dependencies: ["Web", "CFastCGI"]),
         .target(name: "CurlClient", dependencies: ["Web", "CCurl"]),
+        .target(name: "OpenSSLCrypto", dependencies: ["COpenSSL"]),
+
+        // Mechanisms: sessions, login transaction, ID tokens, Management API client, settings.
+        .target(name: "Auth0Web", dependencies: ["Web", "OpenSSLCrypto"]),
 
         // The product's pages and routes.
-        .target(name: "MetadataDemoApp", dependencies: ["Web"]),
+        .target(name: "MetadataDemoApp", dependencies: ["Web", "Auth0Web"]),
+
+        // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
+        .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto"]),
 
         .executableTarget(
             name: "metadata-demo",
             dependencies: ["MetadataDemoApp", "FastCGIServer", "CurlClient"]
         ),
+        .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "FastCGIServer"]),
 
         .testTarget(name: "WebTests", dependencies: ["Web"]),
-        .testTarget(name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Web"]),
+        .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"]),
+        .testTarget(name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient"]),
     ],
     swiftLanguageModes: [.v6]

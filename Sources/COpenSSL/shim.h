@@ -31,4 +31,14 @@ static inline int COpenSSL_set_rsa_keygen_bits(EVP_PKEY_CTX *c, int bits) {
 static inline int COpenSSL_set_rsa_pkcs1_padding(EVP_PKEY_CTX *c) {
     return EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING);
 }
+static const int COpenSSL_EVP_PKEY_PUBLIC_KEY = EVP_PKEY_PUBLIC_KEY;
+/* Parameter names as C strings with static storage: OSSL_PARAM keeps the pointer, so a
+   temporary string bridged from Swift would dangle. */
+static const char *const COpenSSL_KDF_PARAM_DIGEST = OSSL_KDF_PARAM_DIGEST;
+static const char *const COpenSSL_KDF_PARAM_KEY = OSSL_KDF_PARAM_KEY;
+static const char *const COpenSSL_KDF_PARAM_SALT = OSSL_KDF_PARAM_SALT;
+static const char *const COpenSSL_KDF_PARAM_INFO = OSSL_KDF_PARAM_INFO;
+static const char *const COpenSSL_PKEY_PARAM_RSA_N = OSSL_PKEY_PARAM_RSA_N;
+static const char *const COpenSSL_PKEY_PARAM_RSA_E = OSSL_PKEY_PARAM_RSA_E;
+static const char *const COpenSSL_DIGEST_SHA256 = "SHA256";
 #endif

@@ -8,19 +8,11 @@ public struct MetadataDemo: Responder {
     private let security: SecurityHeaders
     private let log: Log
 
-    public init(pages: Pages, security: SecurityHeaders, log: Log) {
+    public init(pages: Pages, services: AppServices, log: Log) {
         self.pages = pages
-        self.security = security
+        self.security = services.securityHeaders
         self.log = log
-        var router = Router()
-        router.add("GET", "/") { _ in pages.welcome(title: "Metadata demo") }
-        router.add("GET", "/logged-out") { _ in pages.welcome(title: "You\u{2019}re logged out.") }
-        router.add("GET", "/healthz") { _ in
-            var response = Response.text("ok\n")
-            response.add("Cache-Control", "no-store")
-            return response
-        }
-        self.router = router
+        router = Routes(pages: pages, services: services, log: log).router()
     }
 
     public func respond(to request: Request) -> Response {

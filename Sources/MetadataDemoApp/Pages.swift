@@ -1,14 +1,53 @@
+import Auth0Web
 import Web
 
 /// Renders the product's screens from the templates loaded at start-up.
 public struct Pages: Sendable {
     private let welcome: Template
     private let problem: Template
+    private let profile: Template
+    private let confirmLogout: Template
+    /// The longest affirmation accepted, in characters.
+    public static let affirmationLimit = 500
 
     /// Looks up every template the product uses, so a missing one stops start-up.
     public init(library: TemplateLibrary) throws {
         welcome = try library.template("welcome")
         problem = try library.template("problem")
+        profile = try library.template("profile")
+        confirmLogout = try library.template("confirm-logout")
+    }
+
+    /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
+    /// `Log out`. `typed` replaces the saved affirmation in the field (after a failed save).
+    public func profile(_ session: Session, typed: String? = nil, saveError: String? = nil, status: Int = 200)
+        -> Response
+    {
+        let picture = session.profile.picture
+        var context: TemplateContext = [
+            "title": "You\u{2019}re logged in!",
+            "name": .text(session.profile.name),
+            "email": .text(session.profile.email),
+            "picture": .text(MetadataSnapshot.isSafeLink(picture) ? picture : "/static/avatar-placeholder.svg"),
+            "csrf": .text(session.csrfToken),
+            "affirmation": .text(typed ?? session.metadata.affirmation),
+            "affirmationLimit": .text(String(Pages.affirmationLimit)),
+        ]
+        if let flash = session.flash { context["flash"] = .text(flash) }
+        if let saveError { context["saveError"] = .text(saveError) }
+        if let announcement = session.metadata.announcement {
+            context["announcementURL"] = .text(announcement.url)
+            context["announcementText"] = .text(announcement.text)
+        }
+        return .html(profile.render(context), status: status)
+    }
+
+    /// Asks before logging out (a GET must never log anyone out).
+    public func confirmLogout(_ session: Session) -> Response {
+        .html(
+            confirmLogout.render([
+                "title": "Log out?", "email": .text(session.profile.email), "csrf": .text(session.csrfToken),
+            ]))
     }
 
     /// The first screen (`Metadata demo`) or the one after logging out (`You're logged out.`).

@@ -25,6 +25,11 @@ public enum PercentEncoding {
         return try validatedText(out)
     }
 
+    /// Decodes `%XX` escapes (not `+`), or returns the text unchanged when it is not valid encoding.
+    public static func decodeOrSelf(_ text: String) -> String {
+        (try? decode(text.utf8, plusIsSpace: false)) ?? text
+    }
+
     /// Text from bytes that must be valid UTF-8 with no NUL.
     public static func validatedText(_ bytes: [UInt8]) throws -> String {
         if bytes.contains(0) { throw WebError.badRequest("a NUL byte") }

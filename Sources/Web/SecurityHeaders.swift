@@ -5,11 +5,15 @@ public struct SecurityHeaders: Sendable {
     public let contentSecurityPolicy: String
     private let fixed: [(name: String, value: String)]
 
-    /// - Parameter formTargets: origins besides `'self'` that forms may lead to (the tenant).
-    public init(formTargets: [String] = []) {
+    /// - Parameters:
+    ///   - formTargets: origins besides `'self'` that forms may lead to (the tenant).
+    ///   - imageSources: origins besides `'self'` and any https site that images may come from.
+    public init(formTargets: [String] = [], imageSources: [String] = []) {
         let forms = (["'self'"] + formTargets).joined(separator: " ")
+        let images = (["'self'", "https:", "data:"] + imageSources.filter { !$0.hasPrefix("https:") })
+            .joined(separator: " ")
         contentSecurityPolicy =
-            "default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self' https: data:; "
+            "default-src 'none'; script-src 'none'; style-src 'self'; img-src \(images); "
             + "form-action \(forms); frame-ancestors 'none'; base-uri 'none'"
         fixed = [
             ("Content-Security-Policy", contentSecurityPolicy),

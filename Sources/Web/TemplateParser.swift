@@ -107,7 +107,8 @@ enum TemplateParser {
 }
 
 extension String {
-    func trimmingSpaces() -> String {
+    /// The text without leading and trailing spaces, tabs and line feeds.
+    public func trimmingSpaces() -> String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" || f == "\n" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\n" { s = s.dropLast() }

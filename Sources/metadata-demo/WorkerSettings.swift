@@ -1,10 +1,6 @@
+import Auth0Web
 import FastCGIServer
 import Web
-
-/// Every problem found in the settings, one line each, naming the setting.
-struct SettingsProblems: Error {
-    let lines: [String]
-}
 
 /// How the worker process runs: where it listens, with how many threads, where its templates are.
 struct WorkerSettings {

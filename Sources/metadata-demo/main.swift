@@ -1,3 +1,5 @@
+import Auth0Web
+import CurlClient
 import FastCGIServer
 import Foundation
 import MetadataDemoApp
@@ -5,18 +7,26 @@ import Web
 
 // Wiring only: read settings, load templates, start the FastCGI server.
 let environment = ProcessInfo.processInfo.environment
-let settings: WorkerSettings
-do {
-    settings = try WorkerSettings(environment: environment)
-} catch let problems as SettingsProblems {
-    for line in problems.lines { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
+// Every problem in every setting is reported at once, one line each, naming the setting.
+var problems: [String] = []
+var settings: WorkerSettings?
+var auth0: Auth0Settings?
+do { settings = try WorkerSettings(environment: environment) } catch let error as SettingsProblems {
+    problems += error.lines
+}
+do { auth0 = try Auth0Settings(environment: environment) } catch let error as SettingsProblems {
+    problems += error.lines
+}
+guard problems.isEmpty, let settings, let auth0 else {
+    for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
     exit(2)
 }
 
 let log = Log(minimum: settings.logLevel)
 do {
     let pages = try Pages(library: TemplateLibrary(directory: settings.templatesDirectory))
-    let app = MetadataDemo(pages: pages, security: SecurityHeaders(), log: log)
+    let services = try AppServices(settings: auth0, http: CurlHTTPClient())
+    let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
     options.threads = settings.threads
     options.socketMode = settings.socketMode

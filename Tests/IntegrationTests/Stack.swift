@@ -11,33 +11,72 @@ final class Stack: @unchecked Sendable {
 
     let runDir: String
     let appPort: Int
+    let tenantPort: Int
     var baseURL: String { "http://127.0.0.1:\(appPort)" }
+    var tenantURL: String { "http://127.0.0.1:\(tenantPort)" }
+    /// The settings `scripts/dev-env.sh` gives the worker and the tenant (one source of truth).
+    let devEnvironment: [String: String]
     private var processes: [String: Process] = [:]
     private let lock = NSLock()
 
-    /// Starts nginx and the worker; `workerEnvironment` adds settings.
-    init(workerEnvironment: [String: String] = [:]) throws {
+    /// Starts the dev tenant, the worker and nginx; the dictionaries add or override settings.
+    init(workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:]) throws {
         runDir = NSTemporaryDirectory() + "metadata-demo-test-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: runDir, withIntermediateDirectories: true)
         appPort = try Stack.freePort()
+        tenantPort = try Stack.freePort()
+        devEnvironment = try Stack.devEnvironment(runDir: runDir, appPort: appPort, tenantPort: tenantPort)
+        try startTenant(extra: tenantEnvironment)
         try startWorker(extra: workerEnvironment)
         try renderNginxConfig()
         try start("nginx", "/usr/sbin/nginx", ["-p", runDir, "-c", runDir + "/nginx.conf", "-g", "daemon off;"])
         try waitForPort(appPort)
+        try waitForPort(tenantPort)
         Stack.register(self)
     }
 
     deinit { stop() }
 
-    /// The worker's environment: its socket in the run folder, the real templates.
+    /// Starts the worker with its socket in the run folder, pointed at the dev tenant.
     func startWorker(extra: [String: String] = [:]) throws {
-        var env = [
+        var env = devEnvironment
+        env.merge([
             "FASTCGI_LISTEN": "unix:\(runDir)/metadata-demo.sock", "FASTCGI_SOCKET_MODE": "666",
-            "TEMPLATES_DIR": Stack.repoRoot + "/Templates", "WORKER_THREADS": "8", "LOG_LEVEL": "info",
-        ]
+            "WORKER_THREADS": "8", "LOG_LEVEL": "info",
+        ]) { $1 }
         env.merge(extra) { $1 }
+        try? FileManager.default.removeItem(atPath: runDir + "/metadata-demo.sock")
         try start("worker", Stack.binDir + "/metadata-demo", [], environment: env)
-        try waitForSocket(runDir + "/metadata-demo.sock")
+        try waitForSocket(runDir + "/metadata-demo.sock", log: "worker")
+    }
+
+    /// Starts the dev tenant; its state and key files stay in the run folder across restarts.
+    func startTenant(extra: [String: String] = [:]) throws {
+        var env = devEnvironment
+        env.merge(["FASTCGI_LISTEN": "unix:\(runDir)/dev-tenant.sock", "LOG_LEVEL": "info"]) { $1 }
+        env.merge(extra) { $1 }
+        try? FileManager.default.removeItem(atPath: runDir + "/dev-tenant.sock")
+        try start("dev-tenant", Stack.binDir + "/dev-tenant", [], environment: env)
+        try waitForSocket(runDir + "/dev-tenant.sock", log: "dev-tenant")
+    }
+
+    /// Runs `scripts/dev-env.sh` and reads back what it exports.
+    private static func devEnvironment(runDir: String, appPort: Int, tenantPort: Int) throws -> [String: String] {
+        let script = "here=\"$1\"; source \"$here/scripts/dev-env.sh\"; env -0"
+        let output = try output(
+            "/bin/bash", ["-c", script, "dev-env", repoRoot],
+            environment: ["RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort)])
+        var env: [String: String] = [:]
+        for entry in output.split(separator: "\0") {
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            let name = String(entry[..<equals])
+            if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name == "APP_BASE_URL"
+                || name == "TEMPLATES_DIR"
+            {
+                env[name] = String(entry[entry.index(after: equals)...])
+            }
+        }
+        return env
     }
 
     /// Sends a signal to one of the processes and waits for it to exit; returns its status.
@@ -64,7 +103,7 @@ final class Stack: @unchecked Sendable {
     }
 
     private func renderNginxConfig() throws {
-        let env = ["RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": ""]
+        let env = ["RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort)]
         let config = try Stack.output(Stack.repoRoot + "/scripts/nginx-conf", [], environment: env)
         try config.write(toFile: runDir + "/nginx.conf", atomically: true, encoding: .utf8)
     }
@@ -76,7 +115,9 @@ final class Stack: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        FileManager.default.createFile(atPath: "\(runDir)/\(name).log", contents: nil)
+        if !FileManager.default.fileExists(atPath: "\(runDir)/\(name).log") {
+            FileManager.default.createFile(atPath: "\(runDir)/\(name).log", contents: nil)
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(runDir)/\(name).log"))
         log.seekToEndOfFile()
         process.standardOutput = log
@@ -85,12 +126,12 @@ final class Stack: @unchecked Sendable {
         lock.withLock { processes[name] = process }
     }
 
-    private func waitForSocket(_ path: String) throws {
-        for _ in 0..<200 {
+    private func waitForSocket(_ path: String, log name: String) throws {
+        for _ in 0..<400 {
             if FileManager.default.fileExists(atPath: path) { return }
             usleep(25_000)
         }
-        throw StackError("no socket at \(path); log: \(log("worker"))")
+        throw StackError("no socket at \(path); log: \(log(name))")
     }
 
     private func waitForPort(_ port: Int) throws {

@@ -1,3 +1,4 @@
+import Auth0Web
 import Foundation
 import MetadataDemoApp
 import Testing
@@ -11,7 +12,7 @@ import Web
 
     private func app() throws -> MetadataDemo {
         let pages = try Pages(library: TemplateLibrary(directory: Self.templatesDirectory))
-        return MetadataDemo(pages: pages, security: SecurityHeaders(), log: Log(minimum: .error))
+        return MetadataDemo(pages: pages, services: try TestServices.make(), log: Log(minimum: .error))
     }
 
     private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }

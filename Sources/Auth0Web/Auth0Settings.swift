@@ -1,0 +1,169 @@
+import Foundation
+import Web
+
+/// The product's Auth0 settings, with the names Auth0's web SDKs use. Read once at start-up and
+/// checked whole: every problem is reported at once, one line each, naming the setting.
+public struct Auth0Settings: Sendable {
+    /// `AUTH0_DOMAIN`: the tenant host (`example.us.auth0.com`, meaning https), or a full
+    /// `http://` URL for a tenant on loopback (the dev tenant). Stored as the issuer, with `/`.
+    public let issuer: String
+    /// `AUTH0_CLIENT_ID`.
+    public let clientID: String
+    /// `AUTH0_CLIENT_SECRET`, or the contents of the file `AUTH0_CLIENT_SECRET_FILE`.
+    public let clientSecret: String
+    /// `AUTH0_SECRET` (or `AUTH0_SECRET_FILE`): comma-separated secrets of at least 32 characters;
+    /// the first seals cookies, all open them.
+    public let cookieSecrets: [String]
+    /// `APP_BASE_URL`: where people reach the product, e.g. `https://demo.example.com`.
+    public let baseURL: String
+    /// `AUTH0_AUDIENCE`: the API the access token is for. Default: the Management API.
+    public let audience: String
+    /// `AUTH0_SCOPE`. Default: `openid profile email read:current_user update:current_user_metadata offline_access`.
+    public let scope: String
+    /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default) or `oidc` (`/oidc/logout` with `logout_hint`).
+    public let logoutMode: LogoutMode
+    /// `SESSION_ROLLING_SECONDS` (default 86400) and `SESSION_ABSOLUTE_SECONDS` (default 604800).
+    public let rollingLifetime: Int64
+    public let absoluteLifetime: Int64
+    /// `AUTH0_TIMEOUT_SECONDS`: the limit of each call to the tenant (default 10).
+    public let timeoutSeconds: Double
+
+    public enum LogoutMode: String, Sendable { case v2, oidc }
+
+    public static let defaultScope =
+        "openid profile email read:current_user update:current_user_metadata offline_access"
+
+    /// True when cookies must be `Secure` (the site is served over https).
+    public var secureCookies: Bool { baseURL.hasPrefix("https://") }
+    /// The origin of the tenant (for the CSP's `form-action`).
+    public var tenantOrigin: String { String(issuer.dropLast()) }
+    /// Where Auth0 sends the browser back after login.
+    public var callbackURL: String { baseURL + "/callback" }
+    /// Where Auth0 sends the browser back after logout.
+    public var loggedOutURL: String { baseURL + "/logged-out" }
+    /// The Management API's base, e.g. `https://TENANT/api/v2/`.
+    public var managementAPI: String { issuer + "api/v2/" }
+
+    /// Reads and checks the settings; throws `SettingsProblems` listing every problem.
+    public init(environment: [String: String]) throws {
+        var problems: [String] = []
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        func secret(_ name: String) -> String? {
+            if let direct = value(name) { return direct }
+            guard let path = value(name + "_FILE") else { return nil }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                problems.append("\(name)_FILE: cannot read \(path)")
+                return nil
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        let issuer = value("AUTH0_DOMAIN").flatMap { Self.issuer(fromDomain: $0) }
+        if value("AUTH0_DOMAIN") == nil {
+            problems.append("AUTH0_DOMAIN: missing; set it to your tenant's domain, e.g. example.us.auth0.com")
+        } else if issuer == nil {
+            problems.append(
+                "AUTH0_DOMAIN: \"\(value("AUTH0_DOMAIN")!)\" is not a host name (http:// URLs are accepted for loopback only)"
+            )
+        }
+        let clientID = value("AUTH0_CLIENT_ID")
+        if clientID == nil { problems.append("AUTH0_CLIENT_ID: missing; copy it from the application's settings") }
+        let clientSecret = secret("AUTH0_CLIENT_SECRET")
+        if clientSecret == nil, value("AUTH0_CLIENT_SECRET_FILE") == nil {
+            problems.append("AUTH0_CLIENT_SECRET: missing (or set AUTH0_CLIENT_SECRET_FILE)")
+        }
+        let secrets = secret("AUTH0_SECRET")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if secrets == nil, value("AUTH0_SECRET_FILE") == nil {
+            problems.append(
+                "AUTH0_SECRET: missing; generate one with `openssl rand -hex 32` (or set AUTH0_SECRET_FILE)")
+        } else if let secrets, secrets.isEmpty || secrets.contains(where: { $0.count < 32 }) {
+            problems.append("AUTH0_SECRET: each comma-separated secret must be at least 32 characters")
+        }
+        let baseURL = value("APP_BASE_URL").flatMap { Self.baseURL($0) }
+        if value("APP_BASE_URL") == nil {
+            problems.append(
+                "APP_BASE_URL: missing; set it to where people reach this site, e.g. https://demo.example.com")
+        } else if baseURL == nil {
+            problems.append(
+                "APP_BASE_URL: \"\(value("APP_BASE_URL")!)\" must be an https:// URL with no query (http:// for loopback only)"
+            )
+        }
+        let logout = LogoutMode(rawValue: value("AUTH0_LOGOUT") ?? "v2")
+        if logout == nil { problems.append("AUTH0_LOGOUT: must be v2 or oidc") }
+        let rolling = Self.seconds(
+            value("SESSION_ROLLING_SECONDS"), default: 86_400, name: "SESSION_ROLLING_SECONDS", &problems)
+        let absolute = Self.seconds(
+            value("SESSION_ABSOLUTE_SECONDS"), default: 7 * 86_400, name: "SESSION_ABSOLUTE_SECONDS", &problems)
+        let timeout = value("AUTH0_TIMEOUT_SECONDS").map { Double($0) } ?? 10
+        if timeout == nil || !(0.1...120).contains(timeout!) {
+            problems.append("AUTH0_TIMEOUT_SECONDS: must be a number of seconds from 0.1 to 120")
+        }
+
+        guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
+            let rolling, let absolute, let timeout
+        else { throw SettingsProblems(lines: problems) }
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        cookieSecrets = secrets
+        self.baseURL = baseURL
+        audience = value("AUTH0_AUDIENCE") ?? issuer + "api/v2/"
+        scope = value("AUTH0_SCOPE") ?? Self.defaultScope
+        logoutMode = logout
+        rollingLifetime = rolling
+        absoluteLifetime = absolute
+        timeoutSeconds = timeout
+    }
+
+    /// `example.auth0.com` → `https://example.auth0.com/`; `http://127.0.0.1:8081` → itself with `/`.
+    static func issuer(fromDomain domain: String) -> String? {
+        var text = domain
+        if !text.contains("://") { text = "https://" + text }
+        guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty,
+            url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, url.user == nil
+        else { return nil }
+        switch url.scheme {
+        case "https": break
+        case "http": guard isLoopback(host) else { return nil }
+        default: return nil
+        }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(url.scheme!)://\(host.lowercased())\(port)/"
+    }
+
+    /// The base URL without a trailing slash; https, or http on loopback.
+    static func baseURL(_ text: String) -> String? {
+        guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty, url.query == nil,
+            url.fragment == nil, url.user == nil
+        else { return nil }
+        guard url.scheme == "https" || (url.scheme == "http" && isLoopback(host)) else { return nil }
+        var result = text
+        while result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+
+    private static func seconds(_ text: String?, default value: Int64, name: String, _ problems: inout [String])
+        -> Int64?
+    {
+        guard let text else { return value }
+        guard let seconds = Int64(text), seconds >= 60 else {
+            problems.append("\(name): must be a whole number of seconds, at least 60")
+            return nil
+        }
+        return seconds
+    }
+}
+
+/// Every problem found in the settings, one line each, naming the setting.
+public struct SettingsProblems: Error, CustomStringConvertible {
+    public let lines: [String]
+    public init(lines: [String]) { self.lines = lines }
+    public var description: String { lines.joined(separator: "\n") }
+}

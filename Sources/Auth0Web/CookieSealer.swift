@@ -1,0 +1,63 @@
+import OpenSSLCrypto
+import Web
+
+/// Seals values into cookie text with AES-256-GCM: encrypted and authenticated, the cookie
+/// name bound in as associated data, issue and expiry times inside. Several secrets rotate:
+/// the first seals, every one opens.
+public struct CookieSealer: Sendable {
+    /// What was inside a cookie, with its times.
+    public struct Opened: Sendable {
+        public let payload: [UInt8]
+        public let issuedAt: Int64
+        public let expiresAt: Int64
+    }
+
+    private static let version: UInt8 = 1
+    private let ciphers: [AESGCM]
+    private let clock: Clock
+
+    /// - Parameters:
+    ///   - secrets: the configured secrets, newest first (each at least 32 characters).
+    ///   - purpose: separates keys per use (`session`, `transaction`), so one cookie can never
+    ///     be opened as another kind.
+    public init(secrets: [String], purpose: String, clock: Clock) throws {
+        precondition(!secrets.isEmpty, "at least one secret")
+        ciphers = try secrets.map { secret in
+            AESGCM(
+                key: try HKDF.sha256(
+                    secret: Array(secret.utf8), salt: Array("metadata-demo cookie v1".utf8),
+                    info: Array(purpose.utf8), length: 32))
+        }
+        self.clock = clock
+    }
+
+    /// Seals `payload` for the cookie `name`, valid for `lifetime` seconds from now.
+    public func seal(_ payload: [UInt8], name: String, lifetime: Int64, issuedAt: Int64? = nil) throws -> String {
+        let now = Int64(clock.now())
+        var writer = ByteWriter(capacity: payload.count + 24)
+        writer.write(CookieSealer.version)
+        writer.write(issuedAt ?? now)
+        writer.write(now + lifetime)
+        writer.write(bytes: payload)
+        let sealed = try ciphers[0].seal(writer.bytes, associatedData: Array(name.utf8))
+        return Base64URL.encode(sealed)
+    }
+
+    /// Opens cookie text sealed for `name`; nil when it is tampered, truncated, sealed under
+    /// another name or an unknown key, or expired.
+    public func open(_ text: String, name: String) -> Opened? {
+        guard !text.isEmpty, text.utf8.count < 64 * 1024, let sealed = Base64URL.decode(text) else { return nil }
+        let aad = Array(name.utf8)
+        for cipher in ciphers {
+            guard let plain = cipher.open(sealed, associatedData: aad) else { continue }
+            var reader = ByteReader(plain)
+            guard (try? reader.readByte()) == CookieSealer.version,
+                let issuedAt = try? reader.readInt64(), let expiresAt = try? reader.readInt64(),
+                let payload = try? reader.readBytes(), reader.isAtEnd
+            else { return nil }
+            guard Double(expiresAt) > clock.now() else { return nil }
+            return Opened(payload: payload, issuedAt: issuedAt, expiresAt: expiresAt)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Web
+
+/// A compact JWS (`header.payload.signature`) split and decoded, not yet trusted.
+public struct JWT: Sendable {
+    public let header: JSONValue
+    public let claims: JSONValue
+    public let signature: [UInt8]
+    /// `header.payload` as sent: the bytes the signature covers.
+    public let signedPart: [UInt8]
+
+    /// Splits and decodes a token; nil when it is not three base64url parts of JSON objects.
+    public init?(_ token: String) {
+        guard token.utf8.count < 16 * 1024 else { return nil }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
+            let claimBytes = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),
+            let header = JSONValue.parse(headerBytes), header.object != nil,
+            let claims = JSONValue.parse(claimBytes), claims.object != nil
+        else { return nil }
+        self.header = header
+        self.claims = claims
+        self.signature = signature
+        signedPart = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+    }
+
+    /// The `aud` claim as a list (it may be one string or an array).
+    public var audiences: [String] {
+        if let one = claims["aud"]?.string { return [one] }
+        return claims["aud"]?.array?.compactMap(\.string) ?? []
+    }
+}

@@ -1,0 +1,114 @@
+import Web
+
+/// One login in progress: what the callback needs to finish it safely.
+public struct LoginTransaction: Sendable, Equatable {
+    public var state: String
+    public var nonce: String
+    public var codeVerifier: String
+    /// The relative path to return to afterwards.
+    public var returnTo: String
+    /// An affirmation typed when the session had expired, saved once the person is back.
+    public var pendingAffirmation: String?
+
+    public init(state: String, nonce: String, codeVerifier: String, returnTo: String, pendingAffirmation: String? = nil)
+    {
+        self.state = state
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.returnTo = returnTo
+        self.pendingAffirmation = pendingAffirmation
+    }
+
+    /// A new transaction with fresh random state, nonce and PKCE verifier.
+    public static func begin(returnTo: String, pendingAffirmation: String? = nil) -> LoginTransaction {
+        LoginTransaction(
+            state: PKCE.randomToken(), nonce: PKCE.randomToken(), codeVerifier: PKCE.makeVerifier(),
+            returnTo: ReturnPath.sanitize(returnTo), pendingAffirmation: pendingAffirmation)
+    }
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.write(UInt8(1))
+        w.write(state)
+        w.write(nonce)
+        w.write(codeVerifier)
+        w.write(returnTo)
+        w.write(optional: pendingAffirmation)
+        return w.bytes
+    }
+
+    init?(encoded bytes: [UInt8]) {
+        var r = ByteReader(bytes)
+        do {
+            guard try r.readByte() == 1 else { return nil }
+            let state = try r.readString()
+            let nonce = try r.readString()
+            let verifier = try r.readString()
+            let returnTo = try r.readString()
+            let pending = try r.readOptionalString()
+            guard r.isAtEnd else { return nil }
+            self.init(
+                state: state, nonce: nonce, codeVerifier: verifier, returnTo: ReturnPath.sanitize(returnTo),
+                pendingAffirmation: pending)
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// Login transactions as short-lived sealed cookies, one per `state`, so two tabs logging in
+/// at once both work; old ones are capped and cleared.
+public struct TransactionCookies: Sendable {
+    /// How long a login may take.
+    public static let lifetime: Int64 = 600
+    /// At most this many logins in progress per browser; the oldest are cleared.
+    public static let maxOpen = 4
+
+    public let prefix: String
+    private let secure: Bool
+    private let sealer: CookieSealer
+
+    public init(secure: Bool, secrets: [String], clock: Clock) throws {
+        self.secure = secure
+        prefix = secure ? "__Host-mdtx." : "mdtx."
+        sealer = try CookieSealer(secrets: secrets, purpose: "login-transaction", clock: clock)
+    }
+
+    /// The cookie that holds `transaction`, plus cookies that clear older or broken ones.
+    public func start(_ transaction: LoginTransaction, existing cookies: Cookies) throws -> [SetCookie] {
+        let name = prefix + transaction.state
+        let value = try sealer.seal(transaction.encoded(), name: name, lifetime: TransactionCookies.lifetime)
+        var out = [SetCookie(name: name, value: value, maxAge: Int(TransactionCookies.lifetime), secure: secure)]
+        var open: [(name: String, issuedAt: Int64)] = []
+        for (oldName, oldValue) in cookies.named(withPrefix: prefix) {
+            if let opened = sealer.open(oldValue, name: oldName) {
+                open.append((oldName, opened.issuedAt))
+            } else {
+                out.append(.expired(oldName, secure: secure))
+            }
+        }
+        let keep = TransactionCookies.maxOpen - 1
+        if open.count > keep {
+            for old in open.sorted(by: { $0.issuedAt < $1.issuedAt }).prefix(open.count - keep) {
+                out.append(.expired(old.name, secure: secure))
+            }
+        }
+        return out
+    }
+
+    /// The transaction for `state`, when its cookie came back intact and in time.
+    public func find(state: String, in cookies: Cookies) -> LoginTransaction? {
+        guard !state.isEmpty, state.utf8.allSatisfy(SetCookie.isTokenByte) else { return nil }
+        let name = prefix + state
+        guard cookies.count(of: name) == 1, let value = cookies[name], let opened = sealer.open(value, name: name),
+            let transaction = LoginTransaction(encoded: opened.payload), transaction.state == state
+        else { return nil }
+        return transaction
+    }
+
+    /// Clears the cookie of `state` (a transaction is used once).
+    public func finish(state: String) -> SetCookie? {
+        guard !state.isEmpty, state.utf8.count <= 128, state.utf8.allSatisfy(SetCookie.isTokenByte) else { return nil }
+        return .expired(prefix + state, secure: secure)
+    }
+}

@@ -1,0 +1,67 @@
+import Web
+
+/// Why a Management API call failed, from Auth0's error body and status: typed so the page can
+/// say something plain and the log a stable code.
+public struct ManagementError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case unauthorized, forbidden, notFound, badRequest, rateLimited, serverError, timeout, unreachable, badResponse
+    }
+
+    public let kind: Kind
+    public let status: Int
+    /// Auth0's `errorCode` when it sent one (`insufficient_scope`, `too_many_requests`, …).
+    public let errorCode: String?
+    /// Seconds to wait before trying again (429), from `Retry-After` or `x-ratelimit-reset`.
+    public let retryAfterSeconds: Int?
+
+    public init(_ kind: Kind, status: Int = 0, errorCode: String? = nil, retryAfterSeconds: Int? = nil) {
+        self.kind = kind
+        self.status = status
+        self.errorCode = errorCode
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// Reads an error answer: `{"statusCode","error","message","errorCode"}` and rate-limit headers.
+    public init(response: HTTPClientResponse, now: Double) {
+        let body = JSONValue.parse(response.body)
+        let code = body?["errorCode"]?.string
+        switch response.status {
+        case 401: self.init(.unauthorized, status: 401, errorCode: code)
+        case 403: self.init(.forbidden, status: 403, errorCode: code)
+        case 404: self.init(.notFound, status: 404, errorCode: code)
+        case 400: self.init(.badRequest, status: 400, errorCode: code)
+        case 429:
+            var wait: Int?
+            if let retry = response.header("retry-after").flatMap({ Int($0.trimmingSpaces()) }) {
+                wait = retry
+            } else if let reset = response.header("x-ratelimit-reset").flatMap({ Double($0.trimmingSpaces()) }) {
+                wait = Int((reset - now).rounded(.up))
+            }
+            self.init(.rateLimited, status: 429, errorCode: code, retryAfterSeconds: wait.map { min(max($0, 1), 3600) })
+        case 500...599: self.init(.serverError, status: response.status, errorCode: code)
+        default: self.init(.badResponse, status: response.status, errorCode: code)
+        }
+    }
+
+    /// A plain sentence for the person.
+    public var publicMessage: String {
+        switch kind {
+        case .rateLimited:
+            if let seconds = retryAfterSeconds {
+                return "Auth0 is busy, try again in \(seconds) second\(seconds == 1 ? "" : "s")."
+            }
+            return "Auth0 is busy, try again in a moment."
+        case .serverError, .badResponse: return "Auth0 had a problem saving this. Try again in a moment."
+        case .timeout, .unreachable: return "Auth0 could not be reached. Try again in a moment."
+        case .unauthorized: return "Your login has expired. Log in again to continue."
+        case .forbidden: return "This app is not allowed to change your profile."
+        case .notFound: return "Your user could not be found at Auth0."
+        case .badRequest: return "Auth0 refused this text."
+        }
+    }
+
+    public var description: String {
+        "management_api_\(kind.rawValue)" + (status > 0 ? " status=\(status)" : "")
+            + (errorCode.map { " code=\($0)" } ?? "")
+    }
+}

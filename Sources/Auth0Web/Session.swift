@@ -1,0 +1,79 @@
+/// Who is logged in: what the product knows of them and the tokens it calls Auth0 with.
+/// Kept only inside the sealed session cookie.
+public struct Session: Sendable, Equatable {
+    /// The person's profile, from the ID token's claims.
+    public struct Profile: Sendable, Equatable {
+        public var sub: String
+        public var name: String
+        public var email: String
+        public var emailVerified: Bool
+        public var picture: String
+        public var updatedAt: String
+
+        public init(sub: String, name: String, email: String, emailVerified: Bool, picture: String, updatedAt: String) {
+            self.sub = sub
+            self.name = name
+            self.email = email
+            self.emailVerified = emailVerified
+            self.picture = picture
+            self.updatedAt = updatedAt
+        }
+    }
+
+    public var profile: Profile
+    public var accessToken: String
+    /// Seconds since 1970 when the access token stops working.
+    public var accessTokenExpiresAt: Int64
+    public var refreshToken: String?
+    /// The tenant's session id (`sid`), for OIDC logout's `logout_hint`.
+    public var tenantSessionID: String?
+    /// The token every form of this session must carry.
+    public var csrfToken: String
+    /// The person's metadata as last fetched from the Management API.
+    public var metadata: MetadataSnapshot
+    /// A one-time confirmation to show on the next page ("Affirmation saved.").
+    public var flash: String?
+    /// When the person logged in (seconds since 1970): the absolute lifetime counts from here.
+    public var createdAt: Int64
+
+    public init(
+        profile: Profile, accessToken: String, accessTokenExpiresAt: Int64, refreshToken: String?,
+        tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
+        flash: String? = nil, createdAt: Int64
+    ) {
+        self.profile = profile
+        self.accessToken = accessToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.refreshToken = refreshToken
+        self.tenantSessionID = tenantSessionID
+        self.csrfToken = csrfToken
+        self.metadata = metadata
+        self.flash = flash
+        self.createdAt = createdAt
+    }
+}
+
+/// What the product shows from the person's metadata, kept in the session so a page view
+/// never calls the rate-limited Management API.
+public struct MetadataSnapshot: Sendable, Equatable {
+    /// `user_metadata.personal_affirmation`, or empty.
+    public var affirmation: String
+    /// The announcement link, when `app_metadata` turns it on and its URL is safe.
+    public var announcement: Announcement?
+
+    public init(affirmation: String = "", announcement: Announcement? = nil) {
+        self.affirmation = affirmation
+        self.announcement = announcement
+    }
+}
+
+/// The text and target of the announcement link.
+public struct Announcement: Sendable, Equatable {
+    public var text: String
+    public var url: String
+
+    public init(text: String, url: String) {
+        self.text = text
+        self.url = url
+    }
+}

@@ -1,0 +1,115 @@
+import OpenSSLCrypto
+import Web
+
+/// Universal Login: `/authorize`, the login page and its single sign-on session.
+extension DevTenant {
+    func authorize(_ request: Request) throws -> Response {
+        let query = try request.queryParameters()
+        // An unknown client or a callback not allowed gets an error page, never a redirect.
+        guard let clientID = query["client_id"], let client = config.client(clientID) else {
+            return message(
+                400, "invalid_request", "Unknown client: the client_id is not an application of this tenant.")
+        }
+        guard let redirectURI = query["redirect_uri"], client.callbacks.contains(redirectURI) else {
+            return message(
+                400, "Callback URL mismatch",
+                "The redirect_uri is not in the application's Allowed Callback URLs.")
+        }
+        let state = query["state"]
+        func fail(_ error: String, _ description: String) -> Response {
+            var pairs = [("error", error), ("error_description", description)]
+            if let state { pairs.append(("state", state)) }
+            return DevTenant.redirect(redirectURI, pairs)
+        }
+        guard query["response_type"] == "code" else {
+            return fail("unsupported_response_type", "Unsupported response type: \(query["response_type"] ?? "")")
+        }
+        let method = query["code_challenge_method"] ?? "plain"
+        if query["code_challenge"] != nil, method != "S256", method != "plain" {
+            return fail("invalid_request", "Unsupported code_challenge_method")
+        }
+        var pending: [String: JSONValue] = [
+            "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
+            "scope": .string(query["scope"] ?? "openid"), "method": .string(method),
+        ]
+        for name in ["state", "nonce", "audience", "code_challenge"] {
+            if let value = query[name] { pending[name] = .string(value) }
+        }
+        let prompt = query["prompt"]
+        if prompt != "login", let (user, sid) = ssoSession(request) {
+            return try issueCode(JSONValue.object(pending), user: user, sessionID: sid)
+        }
+        if prompt == "none" { return fail("login_required", "Login required") }
+        let tx = try sealer.seal(.object(pending), purpose: "login", expiresAt: now() + 1800)
+        return renderLogin(tx: tx, clientName: client.name, email: "", error: nil, status: 200)
+    }
+
+    func submitLogin(_ request: Request) throws -> Response {
+        let form = try request.formBody()
+        guard let tx = form["tx"], let pending = sealer.open(tx, purpose: "login", now: now()),
+            let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
+            let client = config.client(clientID)
+        else {
+            return message(
+                400, "Login expired", "This login page has expired. Go back to the application and log in again.")
+        }
+        var errorPairs: [(String, String)] = []
+        if let state = pending["state"]?.string { errorPairs.append(("state", state)) }
+        if form["action"] == "cancel" {
+            return DevTenant.redirect(
+                redirectURI,
+                [("error", "access_denied"), ("error_description", "The user cancelled the login")] + errorPairs)
+        }
+        let email = form["email"] ?? ""
+        guard let user = store.user(email: email),
+            ConstantTime.equal(Array(user.password.utf8), Array((form["password"] ?? "").utf8))
+        else {
+            return renderLogin(
+                tx: tx, clientName: client.name, email: email, error: "Wrong email or password.", status: 400)
+        }
+        if user.blocked {
+            return DevTenant.redirect(
+                redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
+        }
+        let sid = Base64URL.encode(SecureRandom.bytes(16))
+        var response = try issueCode(pending, user: user, sessionID: sid)
+        let sso = try sealer.seal(
+            .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
+        response.setCookie(SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.issuer.hasPrefix("https")))
+        return response
+    }
+
+    /// The person logged in to the tenant in this browser, if any.
+    func ssoSession(_ request: Request) -> (TenantUser, String)? {
+        guard let value = request.cookies[DevTenant.ssoCookie],
+            let sso = sealer.open(value, purpose: "sso", now: now()),
+            let uid = sso["uid"]?.string, let sid = sso["sid"]?.string, let user = store.user(id: uid), !user.blocked
+        else { return nil }
+        return (user, sid)
+    }
+
+    private func issueCode(_ pending: JSONValue, user: TenantUser, sessionID: String) throws -> Response {
+        guard let clientID = pending["client_id"]?.string, let redirectURI = pending["redirect_uri"]?.string else {
+            return message(400, "invalid_request", "The login request is incomplete.")
+        }
+        let code = store.addCode(
+            CodeGrant(
+                clientID: clientID, redirectURI: redirectURI, userID: user.userID, nonce: pending["nonce"]?.string,
+                scope: pending["scope"]?.string ?? "openid", audience: pending["audience"]?.string,
+                codeChallenge: pending["code_challenge"]?.string, challengeMethod: pending["method"]?.string ?? "plain",
+                sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime)))
+        var pairs = [("code", code)]
+        if let state = pending["state"]?.string { pairs.append(("state", state)) }
+        return DevTenant.redirect(redirectURI, pairs)
+    }
+
+    private func renderLogin(tx: String, clientName: String, email: String, error: String?, status: Int) -> Response {
+        var context: TemplateContext = ["tx": .text(tx), "clientName": .text(clientName), "email": .text(email)]
+        if let error { context["error"] = .text(error) }
+        var response = Response.html(loginPage.render(context), status: status)
+        response.add(
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'")
+        return response
+    }
+}

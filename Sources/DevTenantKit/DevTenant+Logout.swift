@@ -1,0 +1,81 @@
+import Web
+
+/// `/v2/logout` and `/oidc/logout`: end the tenant's session in this browser and return to an
+/// allowed logout URL.
+extension DevTenant {
+    func logoutV2(_ request: Request) throws -> Response {
+        let query = try request.queryParameters()
+        let clients = query["client_id"].flatMap { config.client($0) }.map { [$0] } ?? config.clients
+        if query["client_id"] != nil, clients.isEmpty {
+            return message(400, "invalid_request", "Unknown client_id.")
+        }
+        let allowed = clients.flatMap(\.logoutURLs)
+        let target: String
+        if let returnTo = query["returnTo"] {
+            // Allowed Logout URLs are matched with a case-sensitive path.
+            guard allowed.contains(returnTo) else {
+                return message(
+                    400, "invalid_request",
+                    "The \"returnTo\" querystring parameter is not defined as a valid URL in \"Allowed Logout URLs\".")
+            }
+            target = returnTo
+        } else if let first = allowed.first {
+            target = first
+        } else {
+            return message(200, "You are logged out", "You have logged out of the dev tenant.")
+        }
+        return endSession(redirectTo: target)
+    }
+
+    func logoutOIDC(_ request: Request) throws -> Response {
+        let query = try request.queryParameters()
+        guard let target = allowedPostLogoutURI(query) else {
+            return message(400, "invalid_request", "post_logout_redirect_uri is not an Allowed Logout URL.")
+        }
+        var pairs: [(String, String)] = []
+        if let state = query["state"] { pairs.append(("state", state)) }
+        let current = ssoSession(request)
+        let hinted: Bool
+        if let hint = query["logout_hint"] {
+            hinted = current?.1 == hint
+        } else if let idToken = query["id_token_hint"],
+            let claims = signer.verifyAccessToken(idToken, issuer: config.issuer, now: -.infinity)
+        {
+            hinted = claims["sid"]?.string == current?.1
+        } else {
+            hinted = false
+        }
+        // Without a matching hint, Auth0 asks the person to confirm.
+        guard hinted || current == nil else {
+            var fields = [("post_logout_redirect_uri", target)]
+            if let clientID = query["client_id"] { fields.append(("client_id", clientID)) }
+            fields += pairs
+            return message(
+                200, "Log out?", "Do you want to log out of the dev tenant?", confirmAction: "/oidc/logout/confirm",
+                fields: fields)
+        }
+        return endSession(redirectTo: target, pairs)
+    }
+
+    func confirmOIDCLogout(_ request: Request) throws -> Response {
+        let form = try request.formBody()
+        var query: [String: String] = [:]
+        for (name, value) in form.pairs { query[name] = value }
+        guard let target = allowedPostLogoutURI(FormData(pairs: form.pairs)) else {
+            return message(400, "invalid_request", "post_logout_redirect_uri is not an Allowed Logout URL.")
+        }
+        return endSession(redirectTo: target, query["state"].map { [("state", $0)] } ?? [])
+    }
+
+    private func allowedPostLogoutURI(_ query: FormData) -> String? {
+        let clients = query["client_id"].flatMap { config.client($0) }.map { [$0] } ?? config.clients
+        guard let uri = query["post_logout_redirect_uri"] else { return clients.first?.logoutURLs.first }
+        return clients.flatMap(\.logoutURLs).contains(uri) ? uri : nil
+    }
+
+    private func endSession(redirectTo target: String, _ pairs: [(String, String)] = []) -> Response {
+        var response = pairs.isEmpty ? Response.redirect(to: target) : DevTenant.redirect(target, pairs)
+        response.setCookie(.expired(DevTenant.ssoCookie, secure: config.issuer.hasPrefix("https")))
+        return response
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Web
+
+/// The Management API's `GET` and `PATCH /api/v2/users/{id}` for a user's own token, with
+/// Auth0's scopes, error bodies, rate-limit headers and (for tests) injected faults.
+extension DevTenant {
+    static let profileSizeLimit = 10 * 1024
+
+    func management(_ request: Request) -> Response {
+        let rawID = String(request.path.dropFirst("/api/v2/users/".count))
+        guard let id = try? PercentEncoding.decode(rawID.utf8, plusIsSpace: false), !id.isEmpty, !id.contains("/")
+        else {
+            return managementError(404, "Not Found", "Not Found")
+        }
+        guard request.method == "GET" || request.method == "PATCH" else {
+            var response = managementError(405, "Method Not Allowed", "Method not allowed")
+            response.add("Allow", "GET, PATCH")
+            return response
+        }
+        guard let token = bearerToken(request),
+            let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now())
+        else { return managementError(401, "Unauthorized", "Invalid token") }
+        let audiences = TenantSigner.audiences(claims)
+        guard audiences.contains(config.managementAudience) else {
+            return managementError(401, "Unauthorized", "Bad audience: \(audiences.joined(separator: " "))")
+        }
+        let sub = claims["sub"]?.string ?? ""
+
+        // Faults for tests come before the rate limit, as a struggling tenant would.
+        if config.faults.latencyMilliseconds > 0 { usleep(useconds_t(config.faults.latencyMilliseconds * 1000)) }
+        let limit = config.userRatePerMinute
+        let window = store.countCall(key: sub, limit: limit)
+        var response: Response
+        if config.faults.force429 || !window.allowed {
+            response = managementError(
+                429, "Too Many Requests",
+                "Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.",
+                code: "too_many_requests")
+        } else if config.faults.failPercent > 0, Int.random(in: 0..<100) < config.faults.failPercent {
+            response = managementError(500, "Internal Server Error", "Internal error")
+        } else {
+            let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+            response =
+                request.method == "GET"
+                ? readUser(id, sub: sub, scopes: scopes, request) : patchUser(id, sub: sub, scopes: scopes, request)
+        }
+        response.add("x-ratelimit-limit", String(limit))
+        response.add("x-ratelimit-remaining", String(window.remaining))
+        response.add("x-ratelimit-reset", String(window.reset))
+        return response
+    }
+
+    private func readUser(_ id: String, sub: String, scopes: Set<String>, _ request: Request) -> Response {
+        guard scopes.contains("read:current_user") || scopes.contains("read:users") else {
+            return managementError(
+                403, "Forbidden", "Insufficient scope, expected any of: read:users,read:current_user",
+                code: "insufficient_scope")
+        }
+        guard id == sub || scopes.contains("read:users") else {
+            return managementError(403, "Forbidden", "You cannot read other users", code: "insufficient_scope")
+        }
+        guard let user = store.user(id: id) else {
+            return managementError(404, "Not Found", "The user does not exist.", code: "inexistent_user")
+        }
+        guard let query = try? request.queryParameters() else {
+            return managementError(
+                400, "Bad Request", "Query validation error: invalid encoding", code: "invalid_query_string")
+        }
+        var json = user.managementJSON
+        if let fields = query["fields"] {
+            let listed = Set(fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let include = query["include_fields"] != "false"
+            json = json.filter { include ? listed.contains($0.key) : !listed.contains($0.key) }
+        }
+        return .json(JSONValue.object(json).serialized())
+    }
+
+    private func patchUser(_ id: String, sub: String, scopes: Set<String>, _ request: Request) -> Response {
+        guard scopes.contains("update:current_user_metadata") || scopes.contains("update:users") else {
+            return managementError(
+                403, "Forbidden",
+                "Insufficient scope, expected any of: update:users,update:users_app_metadata,update:current_user_metadata",
+                code: "insufficient_scope")
+        }
+        guard id == sub else {
+            return managementError(
+                403, "Forbidden", "You cannot update other users' metadata", code: "insufficient_scope")
+        }
+        guard let body = JSONValue.parse(request.body)?.object else {
+            return invalidBody("Invalid JSON")
+        }
+        // A user's own token may change only user_metadata.
+        if let other = body.keys.first(where: { $0 != "user_metadata" }) {
+            return managementError(
+                403, "Forbidden", "You may only update user_metadata (not \(other))", code: "insufficient_scope")
+        }
+        guard let changes = body["user_metadata"]?.object else {
+            return invalidBody(
+                "Expected type object but found type \(typeName(body["user_metadata"])) on property user_metadata")
+        }
+        if let dotted = changes.keys.first(where: { $0.contains(".") }) {
+            return invalidBody("Invalid metadata key \(dotted): key names may not contain '.'")
+        }
+        do {
+            var tooLarge = false
+            let updated = try store.updateUser(id: id) { user in
+                var metadata = user.userMetadata
+                if changes.isEmpty { metadata = [:] }
+                // First-level merge: a key set to null is deleted, objects are replaced whole.
+                for (key, value) in changes {
+                    if value == .null { metadata[key] = nil } else { metadata[key] = value }
+                }
+                let size =
+                    JSONValue.object(metadata).serialized().count
+                    + JSONValue.object(user.appMetadata).serialized().count
+                guard size <= DevTenant.profileSizeLimit else {
+                    tooLarge = true
+                    return
+                }
+                user.userMetadata = metadata
+                user.updatedAt = isoTime(now())
+            }
+            if tooLarge { return invalidBody("Metadata exceeds the 10 KB profile size limit") }
+            guard let updated else {
+                return managementError(404, "Not Found", "The user does not exist.", code: "inexistent_user")
+            }
+            return .json(JSONValue.object(updated.managementJSON).serialized())
+        } catch {
+            log(.error, "saving the tenant state failed", ["error": "\(error)"])
+            return managementError(500, "Internal Server Error", "Internal error")
+        }
+    }
+
+    private func invalidBody(_ detail: String) -> Response {
+        managementError(400, "Bad Request", "Payload validation error: '\(detail)'.", code: "invalid_body")
+    }
+
+    private func typeName(_ value: JSONValue?) -> String {
+        switch value {
+        case nil, .null?: "null"
+        case .bool?: "boolean"
+        case .number?: "number"
+        case .string?: "string"
+        case .array?: "array"
+        case .object?: "object"
+        }
+    }
+
+    func managementError(_ status: Int, _ error: String, _ message: String, code: String? = nil) -> Response {
+        var body: [String: JSONValue] = [
+            "statusCode": .number(Double(status)), "error": .string(error), "message": .string(message),
+        ]
+        if let code { body["errorCode"] = .string(code) }
+        return .json(JSONValue.object(body).serialized(), status: status)
+    }
+}

@@ -1,0 +1,171 @@
+import OpenSSLCrypto
+import Web
+
+/// `/oauth/token` (authorization code with PKCE, refresh tokens with rotation and reuse
+/// detection) and `/userinfo`.
+extension DevTenant {
+    func token(_ request: Request) -> Response {
+        guard let params = tokenParameters(request) else {
+            return oauthError(400, "invalid_request", "The request body could not be read")
+        }
+        // client_secret_basic, else client_secret_post.
+        var clientID = params["client_id"]
+        var secret = params["client_secret"]
+        if let basic = request.header("authorization"), basic.lowercased().hasPrefix("basic "),
+            let decoded = Base64URL.decodeStandard(basic.dropFirst(6)).flatMap({ String(validating: $0, as: UTF8.self) }
+            ),
+            let colon = decoded.firstIndex(of: ":")
+        {
+            clientID = PercentEncoding.decodeOrSelf(String(decoded[..<colon]))
+            secret = PercentEncoding.decodeOrSelf(String(decoded[decoded.index(after: colon)...]))
+        }
+        guard let clientID, let client = config.client(clientID), let secret,
+            ConstantTime.equal(Array(secret.utf8), Array(client.clientSecret.utf8))
+        else { return oauthError(401, "access_denied", "Unauthorized") }
+
+        switch params["grant_type"] {
+        case "authorization_code": return exchangeCode(params, client: client)
+        case "refresh_token": return refresh(params, client: client)
+        default:
+            return oauthError(400, "unsupported_grant_type", "Unsupported grant type: \(params["grant_type"] ?? "")")
+        }
+    }
+
+    private func exchangeCode(_ params: [String: String], client: TenantConfig.Client) -> Response {
+        guard let code = params["code"], let grant = store.takeCode(code), grant.clientID == client.clientID else {
+            return oauthError(403, "invalid_grant", "Invalid authorization code")
+        }
+        guard params["redirect_uri"] == grant.redirectURI else {
+            return oauthError(403, "invalid_grant", "Invalid authorization code")
+        }
+        if let challenge = grant.codeChallenge {
+            let verifier = params["code_verifier"] ?? ""
+            let computed =
+                grant.challengeMethod == "S256" ? Base64URL.encode(SHA256.hash(Array(verifier.utf8))) : verifier
+            guard !verifier.isEmpty, ConstantTime.equal(Array(computed.utf8), Array(challenge.utf8)) else {
+                return oauthError(403, "invalid_grant", "Failed to verify code verifier")
+            }
+        }
+        guard let user = store.user(id: grant.userID), !user.blocked else {
+            return oauthError(403, "invalid_grant", "Invalid authorization code")
+        }
+        return issueTokens(
+            user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience, nonce: grant.nonce,
+            sessionID: grant.sessionID, family: nil, familyExpiresAt: nil)
+    }
+
+    private func refresh(_ params: [String: String], client: TenantConfig.Client) -> Response {
+        guard let token = params["refresh_token"],
+            case .valid(let grant)? = try? store.useRefreshToken(token, clientID: client.clientID),
+            let user = store.user(id: grant.userID), !user.blocked
+        else { return oauthError(403, "invalid_grant", "Unknown or invalid refresh token.") }
+        var scope = grant.scope
+        if let asked = params["scope"] {
+            let granted = Set(grant.scope.split(separator: " "))
+            guard Set(asked.split(separator: " ")).isSubset(of: granted) else {
+                return oauthError(403, "invalid_scope", "Scope must be a subset of the original grant")
+            }
+            scope = asked
+        }
+        return issueTokens(
+            user: user, clientID: client.clientID, scope: scope, audience: grant.audience, nonce: nil,
+            sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt)
+    }
+
+    private func issueTokens(
+        user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
+        sessionID: String, family: String?, familyExpiresAt: Double?
+    ) -> Response {
+        let scopes = requested.split(separator: " ").map(String.init)
+        // API scopes are granted only for the Management API audience.
+        let apiScopes: Set<String> = ["read:current_user", "update:current_user_metadata"]
+        let oidcScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
+        let granted = scopes.filter {
+            oidcScopes.contains($0) || (audience == config.managementAudience && apiScopes.contains($0))
+        }
+        let scope = granted.joined(separator: " ")
+        let issuedAt = now().rounded(.down)
+        var audiences: [JSONValue] = [.string(config.userinfoAudience)]
+        if let audience { audiences.insert(.string(audience), at: 0) }
+        do {
+            let accessToken = try signer.sign([
+                "iss": .string(config.issuer), "sub": .string(user.userID), "aud": .array(audiences),
+                "iat": .number(issuedAt), "exp": .number(issuedAt + Double(config.accessTokenLifetime)),
+                "azp": .string(clientID), "scope": .string(scope),
+            ])
+            var body: [String: JSONValue] = [
+                "access_token": .string(accessToken), "token_type": "Bearer", "scope": .string(scope),
+                "expires_in": .number(Double(config.accessTokenLifetime)),
+            ]
+            if granted.contains("openid") {
+                var claims = user.profileClaims
+                claims["iss"] = .string(config.issuer)
+                claims["aud"] = .string(clientID)
+                claims["iat"] = .number(issuedAt)
+                claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
+                claims["sid"] = .string(sessionID)
+                if let nonce { claims["nonce"] = .string(nonce) }
+                body["id_token"] = .string(try signer.sign(claims))
+            }
+            if granted.contains("offline_access") {
+                body["refresh_token"] = .string(
+                    try store.addRefreshToken(
+                        RefreshGrant(
+                            family: family ?? Base64URL.encode(SecureRandom.bytes(12)), clientID: clientID,
+                            userID: user.userID, scope: scope, audience: audience, sessionID: sessionID,
+                            expiresAt: familyExpiresAt ?? issuedAt + Double(config.refreshTokenLifetime), used: false)))
+            }
+            var response = Response.json(JSONValue.object(body).serialized())
+            response.add("Cache-Control", "no-store")
+            response.add("Pragma", "no-cache")
+            return response
+        } catch {
+            log(.error, "token signing failed", ["error": "\(error)"])
+            return oauthError(500, "server_error", "The tenant could not issue tokens")
+        }
+    }
+
+    func userinfo(_ request: Request) -> Response {
+        guard let token = bearerToken(request),
+            let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now()),
+            TenantSigner.audiences(claims).contains(config.userinfoAudience),
+            let sub = claims["sub"]?.string, let user = store.user(id: sub)
+        else {
+            var response = Response.text("Unauthorized", status: 401)
+            response.add("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+            return response
+        }
+        let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+        var info = user.profileClaims
+        if !scopes.contains("profile") { ["name", "nickname", "picture", "updated_at"].forEach { info[$0] = nil } }
+        if !scopes.contains("email") { ["email", "email_verified"].forEach { info[$0] = nil } }
+        return .json(JSONValue.object(info).serialized())
+    }
+
+    func bearerToken(_ request: Request) -> String? {
+        guard let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = String(header.dropFirst(7)).trimmingSpaces()
+        return token.isEmpty ? nil : token
+    }
+
+    func oauthError(_ status: Int, _ error: String, _ description: String) -> Response {
+        var response = Response.json(
+            JSONValue.object(["error": .string(error), "error_description": .string(description)]).serialized(),
+            status: status)
+        response.add("Cache-Control", "no-store")
+        return response
+    }
+
+    /// Form or JSON body parameters of a token request.
+    private func tokenParameters(_ request: Request) -> [String: String]? {
+        let type = request.header("content-type")?.lowercased() ?? ""
+        if type.hasPrefix("application/json") {
+            guard let object = JSONValue.parse(request.body)?.object else { return nil }
+            return object.compactMapValues(\.string)
+        }
+        guard let form = try? FormData(urlEncoded: request.body) else { return nil }
+        var params: [String: String] = [:]
+        for (name, value) in form.pairs where params[name] == nil { params[name] = value }
+        return params
+    }
+}

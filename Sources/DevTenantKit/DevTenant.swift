@@ -1,0 +1,153 @@
+import Foundation
+import OpenSSLCrypto
+import Web
+
+/// A local stand-in for an Auth0 tenant that answers as `shared/auth0-api.md` documents:
+/// discovery, JWKS, Universal Login (`/authorize` and its login page), `/oauth/token`,
+/// `/userinfo`, both logouts and the Management API's user endpoints.
+public struct DevTenant: Responder {
+    let config: TenantConfig
+    let store: TenantStore
+    let signer: TenantSigner
+    let sealer: TenantSealer
+    let clock: Clock
+    let log: Log
+    let loginPage: Template
+    let messagePage: Template
+    private var router = Router()
+
+    /// The cookie of the tenant's own login session (single sign-on); its name cannot collide
+    /// with the product's cookies, which share the browser's jar on the same host.
+    static let ssoCookie = "devtenant_sso"
+
+    public init(config: TenantConfig, clock: Clock = .system, log: Log) throws {
+        self.config = config
+        self.clock = clock
+        self.log = log
+        store = try TenantStore(config: config, clock: clock)
+        signer = try TenantSigner(keyFile: config.keyFile)
+        sealer = TenantSealer(key: try DevTenant.sealingKey(besides: config.keyFile))
+        let templates = try TemplateLibrary(directory: config.templatesDirectory)
+        loginPage = try templates.template("login")
+        messagePage = try templates.template("message")
+        router = makeRouter()
+    }
+
+    private func makeRouter() -> Router {
+        var router = Router()
+        router.add("GET", "/.well-known/openid-configuration") { _ in self.discovery() }
+        router.add("GET", "/.well-known/jwks.json") { _ in .json(self.signer.jwks.serialized()) }
+        router.add("GET", "/authorize") { try self.authorize($0) }
+        router.add("POST", "/u/login") { try self.submitLogin($0) }
+        router.add("POST", "/oauth/token") { self.token($0) }
+        router.add("GET", "/userinfo") { self.userinfo($0) }
+        router.add("GET", "/v2/logout") { try self.logoutV2($0) }
+        router.add("GET", "/oidc/logout") { try self.logoutOIDC($0) }
+        router.add("POST", "/oidc/logout/confirm") { try self.confirmOIDCLogout($0) }
+        router.add("GET", "/healthz") { _ in .text("ok\n") }
+        return router
+    }
+
+    public func respond(to request: Request) -> Response {
+        var response: Response
+        do {
+            if request.path.hasPrefix("/api/v2/users/") {
+                response = management(request)
+            } else if request.path.hasPrefix("/avatars/") {
+                response = avatar(request.path)
+            } else {
+                switch router.match(request) {
+                case .handler(let handler): response = try handler(request)
+                case .notFound: response = message(404, "Not found", "The dev tenant has no page here.")
+                case .methodNotAllowed(let allow):
+                    response = message(405, "Not allowed", "Use \(allow).")
+                    response.add("Allow", allow)
+                }
+            }
+        } catch let error as any HTTPResponseError {
+            response = message(error.status, "Bad request", error.publicMessage)
+        } catch {
+            log(.error, "dev tenant failed", ["path": request.path, "error": "\(error)"])
+            response = message(500, "Server error", "The dev tenant could not answer.")
+        }
+        if response.header("Cache-Control") == nil { response.add("Cache-Control", "no-store") }
+        log(
+            .info, "tenant request",
+            ["method": request.method, "path": request.path, "status": String(response.status)])
+        return response
+    }
+
+    public func respond(to request: Request, rejectedWith error: WebError) -> Response {
+        message(error.status, "Too large", error.publicMessage)
+    }
+
+    // MARK: Shared answers
+
+    func message(
+        _ status: Int, _ title: String, _ text: String, confirmAction: String? = nil, fields: [(String, String)] = []
+    ) -> Response {
+        var context: TemplateContext = ["title": .text(title), "message": .text(text)]
+        if let confirmAction {
+            context["confirmAction"] = .text(confirmAction)
+            context["fields"] = .list(fields.map { ["name": .text($0.0), "value": .text($0.1)] })
+        }
+        return .html(messagePage.render(context), status: status)
+    }
+
+    /// `redirect_uri` with parameters added to its query.
+    static func redirect(_ uri: String, _ pairs: [(String, String)]) -> Response {
+        let separator = uri.contains("?") ? "&" : "?"
+        return .redirect(to: uri + separator + PercentEncoding.formEncode(pairs))
+    }
+
+    func now() -> Double { clock.now() }
+
+    private static func sealingKey(besides keyFile: String) throws -> [UInt8] {
+        let path = keyFile + ".seal"
+        if let data = FileManager.default.contents(atPath: path), data.count == 32 { return Array(data) }
+        let key = SecureRandom.bytes(32)
+        try AtomicFile.write(key, to: path)
+        return key
+    }
+
+    private func discovery() -> Response {
+        let i = config.issuer
+        let document: JSONValue = .object([
+            "issuer": .string(i), "authorization_endpoint": .string(i + "authorize"),
+            "token_endpoint": .string(i + "oauth/token"), "userinfo_endpoint": .string(i + "userinfo"),
+            "jwks_uri": .string(i + ".well-known/jwks.json"), "revocation_endpoint": .string(i + "oauth/revoke"),
+            "end_session_endpoint": .string(i + "oidc/logout"),
+            "response_types_supported": .array(["code"]),
+            "response_modes_supported": .array(["query", "fragment", "form_post"]),
+            "code_challenge_methods_supported": .array(["S256", "plain"]),
+            "id_token_signing_alg_values_supported": .array(["HS256", "RS256", "PS256"]),
+            "token_endpoint_auth_methods_supported": .array([
+                "client_secret_basic", "client_secret_post", "private_key_jwt",
+            ]),
+            "scopes_supported": .array([
+                "openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified",
+            ]),
+            "claims_supported": .array([
+                "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "picture",
+                "sub",
+            ]),
+            "subject_types_supported": .array(["public"]),
+        ])
+        return .json(document.serialized())
+    }
+
+    private func avatar(_ path: String) -> Response {
+        let name = path.dropFirst("/avatars/".count)
+        guard name.hasSuffix(".svg") else { return message(404, "Not found", "No such avatar.") }
+        let letters = String(name.dropLast(4).filter { $0.isASCII && $0.isLetter }.prefix(2)).uppercased()
+        let hue = letters.unicodeScalars.reduce(0) { $0 * 31 + Int($1.value) } % 360
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" \
+            fill="hsl(\(hue),55%,45%)"/><text x="50" y="63" font-family="Arial,sans-serif" font-size="40" \
+            fill="#fff" text-anchor="middle">\(letters)</text></svg>
+            """
+        var response = Response(status: 200, headers: [("Content-Type", "image/svg+xml")], body: Array(svg.utf8))
+        response.add("Cache-Control", "public, max-age=86400")
+        return response
+    }
+}

@@ -1,0 +1,37 @@
+import Auth0Web
+import OpenSSLCrypto
+import Web
+
+/// Refusals of POSTs that did not come from this site's own pages.
+struct ForgedRequest: HTTPResponseError {
+    let status = 403
+    let publicMessage = "This form was not sent from this site, or the page was too old. Go back, reload and try again."
+}
+
+extension Routes {
+    /// True when the browser says the request comes from this site: `Origin` matches the base
+    /// URL's origin and `Sec-Fetch-Site`, when sent, is `same-origin`. A POST with neither
+    /// header is refused (every current browser sends `Origin` on a form POST).
+    func isSameOrigin(_ request: Request) -> Bool {
+        if let site = request.header("sec-fetch-site"), site != "same-origin" { return false }
+        if let origin = request.header("origin") { return origin == services.settings.baseOrigin }
+        return request.header("sec-fetch-site") != nil
+    }
+
+    /// Checks origin and the session's CSRF token on a POST; throws `ForgedRequest` otherwise.
+    func checkForm(_ form: FormData, request: Request, session: Session) throws {
+        guard isSameOrigin(request), let token = form["csrf"],
+            ConstantTime.equal(Array(token.utf8), Array(session.csrfToken.utf8))
+        else { throw ForgedRequest() }
+    }
+}
+
+extension Auth0Settings {
+    /// `scheme://host[:port]` of the base URL, as browsers send it in `Origin`.
+    var baseOrigin: String {
+        guard let schemeEnd = baseURL.range(of: "://") else { return baseURL }
+        let rest = baseURL[schemeEnd.upperBound...]
+        let host = rest.prefix { $0 != "/" }
+        return String(baseURL[..<schemeEnd.upperBound]) + host
+    }
+}

@@ -1,0 +1,22 @@
+internal import COpenSSL
+
+/// A failure inside OpenSSL, with OpenSSL's own reason when it gave one. Never holds key material.
+public struct CryptoError: Error, Equatable, CustomStringConvertible {
+    public let operation: String
+    public let reason: String
+
+    init(_ operation: String) {
+        self.operation = operation
+        let code = ERR_get_error()
+        if code == 0 {
+            reason = "failed"
+        } else {
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            reason = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        ERR_clear_error()
+    }
+
+    public var description: String { "\(operation): \(reason)" }
+}

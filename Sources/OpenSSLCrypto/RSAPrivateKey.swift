@@ -1,0 +1,86 @@
+internal import COpenSSL
+
+/// An RSA private key that signs RS256 (the dev tenant's token signing key).
+/// - SeeAlso: `EVP_PKEY_generate`, `PEM_write_bio_PrivateKey`, `EVP_DigestSign`.
+public final class RSAPrivateKey: @unchecked Sendable {
+    private let key: OpaquePointer
+
+    /// Generates a new key.
+    public init(generatingBits bits: Int = 2048) throws {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else { throw CryptoError("EVP_PKEY_CTX_new") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1, COpenSSL_set_rsa_keygen_bits(context, Int32(bits)) == 1,
+            EVP_PKEY_generate(context, &key) == 1, let key
+        else { throw CryptoError("RSA key generation") }
+        self.key = key
+    }
+
+    /// Reads a PEM private key.
+    public init(pem: String) throws {
+        let bytes = Array(pem.utf8)
+        // BIO_new_mem_buf keeps the pointer, so the buffer must outlive the BIO.
+        let key = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let key else { throw CryptoError("PEM_read_bio_PrivateKey") }
+        self.key = key
+    }
+
+    deinit { EVP_PKEY_free(key) }
+
+    /// The key as unencrypted PKCS #8 PEM text.
+    public func pem() throws -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw CryptoError("BIO_new") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
+            throw CryptoError("PEM_write_bio_PrivateKey")
+        }
+        var data: UnsafeMutablePointer<CChar>?
+        let length = COpenSSL_BIO_get_mem_data(bio, &data)
+        guard let data, length > 0 else { throw CryptoError("BIO_get_mem_data") }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+    }
+
+    /// The public modulus and exponent as big-endian bytes (for a JWK).
+    public func publicComponents() throws -> (modulus: [UInt8], exponent: [UInt8]) {
+        (try component(COpenSSL_PKEY_PARAM_RSA_N), try component(COpenSSL_PKEY_PARAM_RSA_E))
+    }
+
+    /// The matching public key.
+    public func publicKey() throws -> RSAPublicKey {
+        let (n, e) = try publicComponents()
+        return try RSAPublicKey(modulus: n, exponent: e)
+    }
+
+    /// An RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.
+    public func signRS256(_ message: [UInt8]) throws -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
+            throw CryptoError("EVP_DigestSignInit")
+        }
+        var length = 0
+        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
+            throw CryptoError("EVP_DigestSign")
+        }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
+            throw CryptoError("EVP_DigestSign")
+        }
+        return Array(signature[0..<length])
+    }
+
+    private func component(_ name: UnsafePointer<CChar>) throws -> [UInt8] {
+        var number: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {
+            throw CryptoError("EVP_PKEY_get_bn_param")
+        }
+        defer { BN_free(number) }
+        var bytes = [UInt8](repeating: 0, count: (Int(BN_num_bits(number)) + 7) / 8)
+        _ = BN_bn2bin(number, &bytes)
+        return bytes
+    }
+}

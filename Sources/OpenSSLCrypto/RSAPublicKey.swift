@@ -1,0 +1,50 @@
+internal import COpenSSL
+
+/// An RSA public key for RS256 signature checks (ID tokens, access tokens).
+/// Read-only after creation, so threads may verify with it at once.
+/// - SeeAlso: `EVP_PKEY_fromdata`, `EVP_DigestVerify`.
+public final class RSAPublicKey: @unchecked Sendable {
+    let key: OpaquePointer
+
+    /// A key from its modulus and exponent as big-endian bytes (a JWK's decoded `n` and `e`).
+    public init(modulus: [UInt8], exponent: [UInt8]) throws {
+        guard modulus.count >= 256, !exponent.isEmpty else {
+            throw CryptoError("RSA key: modulus under 2048 bits")
+        }
+        guard let builder = OSSL_PARAM_BLD_new() else { throw CryptoError("OSSL_PARAM_BLD_new") }
+        defer { OSSL_PARAM_BLD_free(builder) }
+        let n = BN_bin2bn(modulus, Int32(modulus.count), nil)
+        let e = BN_bin2bn(exponent, Int32(exponent.count), nil)
+        defer {
+            BN_free(n)
+            BN_free(e)
+        }
+        guard OSSL_PARAM_BLD_push_BN(builder, COpenSSL_PKEY_PARAM_RSA_N, n) == 1,
+            OSSL_PARAM_BLD_push_BN(builder, COpenSSL_PKEY_PARAM_RSA_E, e) == 1,
+            let params = OSSL_PARAM_BLD_to_param(builder)
+        else { throw CryptoError("RSA key parameters") }
+        defer { OSSL_PARAM_free(params) }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else { throw CryptoError("EVP_PKEY_CTX_new") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_fromdata_init(context) == 1,
+            EVP_PKEY_fromdata(context, &key, COpenSSL_EVP_PKEY_PUBLIC_KEY, params) == 1, let key
+        else { throw CryptoError("EVP_PKEY_fromdata") }
+        self.key = key
+    }
+
+    init(owning key: OpaquePointer) { self.key = key }
+
+    deinit { EVP_PKEY_free(key) }
+
+    /// True when `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.
+    public func verifyRS256(signature: [UInt8], message: [UInt8]) -> Bool {
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer {
+            EVP_MD_CTX_free(context)
+            ERR_clear_error()
+        }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        return EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+    }
+}

@@ -1,0 +1,28 @@
+import DevTenantKit
+import FastCGIServer
+import Foundation
+import Web
+
+// The dev tenant as a FastCGI worker of its own, behind nginx on DEV_TENANT_PORT.
+let environment = ProcessInfo.processInfo.environment
+let log = Log(minimum: Log.Level(name: environment["LOG_LEVEL"] ?? "info") ?? .info)
+do {
+    let config = try TenantConfig(environment: environment)
+    let tenant = try DevTenant(config: config, log: log)
+    let listenText = environment["FASTCGI_LISTEN"] ?? "127.0.0.1:9001"
+    guard let address = ListenAddress.parse(listenText, environment: environment) else {
+        FileHandle.standardError.write(
+            Data("dev-tenant: FASTCGI_LISTEN: \"\(listenText)\" is not a listen address\n".utf8))
+        exit(2)
+    }
+    var options = FastCGIServer.Options()
+    options.threads = 16
+    options.socketMode = 0o666
+    try FastCGIServer(address: address, options: options, responder: tenant, log: log).run()
+} catch let problems as TenantConfigProblems {
+    for line in problems.lines { FileHandle.standardError.write(Data("dev-tenant: \(line)\n".utf8)) }
+    exit(2)
+} catch {
+    FileHandle.standardError.write(Data("dev-tenant: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Web
+
+/// The demo people of `deploy/dev-tenant/tenant.json`.
+enum DemoUser {
+    static let skippy = (email: "skippy@example.com", password: "Skippy-the-kangaroo-1!")
+    static let random = (email: "randomuser@example.com", password: "Random-user-2022!")
+}
+
+/// The steps a person's browser takes through Universal Login, one request at a time.
+extension TestClient {
+    /// `GET /login` on the product: the tenant's `/authorize` URL it redirects to.
+    func startLogin(_ stack: Stack, returnTo: String? = nil) throws -> String {
+        let path = returnTo.map { "/login?returnTo=" + PercentEncoding.encode($0) } ?? "/login"
+        let answer = try get(stack.baseURL + path)
+        guard answer.status == 302, let location = answer.header("location") else {
+            throw StackError("login did not redirect: \(answer.status)")
+        }
+        return location
+    }
+
+    /// Opens the tenant's login page and signs in; returns the callback URL the tenant sends back to.
+    func signIn(at authorizeURL: String, email: String, password: String) throws -> String {
+        let page = try get(authorizeURL)
+        if page.status == 302, let location = page.header("location") { return location }  // tenant SSO
+        guard let tx = TestClient.hiddenField("tx", in: page.body) else {
+            throw StackError("no login form: \(page.body)")
+        }
+        let tenant = authorizeURL.components(separatedBy: "/authorize")[0]
+        let answer = try post(
+            tenant + "/u/login", form: [("tx", tx), ("email", email), ("password", password), ("action", "login")])
+        guard answer.status == 302, let location = answer.header("location") else {
+            throw StackError("sign-in refused: \(answer.status)")
+        }
+        return location
+    }
+
+    /// The whole login: product → tenant → callback; returns the callback's answer.
+    @discardableResult
+    func logIn(_ stack: Stack, as user: (email: String, password: String), returnTo: String? = nil) throws -> Answer {
+        let callback = try signIn(
+            at: try startLogin(stack, returnTo: returnTo), email: user.email, password: user.password)
+        return try get(callback)
+    }
+
+    /// A hidden input's value in a page.
+    static func hiddenField(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        let rest = html[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}

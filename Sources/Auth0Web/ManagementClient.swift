@@ -4,6 +4,11 @@ import Web
 public struct UserMetadataDocument: Sendable, Equatable {
     public let userMetadata: JSONValue
     public let appMetadata: JSONValue
+
+    public init(userMetadata: JSONValue, appMetadata: JSONValue) {
+        self.userMetadata = userMetadata
+        self.appMetadata = appMetadata
+    }
 }
 
 /// Calls the Management API's user endpoints with the person's own access token.

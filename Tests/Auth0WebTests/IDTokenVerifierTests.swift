@@ -1,0 +1,105 @@
+import Auth0Web
+import OpenSSLCrypto
+import Testing
+import Web
+
+@Suite struct IDTokenVerifierTests {
+    static let issuer = "https://tenant.example.com/"
+    let keys = TestKeys.shared
+    let time = ManualClock()
+
+    private func verifier() -> (IDTokenVerifier, JWKSCache) {
+        let cache = JWKSCache(
+            url: Self.issuer + ".well-known/jwks.json", http: keys, clock: time.clock, timeoutSeconds: 5)
+        return (IDTokenVerifier(issuer: Self.issuer, clientID: "client-1", keys: cache, clock: time.clock), cache)
+    }
+
+    private func claims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [
+            "iss": .string(Self.issuer), "sub": "auth0|123", "aud": "client-1", "iat": .number(1_700_000_000),
+            "exp": .number(1_700_036_000), "nonce": "n-1", "name": "Skippy", "email": "skippy@example.com",
+        ]
+        for (key, value) in changes { claims[key] = value }
+        return claims
+    }
+
+    private func failure(_ token: String, nonce: String = "n-1") -> AuthError.Code? {
+        do {
+            _ = try verifier().0.verify(token, nonce: nonce)
+            return nil
+        } catch let error as AuthError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func acceptsAGoodToken() throws {
+        let verified = try verifier().0.verify(try keys.token(claims: claims()), nonce: "n-1")
+        #expect(verified["sub"]?.string == "auth0|123")
+    }
+
+    @Test func acceptsSeveralAudiencesWithMatchingAzp() throws {
+        let token = try keys.token(claims: claims(["aud": .array(["client-1", "https://api"]), "azp": "client-1"]))
+        #expect(failure(token) == nil)
+        let wrongAzp = try keys.token(claims: claims(["aud": .array(["client-1", "https://api"]), "azp": "other"]))
+        #expect(failure(wrongAzp) == .wrongAuthorizedParty)
+        let missingAzp = try keys.token(claims: claims(["aud": .array(["client-1", "https://api"])]))
+        #expect(failure(missingAzp) == .wrongAuthorizedParty)
+    }
+
+    @Test func refusesAlgNone() throws {
+        let token = try keys.token(header: ["alg": "none", "typ": "JWT"], claims: claims(), signature: [])
+        #expect(failure(token) == .unsupportedAlgorithm)
+    }
+
+    @Test func refusesHS256SignedWithThePublicKey() throws {
+        // The classic confusion attack: HMAC with the public key bytes as the secret.
+        let token = try keys.token(
+            header: ["alg": "HS256", "typ": "JWT", "kid": .string(keys.kid)], claims: claims(),
+            signature: Array(repeating: 1, count: 32))
+        #expect(failure(token) == .unsupportedAlgorithm)
+    }
+
+    @Test func refusesUnknownKidAndRefetchesAtMostOncePerMinute() throws {
+        let (verifier, cache) = verifier()
+        let token = try keys.token(header: ["alg": "RS256", "kid": "rotated-away"], claims: claims())
+        #expect(throws: AuthError(.unknownKey)) { try verifier.verify(token, nonce: "n-1") }
+        #expect(throws: AuthError(.unknownKey)) { try verifier.verify(token, nonce: "n-1") }
+        #expect(cache.fetchCount == 1)
+        time.advance(61)
+        #expect(throws: AuthError(.unknownKey)) { try verifier.verify(token, nonce: "n-1") }
+        #expect(cache.fetchCount == 2)
+    }
+
+    @Test func refusesABadSignature() throws {
+        var token = try keys.token(claims: claims())
+        token.removeLast(4)
+        token += "AAAA"
+        #expect(failure(token) == .badSignature)
+        let otherKey = try RSAPrivateKey(generatingBits: 2048)
+        let input = try keys.token(claims: claims()).split(separator: ".").prefix(2).joined(separator: ".")
+        let forged = input + "." + Base64URL.encode(try otherKey.signRS256(Array(input.utf8)))
+        #expect(failure(forged) == .badSignature)
+    }
+
+    @Test func refusesWrongIssuerAudienceNonceAndTimes() throws {
+        #expect(failure(try keys.token(claims: claims(["iss": "https://evil.example/"]))) == .wrongIssuer)
+        #expect(failure(try keys.token(claims: claims(["aud": "another-client"]))) == .wrongAudience)
+        #expect(failure(try keys.token(claims: claims()), nonce: "other") == .nonceMismatch)
+        #expect(failure(try keys.token(claims: claims(["nonce": nil])), nonce: "n-1") == .nonceMismatch)
+        #expect(failure(try keys.token(claims: claims(["exp": .number(1_699_999_939)]))) == .expired)
+        #expect(failure(try keys.token(claims: claims(["exp": .number(1_699_999_941)]))) == nil)  // within leeway
+        #expect(failure(try keys.token(claims: claims(["iat": .number(1_700_000_061)]))) == .issuedInFuture)
+        #expect(failure(try keys.token(claims: claims(["exp": nil]))) == .missingClaim)
+        #expect(failure(try keys.token(claims: claims(["sub": ""]))) == .missingClaim)
+    }
+
+    @Test func refusesMalformedTokens() {
+        for token in [
+            "", "a.b", "a.b.c", "....", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.sig", String(repeating: "a", count: 20_000),
+        ] {
+            #expect(failure(token) == .malformedToken, "\(token.prefix(20))")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Auth0Web
+import OpenSSLCrypto
+import Synchronization
+import Web
+
+/// Signs tokens like a tenant and serves its JWKS to the product's HTTP client.
+final class TestKeys: HTTPClient {
+    static let shared = try! TestKeys()  // one 2048-bit key for the whole suite
+    let key: RSAPrivateKey
+    let kid = "test-kid"
+    private let jwksFetches = Mutex(0)
+
+    init() throws { key = try RSAPrivateKey(generatingBits: 2048) }
+
+    var fetches: Int { jwksFetches.withLock { $0 } }
+
+    func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
+        guard request.url.hasSuffix("/.well-known/jwks.json") else { throw HTTPClientError(.connect, "unexpected") }
+        jwksFetches.withLock { $0 += 1 }
+        let (n, e) = try key.publicComponents()
+        let jwks: JSONValue = .object([
+            "keys": .array([
+                .object([
+                    "kty": "RSA", "use": "sig", "alg": "RS256", "kid": .string(kid), "n": .string(Base64URL.encode(n)),
+                    "e": .string(Base64URL.encode(e)),
+                ])
+            ])
+        ])
+        return HTTPClientResponse(status: 200, body: jwks.serialized())
+    }
+
+    /// A compact JWT with the given header and claims, signed RS256 (or given a signature).
+    func token(header: [String: JSONValue]? = nil, claims: [String: JSONValue], signature: [UInt8]? = nil) throws
+        -> String
+    {
+        let head: JSONValue = .object(header ?? ["alg": "RS256", "typ": "JWT", "kid": .string(kid)])
+        let input = Base64URL.encode(head.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
+        return input + "." + Base64URL.encode(try signature ?? key.signRS256(Array(input.utf8)))
+    }
+}

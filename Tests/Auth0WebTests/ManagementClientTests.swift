@@ -20,6 +20,7 @@ final class RecordedTenant: HTTPClient {
 }
 
 @Suite struct ManagementClientTests {
+    // swift-format-ignore: NeverUseForceTry
     static let settings = try! Auth0Settings(environment: [
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "c", "AUTH0_CLIENT_SECRET": "s",
         "AUTH0_SECRET": String(repeating: "x", count: 32), "APP_BASE_URL": "https://demo.example.com",

@@ -5,6 +5,7 @@ import Web
 
 /// Signs tokens like a tenant and serves its JWKS to the product's HTTP client.
 final class TestKeys: HTTPClient {
+    // swift-format-ignore: NeverUseForceTry
     static let shared = try! TestKeys()  // one 2048-bit key for the whole suite
     let key: RSAPrivateKey
     let kid = "test-kid"

@@ -79,6 +79,12 @@ final class Stack: @unchecked Sendable {
         return env
     }
 
+    /// Stops the dev tenant and starts it again with other settings (its state file is kept).
+    func restartTenant(_ extra: [String: String] = [:]) throws {
+        signal("dev-tenant", SIGTERM)
+        try startTenant(extra: extra)
+    }
+
     /// Sends a signal to one of the processes and waits for it to exit; returns its status.
     @discardableResult
     func signal(_ name: String, _ signal: Int32) -> Int32 {

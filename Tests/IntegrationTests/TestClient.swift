@@ -16,6 +16,9 @@ final class TestClient: @unchecked Sendable {
         func headers(_ name: String) -> [String] { headers.filter { $0.name == name.lowercased() }.map(\.value) }
     }
 
+    /// Puts a cookie in the jar, as if a server had set it.
+    func setCookie(_ name: String, _ value: String) { cookies[name] = value }
+
     func get(_ url: String, headers: [(name: String, value: String)] = []) throws -> Answer {
         try send("GET", url, headers: headers)
     }

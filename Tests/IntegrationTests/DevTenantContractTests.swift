@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+import Web
+
+/// The dev tenant answers as `shared/auth0-api.md` documents Auth0, over real sockets.
+@Suite(.serialized) final class DevTenantContractTests {
+    let stack: Stack
+    var clientID: String { stack.devEnvironment["AUTH0_CLIENT_ID"]! }
+    var secret: String { stack.devEnvironment["AUTH0_CLIENT_SECRET"]! }
+    var callback: String { stack.baseURL + "/callback" }
+    var api: String { stack.tenantURL + "/api/v2/" }
+
+    init() throws { stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "5"]) }
+    deinit { stack.stop() }
+
+    /// Authorize and sign in as a client would; returns the code.
+    private func code(
+        _ browser: TestClient, user: (email: String, password: String) = DemoUser.random, scope: String,
+        audience: String? = nil, verifier: String = "verifier-verifier-verifier-verifier-verifier"
+    ) throws -> String {
+        var pairs = [
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", callback), ("scope", scope),
+            ("state", "st"), ("nonce", "nn"), ("code_challenge", sha256url(verifier)),
+            ("code_challenge_method", "S256"),
+        ]
+        if let audience { pairs.append(("audience", audience)) }
+        let location = try browser.signIn(
+            at: stack.tenantURL + "/authorize?" + PercentEncoding.formEncode(pairs), email: user.email,
+            password: user.password)
+        #expect(location.hasPrefix(callback + "?code="))
+        #expect(location.hasSuffix("&state=st"))
+        return location.components(separatedBy: "code=")[1].components(separatedBy: "&")[0]
+    }
+
+    private func sha256url(_ text: String) -> String {
+        // The tenant's own PKCE check is what is under test; compute the challenge independently.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", "printf %s \"$1\" | openssl dgst -sha256 -binary | base64 | tr '+/' '-_' | tr -d '=\\n'", "x", text,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func token(_ form: [(String, String)], basic: Bool = false) throws -> (Int, JSONValue) {
+        let client = TestClient()
+        var form = form
+        var headers: [(name: String, value: String)] = []
+        if basic {
+            headers.append(("Authorization", "Basic " + Base64URL.encodeStandard(Array("\(clientID):\(secret)".utf8))))
+        } else {
+            form += [("client_id", clientID), ("client_secret", secret)]
+        }
+        let answer = try client.post(stack.tenantURL + "/oauth/token", form: form, headers: headers)
+        return (answer.status, JSONValue.parse(Array(answer.body.utf8)) ?? .null)
+    }
+
+    private func tokens(
+        scope: String = "openid profile email read:current_user update:current_user_metadata offline_access",
+        audience: String? = nil, user: (email: String, password: String) = DemoUser.random
+    ) throws -> JSONValue {
+        let code = try code(TestClient(), user: user, scope: scope, audience: audience ?? api)
+        let (status, body) = try token([
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callback),
+            ("code_verifier", "verifier-verifier-verifier-verifier-verifier"),
+        ])
+        #expect(status == 200)
+        return body
+    }
+
+    private func management(_ method: String, _ path: String, token: String, body: String = "") throws
+        -> TestClient.Answer
+    {
+        try TestClient().send(
+            method, api + path, headers: [("Authorization", "Bearer " + token), ("Content-Type", "application/json")],
+            body: Array(body.utf8))
+    }
+
+    @Test func discoveryAndKeysLookLikeAuth0s() throws {
+        let discovery = JSONValue.parse(
+            Array(try TestClient().get(stack.tenantURL + "/.well-known/openid-configuration").body.utf8))
+        #expect(discovery?["issuer"]?.string == stack.tenantURL + "/")
+        #expect(discovery?["token_endpoint"]?.string == stack.tenantURL + "/oauth/token")
+        #expect(discovery?["end_session_endpoint"]?.string == stack.tenantURL + "/oidc/logout")
+        #expect(discovery?["code_challenge_methods_supported"] == .array(["S256", "plain"]))
+        let jwks = JSONValue.parse(Array(try TestClient().get(stack.tenantURL + "/.well-known/jwks.json").body.utf8))
+        let key = jwks?["keys"]?.array?.first
+        #expect(key?["kty"]?.string == "RSA")
+        #expect(key?["e"]?.string == "AQAB")
+        #expect(key?["kid"]?.string?.isEmpty == false)
+    }
+
+    @Test func authorizeNeverRedirectsToAnUnknownClientOrCallback() throws {
+        let unknown = try TestClient().get(
+            stack.tenantURL + "/authorize?response_type=code&client_id=nope&redirect_uri=https%3A%2F%2Fevil.example%2F")
+        #expect(unknown.status == 400)
+        #expect(unknown.header("location") == nil)
+        let badCallback = try TestClient().get(
+            stack.tenantURL
+                + "/authorize?response_type=code&client_id=\(clientID)&redirect_uri=https%3A%2F%2Fevil.example%2Fcallback"
+        )
+        #expect(badCallback.status == 400)
+        #expect(badCallback.header("location") == nil)
+    }
+
+    @Test func codeExchangeChecksClientPKCEAndSingleUse() throws {
+        let browser = TestClient()
+        let code1 = try code(browser, scope: "openid")
+        let wrongClient = try TestClient().post(
+            stack.tenantURL + "/oauth/token",
+            form: [
+                ("grant_type", "authorization_code"), ("client_id", clientID), ("client_secret", "wrong"),
+                ("code", code1),
+            ])
+        #expect(wrongClient.status == 401)
+        #expect(
+            JSONValue.parse(Array(wrongClient.body.utf8))
+                == .object(["error": "access_denied", "error_description": "Unauthorized"]))
+
+        let (mismatch, body) = try token([
+            ("grant_type", "authorization_code"), ("code", try code(browser, scope: "openid")),
+            ("redirect_uri", callback), ("code_verifier", "another-verifier-another-verifier-another"),
+        ])
+        #expect(mismatch == 403)
+        #expect(body == .object(["error": "invalid_grant", "error_description": "Failed to verify code verifier"]))
+
+        let code3 = try code(browser, scope: "openid")
+        let form = [
+            ("grant_type", "authorization_code"), ("code", code3), ("redirect_uri", callback),
+            ("code_verifier", "verifier-verifier-verifier-verifier-verifier"),
+        ]
+        let (ok, tokens) = try token(form, basic: true)
+        #expect(ok == 200)
+        #expect(tokens["token_type"]?.string == "Bearer")
+        #expect(tokens["id_token"]?.string != nil)
+        #expect(tokens["refresh_token"] == nil)  // no offline_access
+        let (again, error) = try token(form, basic: true)
+        #expect(again == 403)
+        #expect(error["error_description"]?.string == "Invalid authorization code")
+    }
+
+    @Test func refreshTokensRotateAndReuseRevokesTheFamily() throws {
+        let first = try tokens()
+        let rt1 = try #require(first["refresh_token"]?.string)
+        let (status2, second) = try token([("grant_type", "refresh_token"), ("refresh_token", rt1)])
+        #expect(status2 == 200)
+        let rt2 = try #require(second["refresh_token"]?.string)
+        #expect(rt2 != rt1)
+        #expect(second["id_token"]?.string != nil)
+        // rt1 again: reuse. It fails and kills rt2 too.
+        let (reuse, error) = try token([("grant_type", "refresh_token"), ("refresh_token", rt1)])
+        #expect(reuse == 403)
+        #expect(error == .object(["error": "invalid_grant", "error_description": "Unknown or invalid refresh token."]))
+        let (afterReuse, _) = try token([("grant_type", "refresh_token"), ("refresh_token", rt2)])
+        #expect(afterReuse == 403)
+    }
+
+    @Test func userinfoNeedsAValidToken() throws {
+        let at = try #require(try tokens()["access_token"]?.string)
+        let info = try TestClient().get(stack.tenantURL + "/userinfo", headers: [("Authorization", "Bearer " + at)])
+        #expect(JSONValue.parse(Array(info.body.utf8))?["email"]?.string == DemoUser.random.email)
+        let bad = try TestClient().get(
+            stack.tenantURL + "/userinfo", headers: [("Authorization", "Bearer " + at.dropLast(3) + "abc")])
+        #expect(bad.status == 401)
+    }
+
+    @Test func managementAPIFollowsAuth0sRules() throws {
+        let all = try tokens()
+        let at = try #require(all["access_token"]?.string)
+        let id = "auth0%7C6489e0a1c2b3d4e5f6a7b8c9"
+        let read = try management("GET", "users/\(id)?fields=user_metadata,app_metadata&include_fields=true", token: at)
+        #expect(read.status == 200)
+        #expect(
+            Set(JSONValue.parse(Array(read.body.utf8))?.object?.keys ?? [:].keys) == ["user_metadata", "app_metadata"])
+        #expect(read.header("x-ratelimit-limit") == "5")
+        #expect(read.header("x-ratelimit-remaining") == "4")
+        #expect(read.header("x-ratelimit-reset") != nil)
+
+        let merged = try management("PATCH", "users/\(id)", token: at, body: #"{"user_metadata":{"a":1,"b":{"c":2}}}"#)
+        #expect(merged.status == 200)
+        let deleted = try management(
+            "PATCH", "users/\(id)", token: at, body: #"{"user_metadata":{"a":null,"b":{"d":3}}}"#)
+        #expect(
+            JSONValue.parse(Array(deleted.body.utf8))?["user_metadata"] == .object(["b": .object(["d": .number(3)])]))
+        #expect(JSONValue.parse(Array(deleted.body.utf8))?["email"]?.string == DemoUser.random.email)  // the whole user
+
+        let dotted = try management("PATCH", "users/\(id)", token: at, body: #"{"user_metadata":{"a.b":1}}"#)
+        #expect(dotted.status == 400)
+        #expect(JSONValue.parse(Array(dotted.body.utf8))?["errorCode"]?.string == "invalid_body")
+        let cleared = try management("PATCH", "users/\(id)", token: at, body: #"{"user_metadata":{}}"#)
+        #expect(JSONValue.parse(Array(cleared.body.utf8))?["user_metadata"] == .object([:]))
+        #expect(cleared.header("x-ratelimit-remaining") == "0")
+        let limited = try management("GET", "users/\(id)", token: at)
+        #expect(limited.status == 429)  // the sixth call this minute for this user
+        #expect(JSONValue.parse(Array(limited.body.utf8))?["errorCode"]?.string == "too_many_requests")
+    }
+
+    @Test func managementAPIRefusesOtherFieldsUsersScopesAndAudiences() throws {
+        let at = try #require(try tokens(user: DemoUser.skippy)["access_token"]?.string)
+        let me = "auth0%7C6489e0a1c2b3d4e5f6a7b8ca"  // skippy: rate-limited apart from the test above
+        let appMetadata = try management(
+            "PATCH", "users/\(me)", token: at, body: #"{"app_metadata":{"display_announcement":true}}"#)
+        #expect(appMetadata.status == 403)
+        let other = try management(
+            "PATCH", "users/auth0%7C6489e0a1c2b3d4e5f6a7b8c9", token: at, body: #"{"user_metadata":{"x":1}}"#)
+        #expect(other.status == 403)
+        let readOnly = try #require(
+            try tokens(scope: "openid read:current_user", user: DemoUser.skippy)["access_token"]?.string)
+        let noScope = try management("PATCH", "users/\(me)", token: readOnly, body: #"{"user_metadata":{"x":1}}"#)
+        #expect(noScope.status == 403)
+        #expect(
+            JSONValue.parse(Array(noScope.body.utf8))?["message"]?.string
+                == "Insufficient scope, expected any of: update:users,update:users_app_metadata,update:current_user_metadata"
+        )
+        let userinfoOnly = try #require(
+            try tokens(scope: "openid", audience: stack.tenantURL + "/userinfo", user: DemoUser.skippy)["access_token"]?
+                .string)
+        let badAudience = try management("GET", "users/\(me)", token: userinfoOnly)
+        #expect(badAudience.status == 401)
+        #expect(JSONValue.parse(Array(badAudience.body.utf8))?["message"]?.string?.hasPrefix("Bad audience") == true)
+        let invalid = try management("GET", "users/\(me)", token: "not-a-token")
+        #expect(invalid.status == 401)
+        #expect(JSONValue.parse(Array(invalid.body.utf8))?["message"]?.string == "Invalid token")
+    }
+
+    @Test func logoutReturnsOnlyToAllowedURLs() throws {
+        let bad = try TestClient().get(
+            stack.tenantURL + "/v2/logout?client_id=\(clientID)&returnTo="
+                + PercentEncoding.encode("https://evil.example/"))
+        #expect(bad.status == 400)
+        #expect(bad.header("location") == nil)
+        let good = try TestClient().get(
+            stack.tenantURL + "/v2/logout?client_id=\(clientID)&returnTo="
+                + PercentEncoding.encode(stack.baseURL + "/logged-out"))
+        #expect(good.status == 302)
+        let oidcState = try TestClient().get(
+            stack.tenantURL + "/oidc/logout?client_id=\(clientID)&post_logout_redirect_uri="
+                + PercentEncoding.encode(stack.baseURL + "/logged-out") + "&state=xyz")
+        #expect(oidcState.header("location") == stack.baseURL + "/logged-out?state=xyz")
+    }
+}

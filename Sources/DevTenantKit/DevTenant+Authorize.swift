@@ -41,7 +41,7 @@ extension DevTenant {
         }
         if prompt == "none" { return fail("login_required", "Login required") }
         let tx = try sealer.seal(.object(pending), purpose: "login", expiresAt: now() + 1800)
-        return renderLogin(tx: tx, clientName: client.name, email: "", error: nil, status: 200)
+        return renderLogin(tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: redirectURI)
     }
 
     func submitLogin(_ request: Request) throws -> Response {
@@ -65,7 +65,8 @@ extension DevTenant {
             ConstantTime.equal(Array(user.password.utf8), Array((form["password"] ?? "").utf8))
         else {
             return renderLogin(
-                tx: tx, clientName: client.name, email: email, error: "Wrong email or password.", status: 400)
+                tx: tx, clientName: client.name, email: email, error: "Wrong email or password.", status: 400,
+                returnsTo: redirectURI)
         }
         if user.blocked {
             return DevTenant.redirect(
@@ -103,13 +104,24 @@ extension DevTenant {
         return DevTenant.redirect(redirectURI, pairs)
     }
 
-    private func renderLogin(tx: String, clientName: String, email: String, error: String?, status: Int) -> Response {
+    private func renderLogin(
+        tx: String, clientName: String, email: String, error: String?, status: Int, returnsTo redirectURI: String
+    ) -> Response {
         var context: TemplateContext = ["tx": .text(tx), "clientName": .text(clientName), "email": .text(email)]
         if let error { context["error"] = .text(error) }
         var response = Response.html(loginPage.render(context), status: status)
+        // The form's answer redirects to the application: browsers check form-action on redirects too.
         response.add(
             "Content-Security-Policy",
-            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'")
+            "default-src 'none'; style-src 'self'; form-action 'self' \(DevTenant.origin(of: redirectURI)); "
+                + "frame-ancestors 'none'")
         return response
+    }
+
+    /// `scheme://host[:port]` of a URL.
+    static func origin(of url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return "'none'" }
+        let host = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return String(url[..<schemeEnd.upperBound]) + host
     }
 }

@@ -18,7 +18,7 @@ public struct SecurityHeaders: Sendable {
         fixed = [
             ("Content-Security-Policy", contentSecurityPolicy),
             ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "no-referrer"),
+            ("Referrer-Policy", "same-origin"),
             ("X-Frame-Options", "DENY"),
             ("Cross-Origin-Opener-Policy", "same-origin"),
             ("Cache-Control", "no-store"),

@@ -11,7 +11,7 @@ import Web
         #expect(csp.contains("form-action 'self' https://tenant.example"))
         #expect(!csp.contains("unsafe-inline"))
         #expect(response.header("X-Content-Type-Options") == "nosniff")
-        #expect(response.header("Referrer-Policy") == "no-referrer")
+        #expect(response.header("Referrer-Policy") == "same-origin")
         #expect(response.header("Cache-Control") == "no-store")
     }
 

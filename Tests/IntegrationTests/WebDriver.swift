@@ -1,0 +1,159 @@
+import CurlClient
+import Foundation
+import Web
+
+/// Headless Chromium driven over the W3C WebDriver protocol by chromedriver: a real browser,
+/// no Selenium. Screenshots and page sources go to `test-artifacts/`.
+final class WebDriver: @unchecked Sendable {
+    static let artifacts = Stack.repoRoot + "/test-artifacts/browser"
+    private let http = CurlHTTPClient()
+    private let driver: Process
+    private let base: String
+    private var session = ""
+
+    /// Starts chromedriver on a free port and opens a browser session.
+    init() throws {
+        let port = try Stack.freePort()
+        driver = Process()
+        driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
+        driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        base = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready =
+                (try? http.send(HTTPClientRequest(method: "GET", url: base + "/status", timeoutSeconds: 1)))?.status
+                == 200
+            if !ready { usleep(50_000) }
+        }
+        guard ready else { throw StackError("chromedriver did not start") }
+        let capabilities: JSONValue = .object([
+            "capabilities": .object([
+                "alwaysMatch": .object([
+                    "browserName": "chrome",
+                    "goog:chromeOptions": .object([
+                        "binary": "/usr/bin/chromium",
+                        "args": .array([
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=900,1000", "--no-first-run", "--disable-extensions",
+                        ]),
+                    ]),
+                ])
+            ])
+        ])
+        let answer = try call("POST", "/session", capabilities, sessionless: true)
+        guard let id = answer["sessionId"]?.string else { throw StackError("no WebDriver session: \(answer)") }
+        session = id
+        try FileManager.default.createDirectory(atPath: WebDriver.artifacts, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        _ = try? call("DELETE", "", nil)
+        _ = try? http.send(HTTPClientRequest(method: "GET", url: base + "/shutdown", timeoutSeconds: 2))
+        // chromedriver may ignore SIGTERM: give it a moment, then make sure.
+        for _ in 0..<40 where driver.isRunning { usleep(50_000) }
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+        driver.waitUntilExit()
+    }
+
+    // MARK: Navigation
+
+    func open(_ url: String) throws { _ = try call("POST", "/url", .object(["url": .string(url)])) }
+    func back() throws { _ = try call("POST", "/back", .object([:])) }
+    func reload() throws { _ = try call("POST", "/refresh", .object([:])) }
+    func currentURL() throws -> String { try call("GET", "/url", nil).string ?? "" }
+    func title() throws -> String { try call("GET", "/title", nil).string ?? "" }
+    func source() throws -> String { try call("GET", "/source", nil).string ?? "" }
+
+    // MARK: Windows
+
+    func windows() throws -> [String] { try call("GET", "/window/handles", nil).array?.compactMap(\.string) ?? [] }
+    func currentWindow() throws -> String { try call("GET", "/window", nil).string ?? "" }
+    func switchTo(window: String) throws { _ = try call("POST", "/window", .object(["handle": .string(window)])) }
+    func newWindow() throws -> String {
+        let handle = try call("POST", "/window/new", .object(["type": "window"]))["handle"]?.string ?? ""
+        try switchTo(window: handle)
+        return handle
+    }
+
+    // MARK: Elements
+
+    struct Element {
+        let id: String
+    }
+
+    func find(_ css: String) throws -> Element {
+        let value = try call("POST", "/element", .object(["using": "css selector", "value": .string(css)]))
+        guard let id = value.object?.values.first?.string else { throw StackError("no element \(css)") }
+        return Element(id: id)
+    }
+
+    func findAll(_ css: String) throws -> [Element] {
+        let value = try call("POST", "/elements", .object(["using": "css selector", "value": .string(css)]))
+        return value.array?.compactMap { $0.object?.values.first?.string }.map(Element.init) ?? []
+    }
+
+    func click(_ css: String) throws { _ = try call("POST", "/element/\(try find(css).id)/click", .object([:])) }
+
+    func type(_ text: String, into css: String) throws {
+        let element = try find(css)
+        _ = try call("POST", "/element/\(element.id)/clear", .object([:]))
+        _ = try call("POST", "/element/\(element.id)/value", .object(["text": .string(text)]))
+    }
+
+    func text(_ css: String) throws -> String { try call("GET", "/element/\(try find(css).id)/text", nil).string ?? "" }
+
+    func attribute(_ css: String, _ name: String) throws -> String? {
+        try call("GET", "/element/\(try find(css).id)/attribute/\(name)", nil).string
+    }
+
+    func property(_ css: String, _ name: String) throws -> String? {
+        try call("GET", "/element/\(try find(css).id)/property/\(name)", nil).string
+    }
+
+    /// Waits until `condition` holds (pages load after clicks), up to `seconds`.
+    func wait(_ what: String, seconds: Double = 10, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if (try? condition()) == true { return }
+            usleep(50_000)
+        }
+        throw StackError("timed out waiting for \(what); at \((try? currentURL()) ?? "?")")
+    }
+
+    /// Saves a PNG of the window as `test-artifacts/browser/NAME.png`.
+    @discardableResult
+    func screenshot(_ name: String) throws -> String {
+        let data = try call("GET", "/screenshot", nil).string.flatMap { Data(base64Encoded: $0) } ?? Data()
+        let path = "\(WebDriver.artifacts)/\(name).png"
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Keeps what a failing test saw: a screenshot and the page source.
+    func recordFailure(_ name: String) {
+        _ = try? screenshot("FAILED-" + name)
+        try? (try? source())?.write(
+            toFile: "\(WebDriver.artifacts)/FAILED-\(name).html", atomically: true, encoding: .utf8)
+    }
+
+    // MARK: Protocol
+
+    private func call(_ method: String, _ path: String, _ body: JSONValue?, sessionless: Bool = false) throws
+        -> JSONValue
+    {
+        let url = base + (sessionless ? "" : "/session/\(session)") + path
+        let request = HTTPClientRequest(
+            method: method, url: url, headers: [("Content-Type", "application/json")], body: body?.serialized() ?? [],
+            timeoutSeconds: 60)
+        let response = try http.send(request)
+        let json = JSONValue.parse(response.body) ?? .null
+        guard response.status == 200 else {
+            throw StackError(
+                "WebDriver \(method) \(path): \(response.status) \(json["value"]?["message"]?.string ?? "")")
+        }
+        return json["value"] ?? .null
+    }
+}

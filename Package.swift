@@ -41,6 +41,8 @@ let package = Package(
             dependencies: ["MetadataDemoApp", "FastCGIServer", "CurlClient"]
         ),
         .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "FastCGIServer"]),
+        // A micro-benchmark of session cookies, run by `make bench`.
+        .executableTarget(name: "session-bench", dependencies: ["Auth0Web", "Web"]),
 
         .testTarget(name: "WebTests", dependencies: ["Web"]),
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"]),

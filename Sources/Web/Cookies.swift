@@ -58,8 +58,8 @@ public struct SetCookie: Sendable, Equatable {
 
     /// A cookie; `name` must be a token and `value` cookie-octets (both are checked).
     public init(name: String, value: String, maxAge: Int? = nil, secure: Bool) {
-        precondition(!name.isEmpty && name.utf8.allSatisfy(SetCookie.isTokenByte), "cookie name is not a token")
-        precondition(value.utf8.allSatisfy(SetCookie.isCookieOctet), "cookie value has characters not allowed")
+        precondition(!name.isEmpty && SetCookie.all(name, in: SetCookie.tokenTable), "cookie name is not a token")
+        precondition(SetCookie.all(value, in: SetCookie.octetTable), "cookie value has characters not allowed")
         self.name = name
         self.value = value
         self.maxAge = maxAge
@@ -82,18 +82,28 @@ public struct SetCookie: Sendable, Equatable {
     }
 
     /// RFC 6265 token characters (RFC 7230 `tchar`).
-    public static func isTokenByte(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(b)
-        }
-    }
+    public static func isTokenByte(_ b: UInt8) -> Bool { tokenTable[Int(b)] }
 
     /// RFC 6265 cookie-octet: printable ASCII but space, `"`, `,`, `;` and `\`.
-    public static func isCookieOctet(_ b: UInt8) -> Bool {
+    public static func isCookieOctet(_ b: UInt8) -> Bool { octetTable[Int(b)] }
+
+    // Lookup tables: these checks run over every cookie value on every response that sets one.
+    static let tokenTable: [Bool] = (0..<256).map { b in
+        (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+            || "!#$%&'*+-.^_`|~".utf8.contains(UInt8(b))
+    }
+    static let octetTable: [Bool] = (0..<256).map { b in
         b == 0x21 || (0x23...0x2B).contains(b) || (0x2D...0x3A).contains(b) || (0x3C...0x5B).contains(b)
             || (0x5D...0x7E).contains(b)
+    }
+
+    static func all(_ text: String, in table: [Bool]) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            table.withUnsafeBufferPointer { table in
+                for byte in bytes where !table[Int(byte)] { return false }
+                return true
+            }
+        }
     }
 }

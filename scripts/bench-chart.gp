@@ -1,0 +1,12 @@
+# Bar chart of each benchmark's rate as a share of the nginx ceiling (see scripts/bench).
+set terminal pngcairo size 1000,520 font "DejaVu Sans,10"
+set output out
+set title "Requests per second as % of nginx answering a fixed 200 (same run)"
+set style fill solid 0.8
+set boxwidth 0.6
+set yrange [0:110]
+set ylabel "% of ceiling"
+set xtics rotate by -25 left
+set grid ytics
+unset key
+plot data using 1:2:xtic(3) with boxes lc rgb "#0a66d8", '' using 1:($2+3):(sprintf("%.0f%%", $2)) with labels

@@ -1,5 +1,5 @@
 # The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
-.PHONY: run test bench build format
+.PHONY: run test bench build fuzz soak
 
 run:
 	scripts/run
@@ -13,3 +13,6 @@ bench:
 build:
 	scripts/ensure-deps run
 	swift build -c release
+
+fuzz:
+	scripts/fuzz

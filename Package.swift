@@ -47,7 +47,8 @@ let package = Package(
         .testTarget(name: "WebTests", dependencies: ["Web"]),
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"]),
         .testTarget(name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web"]),
     ],
     swiftLanguageModes: [.v6]
 )

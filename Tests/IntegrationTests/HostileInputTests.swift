@@ -1,0 +1,169 @@
+import Auth0Web
+import Foundation
+import Testing
+import Web
+
+/// Bad and hostile input through nginx and the real worker: each gets a clear answer, nothing
+/// crashes, and the worker keeps serving.
+@Suite(.serialized) final class HostileInputTests {
+    let stack: Stack
+    /// A logged-in person's cookies and CSRF token, to tamper with.
+    let session: String
+    let csrf: String
+
+    init() throws {
+        stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"])
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        session = try #require(browser.cookies["mds"])
+        csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
+    }
+    deinit { stack.stop() }
+
+    struct Case: CustomStringConvertible, Sendable {
+        let description: String
+        let method: String
+        let path: String
+        let headers: [(name: String, value: String)]
+        let body: String
+        let status: Int
+        let shows: String
+    }
+
+    /// A cookie sealed for the right name with a key this site does not have.
+    private func foreignCookie() throws -> String {
+        let sealer = try CookieSealer(secrets: [String(repeating: "z", count: 32)], purpose: "session", clock: .system)
+        return try sealer.seal(Array("anything".utf8), name: "mds", lifetime: 3600)
+    }
+
+    private var cases: [Case] {
+        get throws {
+            var flipped = Array(session.utf8)
+            flipped[10] = flipped[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            let loggedOut = "Metadata demo"
+            let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", stack.baseURL)]
+            return [
+                Case(
+                    description: "tampered session cookie", method: "GET", path: "/",
+                    headers: [("Cookie", "mds=" + String(decoding: flipped, as: UTF8.self))], body: "", status: 200,
+                    shows: loggedOut),
+                Case(
+                    description: "truncated session cookie", method: "GET", path: "/",
+                    headers: [("Cookie", "mds=" + session.prefix(session.count / 2))], body: "", status: 200,
+                    shows: loggedOut),
+                Case(
+                    description: "oversized junk cookie", method: "GET", path: "/",
+                    headers: [("Cookie", "mds=" + String(repeating: "A", count: 12_000))], body: "", status: 200,
+                    shows: loggedOut),
+                Case(
+                    description: "duplicated session cookie", method: "GET", path: "/",
+                    headers: [("Cookie", "mds=\(session); mds=\(session)")], body: "", status: 200, shows: loggedOut),
+                Case(
+                    description: "cookie sealed with a foreign key", method: "GET", path: "/",
+                    headers: [("Cookie", "mds=" + (try foreignCookie()))], body: "", status: 200, shows: loggedOut),
+                Case(
+                    description: "valid session still works", method: "GET", path: "/",
+                    headers: [("Cookie", "mds=" + session)], body: "", status: 200, shows: "You’re logged in!"),
+                Case(
+                    description: "callback without a transaction cookie", method: "GET",
+                    path: "/callback?code=x&state=abc", headers: [], body: "", status: 400, shows: "Login expired"),
+                Case(
+                    description: "transaction cookie for another state", method: "GET",
+                    path: "/callback?code=x&state=abc", headers: [("Cookie", "mdtx.other=" + session)], body: "",
+                    status: 400, shows: "Login expired"),
+                Case(
+                    description: "transaction cookie that is garbage", method: "GET",
+                    path: "/callback?code=x&state=abc", headers: [("Cookie", "mdtx.abc=garbage")], body: "",
+                    status: 400, shows: "Login expired"),
+                Case(
+                    description: "tenant error without state", method: "GET", path: "/callback?error=access_denied",
+                    headers: [], body: "", status: 400, shows: "Login expired"),
+                Case(
+                    description: "POST without CSRF token", method: "POST", path: "/affirmation",
+                    headers: form + [("Cookie", "mds=" + session)], body: "affirmation=x&action=save", status: 403,
+                    shows: "not sent from this site"),
+                Case(
+                    description: "POST with a wrong CSRF token", method: "POST", path: "/affirmation",
+                    headers: form + [("Cookie", "mds=" + session)], body: "csrf=wrong&affirmation=x&action=save",
+                    status: 403, shows: "not sent from this site"),
+                Case(
+                    description: "POST from another origin", method: "POST", path: "/affirmation",
+                    headers: [
+                        ("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "https://evil.example"),
+                        ("Cookie", "mds=" + session),
+                    ], body: "csrf=\(csrf)&affirmation=x&action=save", status: 403, shows: "not sent from this site"),
+                Case(
+                    description: "POST marked cross-site", method: "POST", path: "/logout",
+                    headers: [
+                        ("Content-Type", "application/x-www-form-urlencoded"), ("Sec-Fetch-Site", "cross-site"),
+                        ("Cookie", "mds=" + session),
+                    ], body: "csrf=\(csrf)", status: 403, shows: "not sent from this site"),
+                Case(
+                    description: "POST with a JSON body", method: "POST", path: "/affirmation",
+                    headers: [
+                        ("Content-Type", "application/json"), ("Origin", stack.baseURL), ("Cookie", "mds=" + session),
+                    ], body: "{}", status: 415, shows: "format this site does not accept"),
+                Case(
+                    description: "malformed percent-encoding in a form", method: "POST", path: "/affirmation",
+                    headers: form + [("Cookie", "mds=" + session)], body: "csrf=\(csrf)&affirmation=%E0%A4%A",
+                    status: 400, shows: "could not be understood"),
+                Case(
+                    description: "invalid UTF-8 in a form", method: "POST", path: "/affirmation",
+                    headers: form + [("Cookie", "mds=" + session)], body: "csrf=\(csrf)&affirmation=%C3%28",
+                    status: 400, shows: "not UTF-8"),
+                Case(
+                    description: "NUL byte in a form", method: "POST", path: "/affirmation",
+                    headers: form + [("Cookie", "mds=" + session)], body: "csrf=\(csrf)&affirmation=a%00b", status: 400,
+                    shows: "NUL"),
+                Case(
+                    description: "malformed query", method: "GET", path: "/login?returnTo=%%", headers: [], body: "",
+                    status: 400, shows: "could not be understood"),
+                Case(
+                    description: "returnTo to another site", method: "GET", path: "/login?returnTo=%2F%2Fevil.example",
+                    headers: [], body: "", status: 302, shows: ""),
+                Case(
+                    description: "wrong method on a page", method: "DELETE", path: "/", headers: [], body: "",
+                    status: 405, shows: "cannot be used that way"),
+                Case(
+                    description: "GET on a form target", method: "GET", path: "/affirmation", headers: [], body: "",
+                    status: 405, shows: "cannot be used that way"),
+                Case(
+                    description: "unknown path", method: "GET", path: "/../../etc/passwd", headers: [], body: "",
+                    status: 404, shows: "Page not found"),
+                Case(
+                    description: "huge body", method: "POST", path: "/affirmation", headers: form,
+                    body: String(repeating: "a", count: 200_000), status: 413, shows: "too large"),
+                Case(
+                    description: "huge header", method: "GET", path: "/",
+                    headers: [("X-Junk", String(repeating: "h", count: 40_000))], body: "", status: 400, shows: ""),
+            ]
+        }
+    }
+
+    @Test func everyHostileRequestGetsItsClearAnswer() throws {
+        let client = TestClient()
+        for item in try cases {
+            let answer = try client.send(
+                item.method, stack.baseURL + item.path, headers: item.headers, body: Array(item.body.utf8))
+            #expect(answer.status == item.status, "\(item)")
+            if !item.shows.isEmpty { #expect(answer.body.contains(item.shows), "\(item): \(answer.body.prefix(300))") }
+            if item.description == "returnTo to another site" {
+                let location = answer.header("location") ?? ""
+                #expect(!location.contains("evil.example"), "\(location)")
+            }
+        }
+        // Nothing above crashed the worker.
+        #expect(try client.get(stack.baseURL + "/healthz").status == 200)
+        #expect(!stack.log("worker").contains("supervisor"))
+    }
+
+    @Test func logsHoldNoTokensCodesOrCookies() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let log = stack.log("worker")
+        #expect(!log.contains(session))
+        #expect(!log.contains("code="))
+        for value in browser.cookies.values where value.count > 20 { #expect(!log.contains(value)) }
+        #expect(!log.contains("eyJ"))  // no JWT
+    }
+}

@@ -16,3 +16,6 @@ build:
 
 fuzz:
 	scripts/fuzz
+
+soak:
+	scripts/soak

@@ -10,6 +10,7 @@ supervise() {
   (
     child=""
     trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM INT
+    set +e  # the scripts run with errexit; a child's failure must not end its supervisor
     while true; do
       "$@" &
       child=$!

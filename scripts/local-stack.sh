@@ -1,0 +1,38 @@
+# Sourced by `make bench` and `make soak`: starts the release build of the dev tenant, the worker
+# and nginx (with the ceiling server) in a temporary run folder, supervised, and logs in a person.
+# Sets: bin, app, RUN_DIR, worker_pid(), tenant_supervisor, cookie, csrf.
+
+for product in metadata-demo dev-tenant session-bench; do swift build -c release --product "$product" >/dev/null; done
+bin=$(swift build -c release --show-bin-path)
+export RUN_DIR=$(mktemp -d /tmp/metadata-demo-stack.XXXXXX)
+export APP_PORT=${BENCH_APP_PORT:-18080} DEV_TENANT_PORT=${BENCH_TENANT_PORT:-18081} CEILING_PORT=${BENCH_CEILING_PORT:-18082}
+source scripts/dev-env.sh
+scripts/nginx-conf >"$RUN_DIR/nginx.conf"
+trap 'stop_supervised; rm -rf "$RUN_DIR"' EXIT
+
+# The benchmarks save many times a minute: the tenant's per-user rate limit is lifted.
+supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVEL=warning \
+  DEV_TENANT_USER_RATE_PER_MINUTE=100000000 "$bin/dev-tenant"
+tenant_supervisor=${supervised_pids[-1]}
+FASTCGI_LISTEN="unix:$RUN_DIR/metadata-demo.sock" FASTCGI_SOCKET_MODE=666 \
+  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise worker "$bin/metadata-demo"
+wait_for_socket "$RUN_DIR/metadata-demo.sock" 15
+wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
+supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break; sleep 0.1; done
+
+app="http://127.0.0.1:$APP_PORT"
+worker_pid() { pgrep -n -f "$bin/metadata-demo"; }
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$(worker_pid)/status"; }
+cookie=$(python3 scripts/demo_login.py cookie "$app" skippy@example.com 'Skippy-the-kangaroo-1!')
+csrf=$(curl -s -H "Cookie: $cookie" "$app/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"$//')
+
+# restart_tenant VAR=value…: replaces the supervised dev tenant with one with other settings.
+restart_tenant() {
+  kill -TERM "$tenant_supervisor" 2>/dev/null || true
+  wait "$tenant_supervisor" 2>/dev/null || true
+  supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVEL=warning \
+    DEV_TENANT_USER_RATE_PER_MINUTE=100000000 "$@" "$bin/dev-tenant"
+  tenant_supervisor=${supervised_pids[-1]}
+  sleep 0.5
+}

@@ -22,6 +22,8 @@ struct Routes: Sendable {
         router.add("GET", "/logout") { self.confirmLogout($0) }
         router.add("POST", "/logout") { try self.logout($0) }
         router.add("POST", "/affirmation") { try self.affirmation($0) }
+        router.add("GET", "/auth/check") { try self.authCheck($0) }
+        router.add("GET", "/me") { self.me($0) }
         return router
     }
 

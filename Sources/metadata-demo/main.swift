@@ -7,6 +7,10 @@ import Web
 
 // Wiring only: read settings, load templates, start the FastCGI server.
 let environment = ProcessInfo.processInfo.environment
+if CommandLine.arguments.dropFirst().first == "check-config" {
+    exit(CheckConfig.run(environment: environment))
+}
+
 // Every problem in every setting is reported at once, one line each, naming the setting.
 var problems: [String] = []
 var settings: WorkerSettings?
@@ -24,7 +28,7 @@ guard problems.isEmpty, let settings, let auth0 else {
 
 let log = Log(minimum: settings.logLevel)
 do {
-    let pages = try Pages(library: TemplateLibrary(directory: settings.templatesDirectory))
+    let pages = try MetadataDemoAppPages.load(settings.templatesDirectory)
     let services = try AppServices(settings: auth0, http: CurlHTTPClient())
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
@@ -34,4 +38,9 @@ do {
 } catch {
     FileHandle.standardError.write(Data("metadata-demo: \(error)\n".utf8))
     exit(1)
+}
+
+/// Loads the product's pages from a templates folder.
+enum MetadataDemoAppPages {
+    static func load(_ directory: String) throws -> Pages { try Pages(library: TemplateLibrary(directory: directory)) }
 }

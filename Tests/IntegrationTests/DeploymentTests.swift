@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import Web
+
+/// The deployment files pass their checks, the worker refuses bad settings clearly, and
+/// `check-config` reaches the tenant.
+@Suite struct DeploymentTests {
+    private func run(_ path: String, _ arguments: [String], environment: [String: String] = [:], clean: Bool = false)
+        throws -> (status: Int32, output: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = clean ? environment : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func productionNginxSitePassesNginxT() throws {
+        let dir = NSTemporaryDirectory() + "site-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let cert = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=demo.example.com",
+                "-keyout", dir + "/privkey.pem", "-out", dir + "/fullchain.pem",
+            ])
+        #expect(cert.status == 0, "\(cert.output)")
+        let site = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
+            .replacingOccurrences(of: "/etc/ssl/metadata-demo", with: dir)
+        try site.write(toFile: dir + "/site.conf", atomically: true, encoding: .utf8)
+        let main = """
+            pid \(dir)/nginx.pid;
+            error_log \(dir)/error.log;
+            events {}
+            http {
+                include /etc/nginx/mime.types;
+                client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy;
+                uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi;
+                include \(dir)/site.conf;
+            }
+            """
+        try main.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+        let check = try run("/usr/sbin/nginx", ["-t", "-p", dir, "-c", dir + "/nginx.conf"])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.contains("test is successful"))
+    }
+
+    @Test func systemdUnitsVerifyWhereSystemdIsAvailable() throws {
+        let units = Stack.repoRoot + "/deploy/systemd"
+        let service = try String(contentsOfFile: units + "/metadata-demo.service", encoding: .utf8)
+        for setting in [
+            "DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes",
+            "RestrictAddressFamilies=",
+            "CapabilityBoundingSet=", "Restart=on-failure", "LoadCredential=", "Environment=FASTCGI_LISTEN=systemd",
+        ] {
+            #expect(service.contains(setting), "\(setting)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
+        let verify = try run(
+            "/usr/bin/systemd-analyze", ["verify", units + "/metadata-demo.socket", units + "/metadata-demo.service"])
+        // The binary path does not exist on a build machine; everything else must verify.
+        let problems = verify.output.split(separator: "\n").filter { !$0.contains("/usr/local/bin/metadata-demo") }
+        #expect(problems.allSatisfy { !$0.contains("Unknown") && !$0.contains("Failed to parse") }, "\(verify.output)")
+    }
+
+    @Test func workerRefusesBadSettingsWithOneLineEach() throws {
+        let answer = try run(
+            Stack.binDir + "/metadata-demo", [],
+            environment: ["AUTH0_DOMAIN": "http://evil.example", "WORKER_THREADS": "0", "APP_BASE_URL": "ftp://x"],
+            clean: true)
+        #expect(answer.status == 2)
+        let lines = answer.output.split(separator: "\n")
+        for name in [
+            "WORKER_THREADS", "AUTH0_DOMAIN", "AUTH0_CLIENT_ID", "AUTH0_CLIENT_SECRET", "AUTH0_SECRET", "APP_BASE_URL",
+        ] {
+            #expect(lines.filter { $0.hasPrefix("metadata-demo: \(name):") }.count == 1, "\(name) in \(answer.output)")
+        }
+    }
+
+    @Test func checkConfigReachesTheTenantOrSaysWhy() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let good = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: stack.devEnvironment)
+        #expect(good.status == 0, "\(good.output)")
+        var wrong = stack.devEnvironment
+        wrong["AUTH0_DOMAIN"] = "http://127.0.0.1:\(try Stack.freePort())"
+        let unreachable = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: wrong)
+        #expect(unreachable.status == 1)
+        #expect(unreachable.output.contains("AUTH0_DOMAIN:"))
+    }
+}
+
+/// Single sign-on for sibling apps behind the same nginx.
+@Suite(.serialized) final class SiblingAppTests {
+    let stack: Stack
+    init() throws { stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"]) }
+    deinit { stack.stop() }
+
+    @Test func loggedOutVisitorIsSentToLoginAndComesBack() throws {
+        let browser = TestClient()
+        let first = try browser.get(stack.baseURL + "/mini/page")
+        #expect(first.status == 302)
+        #expect(first.header("location") == stack.baseURL + "/login?returnTo=/mini/page")
+        let callback = try browser.logIn(stack, as: DemoUser.skippy, returnTo: "/mini/page")
+        #expect(callback.header("location") == "/mini/page")
+        let mini = try browser.get(stack.baseURL + "/mini/page")
+        #expect(mini.status == 200)
+        #expect(mini.body == "mini app for auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)\n")
+    }
+
+    @Test func meGivesProfileAndMetadataButNoTokens() throws {
+        let browser = TestClient()
+        let loggedOut = try browser.get(stack.baseURL + "/me")
+        #expect(loggedOut.status == 401)
+        #expect(JSONValue.parse(Array(loggedOut.body.utf8)) == .object(["error": "not_logged_in"]))
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let me = try browser.get(stack.baseURL + "/me")
+        #expect(me.status == 200)
+        let json = try #require(JSONValue.parse(Array(me.body.utf8)))
+        #expect(json["email"]?.string == "skippy@example.com")
+        #expect(json["user_metadata"]?["personal_affirmation"]?.string == "Believe in yourself!")
+        #expect(!me.body.contains("token"))
+        #expect(!me.body.contains("eyJ"))
+    }
+}

@@ -99,16 +99,19 @@ public final class FastCGIServer: Sendable {
 
     /// The FastCGI (CGI-style) response: `Status:` line, headers, blank line, body.
     static func serialize(_ response: Response, includeBody: Bool) -> [UInt8] {
-        var head = "Status: \(response.status) \(Response.reason(response.status))\r\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + (includeBody ? response.body.count : 0))
+        out.append(contentsOf: "Status: \(response.status) \(Response.reason(response.status))\r\n".utf8)
         for (name, value) in response.headers where FastCGIServer.isSafeHeaderValue(value) {
-            head += name
-            head += ": "
-            head += value
-            head += "\r\n"
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: value.utf8)
+            out.append(contentsOf: "\r\n".utf8)
         }
-        if response.header("Content-Length") == nil { head += "Content-Length: \(response.body.count)\r\n" }
-        head += "\r\n"
-        var out = Array(head.utf8)
+        if response.header("Content-Length") == nil {
+            out.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
+        }
+        out.append(contentsOf: "\r\n".utf8)
         if includeBody { out.append(contentsOf: response.body) }
         return out
     }

@@ -4,23 +4,50 @@ public struct Cookies: Sendable {
     public let pairs: [(name: String, value: String)]
 
     /// Parses `a=b; c=d`. Pieces without `=` and names that are not RFC 6265 tokens are skipped.
+    /// Works on the header's contiguous bytes: it runs on every request.
     public init(header: String) {
-        var pairs: [(name: String, value: String)] = []
-        var utf8 = header.utf8[...]
-        while !utf8.isEmpty {
-            let end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
-            let piece = utf8[utf8.startIndex..<end]
-            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
-            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = Cookies.trimmed(piece[piece.startIndex..<equals])
-            var value = Cookies.trimmed(piece[piece.index(after: equals)...])
-            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                value = value.dropFirst().dropLast()
+        var header = header
+        pairs = header.withUTF8 { bytes in
+            var pairs: [(name: String, value: String)] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
+                if let pair = Cookies.pair(bytes, start, end) { pairs.append(pair) }
+                start = end + 1
             }
-            guard !name.isEmpty, name.allSatisfy(SetCookie.isTokenByte) else { continue }
-            pairs.append((String(Substring(name)), String(Substring(value))))
+            return pairs
         }
-        self.pairs = pairs
+    }
+
+    /// One `name=value` piece between two offsets, trimmed and unquoted; nil when it is not one.
+    private static func pair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (
+        name: String, value: String
+    )? {
+        var equals = start
+        while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+        guard equals < end else { return nil }
+        let (nameStart, nameEnd) = trim(bytes, start, equals)
+        var (valueStart, valueEnd) = trim(bytes, equals + 1, end)
+        if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""),
+            bytes[valueEnd - 1] == UInt8(ascii: "\"")
+        {
+            valueStart += 1
+            valueEnd -= 1
+        }
+        guard nameEnd > nameStart else { return nil }
+        for index in nameStart..<nameEnd where !SetCookie.tokenTable[Int(bytes[index])] { return nil }
+        return (
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self),
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+        )
+    }
+
+    private static func trim(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int) {
+        var (start, end) = (start, end)
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        return (start, end)
     }
 
     /// The first value sent under a name.
@@ -36,12 +63,6 @@ public struct Cookies: Sendable {
         pairs.filter { $0.name.hasPrefix(prefix) }
     }
 
-    private static func trimmed(_ s: Substring.UTF8View) -> Substring.UTF8View {
-        var s = s
-        while let f = s.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
-        while let l = s.last, l == 0x20 || l == 0x09 { s = s.dropLast() }
-        return s
-    }
 }
 
 /// A `Set-Cookie` header value with safe defaults (`HttpOnly`, `SameSite=Lax`, `Path=/`).

@@ -11,7 +11,8 @@ let package = Package(
         .executable(name: "dev-tenant", targets: ["dev-tenant"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0")
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian, with shim headers for what Swift cannot call directly.
@@ -31,7 +32,10 @@ let package = Package(
         .target(name: "Auth0Web", dependencies: ["Web", "OpenSSLCrypto"]),
 
         // The product's pages and routes.
-        .target(name: "MetadataDemoApp", dependencies: ["Web", "Auth0Web"]),
+        .target(
+            name: "MetadataDemoApp",
+            dependencies: ["Web", "Auth0Web", .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
 
         // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
         .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto"]),

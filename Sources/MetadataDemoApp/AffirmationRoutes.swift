@@ -55,17 +55,19 @@ extension Routes {
     /// Reads the metadata with a fresh access token.
     func fetchMetadata(_ session: inout Session) throws -> MetadataSnapshot {
         try renewIfNeeded(&session)
-        let document = try services.management.readMetadata(
-            userID: session.profile.sub, accessToken: session.accessToken)
-        return snapshot(document, user: session.profile.sub)
+        let (user, accessToken) = (session.profile.sub, session.accessToken)
+        let document = try counted { try services.management.readMetadata(userID: user, accessToken: accessToken) }
+        return snapshot(document, user: user)
     }
 
     /// Saves the affirmation with a fresh access token; returns the metadata as saved.
     func saveAffirmation(_ text: String, session: inout Session) throws -> MetadataSnapshot {
         try renewIfNeeded(&session)
-        let document = try services.management.saveAffirmation(
-            text, userID: session.profile.sub, accessToken: session.accessToken)
-        return snapshot(document, user: session.profile.sub)
+        let (user, accessToken) = (session.profile.sub, session.accessToken)
+        let document = try counted {
+            try services.management.saveAffirmation(text, userID: user, accessToken: accessToken)
+        }
+        return snapshot(document, user: user)
     }
 
     /// Renews the access token when it expires within a minute; the rotated refresh token is
@@ -82,9 +84,22 @@ extension Routes {
         } catch {
             throw SessionEnded()
         }
+        services.metrics.renewed()
         session.accessToken = tokens.accessToken
         session.accessTokenExpiresAt = Int64(services.clock.now()) + tokens.expiresIn
         if let rotated = tokens.refreshToken { session.refreshToken = rotated }
+    }
+
+    /// Runs a Management API call and counts its outcome.
+    private func counted(_ call: () throws -> UserMetadataDocument) throws -> UserMetadataDocument {
+        do {
+            let document = try call()
+            services.metrics.managementCall(outcome: "200")
+            return document
+        } catch let error as ManagementError {
+            services.metrics.managementCall(outcome: error.status > 0 ? String(error.status) : error.kind.rawValue)
+            throw error
+        }
     }
 
     private func snapshot(_ document: UserMetadataDocument, user: String) -> MetadataSnapshot {

@@ -10,10 +10,13 @@ public struct AppServices: Sendable {
     public let idTokens: IDTokenVerifier
     public let renewer: TokenRenewer
     public let management: ManagementClient
+    public let keys: JWKSCache
+    public let metrics = AppMetrics()
     public let clock: Clock
 
     /// Builds the services over an HTTP client (libcurl in the worker, a double in unit tests).
     public init(settings: Auth0Settings, http: any HTTPClient, clock: Clock = .system) throws {
+        let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
         self.settings = settings
         self.clock = clock
         sessions = try SessionCookies(
@@ -25,6 +28,7 @@ public struct AppServices: Sendable {
         let keys = JWKSCache(
             url: settings.issuer + ".well-known/jwks.json", http: http, clock: clock,
             timeoutSeconds: settings.timeoutSeconds)
+        self.keys = keys
         idTokens = IDTokenVerifier(issuer: settings.issuer, clientID: settings.clientID, keys: keys, clock: clock)
         renewer = TokenRenewer(tokens: tokens, clock: clock)
         management = ManagementClient(settings: settings, http: http, clock: clock)

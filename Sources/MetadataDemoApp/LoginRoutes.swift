@@ -33,6 +33,7 @@ extension Routes {
             log(
                 .warning, "login failed",
                 ["id": request.requestID, "reason": error.code.rawValue, "detail": error.detail])
+            services.metrics.loginFailed(reason: error.code.rawValue)
             response = pages.loginFailed(error)
         }
         // The transaction is used once, whatever happened.
@@ -60,6 +61,7 @@ extension Routes {
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
             createdAt: now)
         log(.info, "login", ["id": request.requestID, "user": session.profile.sub])
+        services.metrics.login()
 
         // Like the app's getMetadata() after login: once, then kept in the session.
         var pageError: String?

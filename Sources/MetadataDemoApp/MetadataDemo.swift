@@ -7,17 +7,21 @@ public struct MetadataDemo: Responder {
     private let pages: Pages
     private let security: SecurityHeaders
     private let log: Log
+    private let metrics: AppMetrics
 
     public init(pages: Pages, services: AppServices, log: Log) {
         self.pages = pages
         self.security = services.securityHeaders
         self.log = log
+        metrics = services.metrics
         router = Routes(pages: pages, services: services, log: log).router()
     }
 
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
+        OutboundCalls.reset()
         var response: Response
+        var route = request.path
         switch router.match(request) {
         case .handler(let handler):
             do {
@@ -27,28 +31,34 @@ public struct MetadataDemo: Responder {
                 response = pages.page(for: error)
             }
         case .notFound:
+            route = "unmatched"  // bounded labels: never the raw path of a 404
             response = pages.notFound()
         case .methodNotAllowed(let allow):
             response = pages.methodNotAllowed(allow: allow)
         }
-        return finish(response, for: request, started: started)
+        return finish(response, for: request, route: route, started: started)
     }
 
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
-        finish(pages.page(for: error), for: request, started: .now)
+        OutboundCalls.reset()
+        return finish(pages.page(for: error), for: request, route: "rejected", started: .now)
     }
 
-    private func finish(_ response: Response, for request: Request, started: ContinuousClock.Instant) -> Response {
+    private func finish(_ response: Response, for request: Request, route: String, started: ContinuousClock.Instant)
+        -> Response
+    {
         var response = response
         security.apply(to: &response)
+        let duration = ContinuousClock.now - started
+        metrics.request(route: route, status: response.status, duration: duration)
         guard log.enabled(.info) else { return response }
-        let elapsed = (ContinuousClock.now - started).components
+        let elapsed = duration.components
         let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
         log(
             .info, "request",
             [
-                "id": request.requestID, "method": request.method, "path": request.path,
-                "status": String(response.status), "us": String(micros),
+                "id": request.requestID, "method": request.method, "route": route, "path": request.path,
+                "status": String(response.status), "us": String(micros), "calls": String(OutboundCalls.count),
             ])
         return response
     }

@@ -24,6 +24,13 @@ struct Routes: Sendable {
         router.add("POST", "/affirmation") { try self.affirmation($0) }
         router.add("GET", "/auth/check") { try self.authCheck($0) }
         router.add("GET", "/me") { self.me($0) }
+        router.add("GET", "/metrics") { _ in
+            var response = Response(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                body: self.services.metrics.render(jwksFetches: self.services.keys.fetchCount))
+            response.add("Cache-Control", "no-store")
+            return response
+        }
         return router
     }
 

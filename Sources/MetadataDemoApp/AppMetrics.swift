@@ -10,44 +10,48 @@ public final class AppMetrics: Sendable {
     private let renewals: Counter
     private let jwksFetches: Gauge
 
+    // The descriptors are immutable values; the library just does not mark them Sendable.
+    private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "metadata_demo", metricName: metric, unitName: unit, helpText: help)
+    }
+    nonisolated(unsafe) private static let requests = name(
+        "requests", unit: "total", help: "Requests answered, by route and status")
+    nonisolated(unsafe) private static let loginFailures = name(
+        "login_failures", unit: "total", help: "Failed logins by reason")
+    nonisolated(unsafe) private static let managementCalls = name(
+        "management_api_calls", unit: "total",
+        help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
+
     public init() {
         latency = registry.makeDurationHistogram(
-            name: "metadata_demo_request_duration_seconds",
+            descriptor: Self.name("request_duration", unit: "seconds", help: "Time the worker spent on a request"),
             buckets: [
                 .microseconds(100), .microseconds(250), .milliseconds(1), .milliseconds(5), .milliseconds(25),
                 .milliseconds(100), .milliseconds(500), .seconds(2), .seconds(10),
-            ],
-            help: "Time the worker spent on a request")
-        logins = registry.makeCounter(name: "metadata_demo_logins_total", help: "Completed logins")
+            ])
+        logins = registry.makeCounter(descriptor: Self.name("logins", unit: "total", help: "Completed logins"))
         renewals = registry.makeCounter(
-            name: "metadata_demo_token_renewals_total", help: "Access tokens renewed with a refresh token")
+            descriptor: Self.name("token_renewals", unit: "total", help: "Access tokens renewed with a refresh token"))
         jwksFetches = registry.makeGauge(
-            name: "metadata_demo_jwks_fetches", help: "Times the tenant's JWKS was fetched")
+            descriptor: Self.name("jwks_fetches", help: "Times the tenant's JWKS was fetched"))
     }
 
     func request(route: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            name: "metadata_demo_requests_total", labels: [("route", route), ("status", String(status))],
-            help: "Requests answered, by route and status"
-        ).increment()
+        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("status", String(status))])
+            .increment()
         latency.record(duration)
     }
 
     func login() { logins.increment() }
 
     func loginFailed(reason: String) {
-        registry.makeCounter(
-            name: "metadata_demo_login_failures_total", labels: [("reason", reason)], help: "Failed logins by reason"
-        ).increment()
+        registry.makeCounter(descriptor: Self.loginFailures, labels: [("reason", reason)]).increment()
     }
 
     func renewed() { renewals.increment() }
 
     func managementCall(outcome: String) {
-        registry.makeCounter(
-            name: "metadata_demo_management_api_calls_total", labels: [("status", outcome)],
-            help: "Management API calls by answer (HTTP status, or timeout/unreachable)"
-        ).increment()
+        registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", outcome)]).increment()
     }
 
     /// The text exposition, with the JWKS fetch count read at scrape time.

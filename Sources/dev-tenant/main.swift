@@ -19,6 +19,9 @@ do {
     options.threads = 16
     options.socketMode = 0o666
     try FastCGIServer(address: address, options: options, responder: tenant, log: log).run()
+    // Requests in flight have finished; idle threads may still sit inside libfcgi (a kept
+    // connection's read). Running global destructors under them can crash, so leave at once.
+    _exit(0)
 } catch let problems as TenantConfigProblems {
     for line in problems.lines { FileHandle.standardError.write(Data("dev-tenant: \(line)\n".utf8)) }
     exit(2)

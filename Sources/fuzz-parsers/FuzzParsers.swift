@@ -5,9 +5,11 @@ import Web
 // the rest is its input. Built by `make fuzz` with `--sanitize=fuzzer -Xswiftc -DFUZZING`
 // (libFuzzer brings main); a plain build makes a tool that replays input files through it.
 
-private let store = try! SessionCookies(  // swift-format-ignore: NeverUseForceTry
+// swift-format-ignore: NeverUseForceTry
+private let store = try! SessionCookies(
     secure: false, secrets: [String(repeating: "f", count: 32)], clock: Clock { 1_700_000_000 })
-private let sealed = try! store.store(  // swift-format-ignore: NeverUseForceTry
+// swift-format-ignore: NeverUseForceTry
+private let sealed = try! store.store(
     Session(
         profile: .init(sub: "auth0|1", name: "N", email: "e@x", emailVerified: true, picture: "", updatedAt: ""),
         accessToken: "AT", accessTokenExpiresAt: 1_700_086_400, refreshToken: nil, tenantSessionID: nil, csrfToken: "c",

@@ -11,6 +11,7 @@ if [ ! -s "$RUN_DIR/cookie-secret" ]; then
 fi
 export AUTH0_SECRET_FILE="$RUN_DIR/cookie-secret"
 export TEMPLATES_DIR="$here/Templates"
+export PUBLIC_DIR="$here/Public"
 
 export DEV_TENANT_ISSUER="http://127.0.0.1:${DEV_TENANT_PORT}/"
 export DEV_TENANT_CONFIG="$here/deploy/dev-tenant/tenant.json"

@@ -10,8 +10,15 @@ public struct Pages: Sendable {
     /// The longest affirmation accepted, in characters.
     public static let affirmationLimit = 500
 
+    /// Fingerprinted paths of the stylesheet and images, shared by every page.
+    private let assets: TemplateContext
+
     /// Looks up every template the product uses, so a missing one stops start-up.
-    public init(library: TemplateLibrary) throws {
+    public init(library: TemplateLibrary, assets: StaticAssets = StaticAssets()) throws {
+        self.assets = [
+            "stylesheet": .text(assets.path("app.css")), "favicon": .text(assets.path("favicon.svg")),
+            "placeholder": .text(assets.path("avatar-placeholder.svg")),
+        ]
         welcome = try library.template("welcome")
         problem = try library.template("problem")
         profile = try library.template("profile")
@@ -28,7 +35,7 @@ public struct Pages: Sendable {
             "title": "You\u{2019}re logged in!",
             "name": .text(session.profile.name),
             "email": .text(session.profile.email),
-            "picture": .text(MetadataSnapshot.isSafeLink(picture) ? picture : "/static/avatar-placeholder.svg"),
+            "picture": MetadataSnapshot.isSafeLink(picture) ? .text(picture) : assets["placeholder"]!,
             "csrf": .text(session.csrfToken),
             "affirmation": .text(typed ?? session.metadata.affirmation),
             "affirmationLimit": .text(String(Pages.affirmationLimit)),
@@ -39,22 +46,22 @@ public struct Pages: Sendable {
             context["announcementURL"] = .text(announcement.url)
             context["announcementText"] = .text(announcement.text)
         }
-        return .html(profile.render(context), status: status)
+        return .html(profile.render(context.merging(assets) { $1 }), status: status)
     }
 
     /// Asks before logging out (a GET must never log anyone out).
     public func confirmLogout(_ session: Session) -> Response {
-        .html(
-            confirmLogout.render([
-                "title": "Log out?", "email": .text(session.profile.email), "csrf": .text(session.csrfToken),
-            ]))
+        let context: TemplateContext = [
+            "title": "Log out?", "email": .text(session.profile.email), "csrf": .text(session.csrfToken),
+        ]
+        return .html(confirmLogout.render(context.merging(assets) { $1 }))
     }
 
     /// The first screen (`Metadata demo`) or the one after logging out (`You're logged out.`).
     public func welcome(title: String, message: String? = nil, loginHref: String = "/login") -> Response {
         var context: TemplateContext = ["title": .text(title), "loginHref": .text(loginHref)]
         if let message { context["message"] = .text(message) }
-        return .html(welcome.render(context))
+        return .html(welcome.render(context.merging(assets) { $1 }))
     }
 
     /// A page that explains what went wrong, with a way on.
@@ -62,6 +69,6 @@ public struct Pages: Sendable {
         let context: TemplateContext = [
             "title": .text(title), "message": .text(message), "showLogin": .flag(offerLogin),
         ]
-        return .html(problem.render(context), status: status)
+        return .html(problem.render(context.merging(assets) { $1 }), status: status)
     }
 }

@@ -17,9 +17,13 @@ enum CheckConfig {
         } catch {}
         let templates = environment["TEMPLATES_DIR"] ?? "Templates"
         do {
-            _ = try MetadataDemoAppPages.load(templates)
+            _ = try TemplateLibrary(directory: templates)
         } catch {
             problems.append("TEMPLATES_DIR: \(error)")
+        }
+        let publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
+        if (try? StaticAssets(directory: publicDirectory)) == nil {
+            problems.append("PUBLIC_DIR: cannot read \(publicDirectory)")
         }
         if let auth0 { problems += reachTenant(auth0) }
         for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }

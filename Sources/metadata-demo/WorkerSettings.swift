@@ -12,6 +12,8 @@ struct WorkerSettings {
     let socketMode: Int
     /// `TEMPLATES_DIR`: the folder of HTML templates. Default `Templates`.
     let templatesDirectory: String
+    /// `PUBLIC_DIR`: the folder nginx serves under `/static/`, read to fingerprint its files. Default `Public`.
+    let publicDirectory: String
     /// `LOG_LEVEL`: `debug`, `info`, `warning` or `error`. Default `info`.
     let logLevel: Log.Level
 
@@ -39,6 +41,7 @@ struct WorkerSettings {
         self.threads = threads
         self.socketMode = mode
         self.templatesDirectory = environment["TEMPLATES_DIR"] ?? "Templates"
+        self.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
         self.logLevel = level
     }
 }

@@ -28,7 +28,7 @@ guard problems.isEmpty, let settings, let auth0 else {
 
 let log = Log(minimum: settings.logLevel)
 do {
-    let pages = try MetadataDemoAppPages.load(settings.templatesDirectory)
+    let pages = try MetadataDemoAppPages.load(settings.templatesDirectory, publicDirectory: settings.publicDirectory)
     let services = try AppServices(settings: auth0, http: CurlHTTPClient())
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
@@ -45,5 +45,7 @@ do {
 
 /// Loads the product's pages from a templates folder.
 enum MetadataDemoAppPages {
-    static func load(_ directory: String) throws -> Pages { try Pages(library: TemplateLibrary(directory: directory)) }
+    static func load(_ directory: String, publicDirectory: String) throws -> Pages {
+        try Pages(library: TemplateLibrary(directory: directory), assets: StaticAssets(directory: publicDirectory))
+    }
 }

@@ -115,11 +115,13 @@ import Web
         #expect(field(answer) == long)
     }
 
-    @Test(arguments: [
-        (["DEV_TENANT_FORCE_429": "1"], 429, "Auth0 is busy, try again in"),
-        (["DEV_TENANT_FAIL_PERCENT": "100"], 503, "Auth0 had a problem saving this"),
-        (["DEV_TENANT_LATENCY_MS": "2500"], 503, "Auth0 could not be reached"),
-    ])
+    @Test(
+        .serialized,
+        arguments: [
+            (["DEV_TENANT_FORCE_429": "1"], 429, "Auth0 is busy, try again in"),
+            (["DEV_TENANT_FAIL_PERCENT": "100"], 503, "Auth0 had a problem saving this"),
+            (["DEV_TENANT_LATENCY_MS": "2500"], 503, "Auth0 could not be reached"),
+        ])
     func tenantFailuresKeepTheTypedText(fault: [String: String], status: Int, message: String) throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.random)

@@ -35,6 +35,17 @@ import Testing
         let avatar = try client.get(stack.baseURL + "/static/avatar-placeholder.svg")
         #expect(avatar.status == 200)
         #expect(try client.get(stack.baseURL + "/favicon.ico").status == 200)
+        // Pages link fingerprinted names, which nginx serves with a year-long, immutable lifetime.
+        let home = try client.get(stack.baseURL + "/")
+        let href = try #require(
+            home.body.components(separatedBy: "rel=\"stylesheet\" href=\"").dropFirst().first?.components(
+                separatedBy: "\""
+            ).first)
+        #expect(href.range(of: #"^/static/app\.[0-9a-f]{12}\.css$"#, options: .regularExpression) != nil, "\(href)")
+        let fingerprinted = try client.get(stack.baseURL + href)
+        #expect(fingerprinted.status == 200)
+        #expect(fingerprinted.body == css.body)
+        #expect(fingerprinted.header("cache-control") == "public, max-age=31536000, immutable")
         // nginx answered, not the worker: the worker's log has no line for these paths.
         #expect(!stack.log("worker").contains("path=/static/app.css"))
     }

@@ -71,7 +71,7 @@ final class Stack: @unchecked Sendable {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             let name = String(entry[..<equals])
             if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name == "APP_BASE_URL"
-                || name == "TEMPLATES_DIR"
+                || name == "TEMPLATES_DIR" || name == "PUBLIC_DIR"
             {
                 env[name] = String(entry[entry.index(after: equals)...])
             }
@@ -134,7 +134,8 @@ final class Stack: @unchecked Sendable {
 
     private func waitForSocket(_ path: String, log name: String) throws {
         for _ in 0..<400 {
-            if FileManager.default.fileExists(atPath: path) { return }
+            // The file appears at bind(); wait until connect() is accepted, i.e. after listen().
+            if FileManager.default.fileExists(atPath: path), Stack.accepts(unixSocket: path) { return }
             usleep(25_000)
         }
         throw StackError("no socket at \(path); log: \(log(name))")
@@ -147,6 +148,24 @@ final class Stack: @unchecked Sendable {
             usleep(25_000)
         }
         throw StackError("nothing answers on port \(port); nginx log: \(log("nginx"))")
+    }
+
+    /// True when a connection to the unix socket is accepted.
+    static func accepts(unixSocket path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     /// A port nothing listens on now (bound then released).

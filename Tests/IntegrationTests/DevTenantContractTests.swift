@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import Testing
 import Web
@@ -242,5 +243,20 @@ import Web
             stack.tenantURL + "/oidc/logout?client_id=\(clientID)&post_logout_redirect_uri="
                 + PercentEncoding.encode(stack.baseURL + "/logged-out") + "&state=xyz")
         #expect(oidcState.header("location") == stack.baseURL + "/logged-out?state=xyz")
+    }
+}
+
+/// The product's libcurl client keeps its connection to the tenant open between calls.
+@Suite struct ConnectionReuseTests {
+    @Test func hundredSequentialCallsFromOneThreadUseOneConnection() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let client = CurlHTTPClient()
+        for _ in 0..<100 {
+            let answer = try client.send(
+                HTTPClientRequest(method: "GET", url: stack.tenantURL + "/.well-known/jwks.json", timeoutSeconds: 5))
+            #expect(answer.status == 200)
+        }
+        #expect(try client.connectionsOpenedOnThisThread() == 1)
     }
 }

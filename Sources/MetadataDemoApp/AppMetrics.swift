@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 import Web
 
 /// The product's metrics in Prometheus's text format, served at `/metrics` (nginx lets only
@@ -9,6 +10,9 @@ public final class AppMetrics: Sendable {
     private let logins: Counter
     private let renewals: Counter
     private let jwksFetches: Gauge
+    /// Request counters by "route status": the registry's own look-up validates names and labels
+    /// on every call, too slow for every request.
+    private let requestCounters = Mutex<[String: Counter]>([:])
 
     // The descriptors are immutable values; the library just does not mark them Sendable.
     private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {

@@ -56,7 +56,8 @@ extension Routes {
             profile: Session.Profile(
                 sub: claims["sub"]?.string ?? "", name: claims["name"]?.string ?? claims["nickname"]?.string ?? "",
                 email: claims["email"]?.string ?? "", emailVerified: claims["email_verified"]?.bool ?? false,
-                picture: claims["picture"]?.string ?? "", updatedAt: claims["updated_at"]?.string ?? ""),
+                picture: claims["picture"]?.string.flatMap { MetadataSnapshot.isSafeLink($0) ? $0 : nil } ?? "",
+                updatedAt: claims["updated_at"]?.string ?? ""),
             accessToken: tokens.accessToken, accessTokenExpiresAt: now + tokens.expiresIn,
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
             createdAt: now)

@@ -35,7 +35,8 @@ public struct Pages: Sendable {
             "title": "You\u{2019}re logged in!",
             "name": .text(session.profile.name),
             "email": .text(session.profile.email),
-            "picture": MetadataSnapshot.isSafeLink(picture) ? .text(picture) : assets["placeholder"]!,
+            // Checked once at login (see LoginRoutes): empty means none or not a safe link.
+            "picture": picture.isEmpty ? assets["placeholder"]! : .text(picture),
             "csrf": .text(session.csrfToken),
             "affirmation": .text(typed ?? session.metadata.affirmation),
             "affirmationLimit": .text(String(Pages.affirmationLimit)),
@@ -46,7 +47,7 @@ public struct Pages: Sendable {
             context["announcementURL"] = .text(announcement.url)
             context["announcementText"] = .text(announcement.text)
         }
-        return .html(profile.render(context.merging(assets) { $1 }), status: status)
+        return .html(profile.render(context, shared: assets), status: status)
     }
 
     /// Asks before logging out (a GET must never log anyone out).
@@ -54,14 +55,14 @@ public struct Pages: Sendable {
         let context: TemplateContext = [
             "title": "Log out?", "email": .text(session.profile.email), "csrf": .text(session.csrfToken),
         ]
-        return .html(confirmLogout.render(context.merging(assets) { $1 }))
+        return .html(confirmLogout.render(context, shared: assets))
     }
 
     /// The first screen (`Metadata demo`) or the one after logging out (`You're logged out.`).
     public func welcome(title: String, message: String? = nil, loginHref: String = "/login") -> Response {
         var context: TemplateContext = ["title": .text(title), "loginHref": .text(loginHref)]
         if let message { context["message"] = .text(message) }
-        return .html(welcome.render(context.merging(assets) { $1 }))
+        return .html(welcome.render(context, shared: assets))
     }
 
     /// A page that explains what went wrong, with a way on.
@@ -69,6 +70,6 @@ public struct Pages: Sendable {
         let context: TemplateContext = [
             "title": .text(title), "message": .text(message), "showLogin": .flag(offerLogin),
         ]
-        return .html(problem.render(context.merging(assets) { $1 }), status: status)
+        return .html(problem.render(context, shared: assets), status: status)
     }
 }

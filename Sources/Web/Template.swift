@@ -15,11 +15,12 @@ public struct Template: Sendable {
 
     init(nodes: [Node]) { self.nodes = nodes }
 
-    /// Renders with the given values; a missing name renders as nothing.
-    public func render(_ context: TemplateContext) -> [UInt8] {
+    /// Renders with the given values (looked up first) and shared ones (e.g. asset paths); a
+    /// missing name renders as nothing.
+    public func render(_ context: TemplateContext, shared: TemplateContext = [:]) -> [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(4096)
-        var stack = [context]
+        var stack = [shared, context]
         Template.render(nodes, stack: &stack, into: &buffer)
         return buffer
     }

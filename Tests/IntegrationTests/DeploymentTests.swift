@@ -66,7 +66,7 @@ import Web
             "/usr/bin/systemd-analyze", ["verify", units + "/metadata-demo.socket", units + "/metadata-demo.service"])
         // The binary path does not exist on a build machine; everything else must verify.
         let problems = verify.output.split(separator: "\n").filter { !$0.contains("/usr/local/bin/metadata-demo") }
-        #expect(problems.allSatisfy { !$0.contains("Unknown") && !$0.contains("Failed to parse") }, "\(verify.output)")
+        #expect(problems.isEmpty, "\(verify.output)")
     }
 
     @Test func workerRefusesBadSettingsWithOneLineEach() throws {

@@ -34,7 +34,7 @@ extension Routes {
                 .warning, "login failed",
                 ["id": request.requestID, "reason": error.code.rawValue, "detail": error.detail])
             services.metrics.loginFailed(reason: error.code.rawValue)
-            response = pages.loginFailed(error)
+            response = pages.loginFailedPage(error)
         }
         // The transaction is used once, whatever happened.
         if let used = services.transactions.finish(state: state) { response.setCookie(used) }
@@ -97,7 +97,7 @@ extension Routes {
 
 extension Pages {
     /// The page for a failed login: what happened in plain words, and `Log in` (never a loop).
-    func loginFailed(_ error: AuthError) -> Response {
+    public func loginFailedPage(_ error: AuthError) -> Response {
         let (status, title, message): (Int, String, String) =
             switch error.code {
             case .missingState, .unknownState:

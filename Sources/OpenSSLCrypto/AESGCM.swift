@@ -3,6 +3,8 @@ internal import COpenSSL
 /// AES-256-GCM with a random 96-bit nonce: `nonce ‖ ciphertext ‖ 16-byte tag`.
 /// - SeeAlso: `EVP_EncryptInit_ex`, `EVP_DecryptFinal_ex`, `EVP_CTRL_GCM_SET_TAG`.
 public struct AESGCM: Sendable {
+    /// The cipher, fetched once: OpenSSL 3 would otherwise look it up on every operation.
+    nonisolated(unsafe) private static let cipher: OpaquePointer = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)!
     public static let nonceSize = 12
     public static let tagSize = 16
     private let key: [UInt8]
@@ -23,7 +25,7 @@ public struct AESGCM: Sendable {
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count + 16)
         var length: Int32 = 0
         var total = 0
-        guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else {
+        guard EVP_EncryptInit_ex(context, AESGCM.cipher, nil, key, nonce) == 1 else {
             throw CryptoError("EVP_EncryptInit_ex")
         }
         if !associatedData.isEmpty {
@@ -59,7 +61,7 @@ public struct AESGCM: Sendable {
         defer { EVP_CIPHER_CTX_free(context) }
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
         var length: Int32 = 0
-        guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return nil }
+        guard EVP_DecryptInit_ex(context, AESGCM.cipher, nil, key, nonce) == 1 else { return nil }
         if !associatedData.isEmpty {
             guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
                 return nil

@@ -39,6 +39,26 @@ public struct TokenClient: Sendable {
             ], failure: .refreshFailed)
     }
 
+    /// Revokes a refresh token at `/oauth/revoke` (at logout), so a copy of it is worthless.
+    public func revoke(_ refreshToken: String) throws {
+        let form = [
+            ("client_id", settings.clientID), ("client_secret", settings.clientSecret), ("token", refreshToken),
+        ]
+        let request = HTTPClientRequest(
+            method: "POST", url: settings.issuer + "oauth/revoke",
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
+        let response: HTTPClientResponse
+        do {
+            response = try http.send(request)
+        } catch let error as HTTPClientError {
+            throw AuthError(.tenantUnreachable, error.kind == .timeout ? "timeout" : "no connection")
+        }
+        guard response.status == 200 else {
+            throw AuthError(.refreshFailed, "revoke answered \(response.status)")
+        }
+    }
+
     private func call(_ form: [(String, String)], failure: AuthError.Code) throws -> TokenSet {
         let request = HTTPClientRequest(
             method: "POST", url: settings.issuer + "oauth/token",

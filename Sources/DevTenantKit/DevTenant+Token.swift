@@ -8,6 +8,39 @@ extension DevTenant {
         guard let params = tokenParameters(request) else {
             return oauthError(400, "invalid_request", "The request body could not be read")
         }
+        guard let client = authenticatedClient(request, params) else {
+            return oauthError(401, "access_denied", "Unauthorized")
+        }
+        switch params["grant_type"] {
+        case "authorization_code": return exchangeCode(params, client: client)
+        case "refresh_token": return refresh(params, client: client)
+        default:
+            return oauthError(400, "unsupported_grant_type", "Unsupported grant type: \(params["grant_type"] ?? "")")
+        }
+    }
+
+    /// `POST /oauth/revoke`: revokes a refresh token (and the tokens rotated with it).
+    func revoke(_ request: Request) -> Response {
+        guard let params = tokenParameters(request) else {
+            return oauthError(400, "invalid_request", "The request body could not be read")
+        }
+        guard let client = authenticatedClient(request, params) else {
+            return oauthError(401, "access_denied", "Unauthorized")
+        }
+        guard let token = params["token"], !token.isEmpty else {
+            return oauthError(400, "invalid_request", "Missing required parameter: token")
+        }
+        do {
+            try store.revokeRefreshToken(token, clientID: client.clientID)
+        } catch {
+            log(.error, "saving the tenant state failed", ["error": "\(error)"])
+            return oauthError(500, "server_error", "The tenant could not revoke the token")
+        }
+        return Response(status: 200)
+    }
+
+    /// The client by `client_secret_basic`, else `client_secret_post`.
+    private func authenticatedClient(_ request: Request, _ params: [String: String]) -> TenantConfig.Client? {
         // client_secret_basic, else client_secret_post.
         var clientID = params["client_id"]
         var secret = params["client_secret"]
@@ -21,14 +54,8 @@ extension DevTenant {
         }
         guard let clientID, let client = config.client(clientID), let secret,
             ConstantTime.equal(Array(secret.utf8), Array(client.clientSecret.utf8))
-        else { return oauthError(401, "access_denied", "Unauthorized") }
-
-        switch params["grant_type"] {
-        case "authorization_code": return exchangeCode(params, client: client)
-        case "refresh_token": return refresh(params, client: client)
-        default:
-            return oauthError(400, "unsupported_grant_type", "Unsupported grant type: \(params["grant_type"] ?? "")")
-        }
+        else { return nil }
+        return client
     }
 
     private func exchangeCode(_ params: [String: String], client: TenantConfig.Client) -> Response {

@@ -40,6 +40,7 @@ public struct DevTenant: Responder {
         router.add("GET", "/authorize") { try self.authorize($0) }
         router.add("POST", "/u/login") { try self.submitLogin($0) }
         router.add("POST", "/oauth/token") { self.token($0) }
+        router.add("POST", "/oauth/revoke") { self.revoke($0) }
         router.add("GET", "/userinfo") { self.userinfo($0) }
         router.add("GET", "/v2/logout") { try self.logoutV2($0) }
         router.add("GET", "/oidc/logout") { try self.logoutOIDC($0) }

@@ -140,6 +140,17 @@ final class TenantStore: Sendable {
         return outcome
     }
 
+    /// Revokes a refresh token's whole family (RFC 7009: an unknown token is not an error).
+    func revokeRefreshToken(_ token: String, clientID: String) throws {
+        let revoked: Bool = state.withLock {
+            guard let grant = $0.refreshTokens[token], grant.clientID == clientID else { return false }
+            let family = grant.family
+            $0.refreshTokens = $0.refreshTokens.filter { $0.value.family != family }
+            return true
+        }
+        if revoked { try save() }
+    }
+
     // MARK: Rate limits
 
     /// Counts a call against a per-key window of one minute; returns (allowed, limit, remaining, reset).

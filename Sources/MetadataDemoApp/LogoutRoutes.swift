@@ -17,6 +17,14 @@ extension Routes {
             return response
         }
         try checkForm(try request.formBody(), request: request, session: session)
+        if let refreshToken = session.refreshToken {
+            // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
+            do {
+                try services.tokens.revoke(refreshToken)
+            } catch {
+                log(.warning, "refresh token revocation failed", ["id": request.requestID, "error": "\(error)"])
+            }
+        }
         var response = Response.redirect(
             to: services.settings.logoutURL(tenantSessionID: session.tenantSessionID), status: 303)
         clearSession(loaded, in: &response)

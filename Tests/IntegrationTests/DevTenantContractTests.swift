@@ -161,6 +161,26 @@ import Web
         #expect(afterReuse == 403)
     }
 
+    @Test func revokedRefreshTokensNoLongerWork() throws {
+        let rt = try #require(try tokens()["refresh_token"]?.string)
+        let refused = try TestClient().post(
+            stack.tenantURL + "/oauth/revoke",
+            form: [("client_id", clientID), ("client_secret", "wrong"), ("token", rt)])
+        #expect(refused.status == 401)
+        let revoked = try TestClient().post(
+            stack.tenantURL + "/oauth/revoke",
+            form: [("client_id", clientID), ("client_secret", secret), ("token", rt)])
+        #expect(revoked.status == 200)
+        let (status, error) = try token([("grant_type", "refresh_token"), ("refresh_token", rt)])
+        #expect(status == 403)
+        #expect(error["error"]?.string == "invalid_grant")
+        // Revoking an unknown token is not an error (RFC 7009).
+        let unknown = try TestClient().post(
+            stack.tenantURL + "/oauth/revoke",
+            form: [("client_id", clientID), ("client_secret", secret), ("token", "nope")])
+        #expect(unknown.status == 200)
+    }
+
     @Test func userinfoNeedsAValidToken() throws {
         let at = try #require(try tokens()["access_token"]?.string)
         let info = try TestClient().get(stack.tenantURL + "/userinfo", headers: [("Authorization", "Bearer " + at)])

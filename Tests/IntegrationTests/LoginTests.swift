@@ -28,6 +28,8 @@ import Web
         let logout = try browser.post(
             stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
         #expect(logout.status == 303)
+        // The refresh token was revoked at the tenant, so a copy of the cookie could not renew.
+        #expect(stack.log("dev-tenant").contains("path=/oauth/revoke status=200"))
         let tenantLogout = try #require(logout.header("location"))
         #expect(tenantLogout.hasPrefix(stack.tenantURL + "/v2/logout?client_id=metadata-demo-dev&returnTo="))
         #expect(!browser.cookies.keys.contains("mds"))

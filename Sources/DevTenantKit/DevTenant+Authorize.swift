@@ -113,15 +113,8 @@ extension DevTenant {
         // The form's answer redirects to the application: browsers check form-action on redirects too.
         response.add(
             "Content-Security-Policy",
-            "default-src 'none'; style-src 'self'; form-action 'self' \(DevTenant.origin(of: redirectURI)); "
+            "default-src 'none'; style-src 'self'; form-action 'self' \(URLOrigin.of(redirectURI) ?? "'none'"); "
                 + "frame-ancestors 'none'")
         return response
-    }
-
-    /// `scheme://host[:port]` of a URL.
-    static func origin(of url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return "'none'" }
-        let host = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return String(url[..<schemeEnd.upperBound]) + host
     }
 }

@@ -28,10 +28,5 @@ extension Routes {
 
 extension Auth0Settings {
     /// `scheme://host[:port]` of the base URL, as browsers send it in `Origin`.
-    var baseOrigin: String {
-        guard let schemeEnd = baseURL.range(of: "://") else { return baseURL }
-        let rest = baseURL[schemeEnd.upperBound...]
-        let host = rest.prefix { $0 != "/" }
-        return String(baseURL[..<schemeEnd.upperBound]) + host
-    }
+    var baseOrigin: String { URLOrigin.of(baseURL) ?? baseURL }
 }

@@ -65,20 +65,16 @@ struct ByteReader {
         }
     }
 
-    mutating func readBytes() throws -> [UInt8] {
-        guard bytes.count - offset >= 4 else { throw Malformed() }
-        var count = 0
-        for _ in 0..<4 {
-            count = count << 8 | Int(bytes[offset])
-            offset += 1
-        }
-        guard bytes.count - offset >= count else { throw Malformed() }
-        defer { offset += count }
-        return Array(bytes[offset..<(offset + count)])
+    mutating func readBytes() throws -> [UInt8] { Array(try readField()) }
+
+    /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
+    mutating func readString() throws -> String {
+        guard let text = String(validating: try readField(), as: UTF8.self) else { throw Malformed() }
+        return text
     }
 
-    mutating func readString() throws -> String {
-        // Straight from the buffer: no intermediate array (this runs ~15 times per page view).
+    /// A 4-byte big-endian length, then that many bytes, checked against what is left.
+    private mutating func readField() throws -> ArraySlice<UInt8> {
         guard bytes.count - offset >= 4 else { throw Malformed() }
         var count = 0
         for _ in 0..<4 {
@@ -87,8 +83,7 @@ struct ByteReader {
         }
         guard bytes.count - offset >= count else { throw Malformed() }
         defer { offset += count }
-        guard let text = String(validating: bytes[offset..<(offset + count)], as: UTF8.self) else { throw Malformed() }
-        return text
+        return bytes[offset..<(offset + count)]
     }
 
     mutating func readOptionalString() throws -> String? {

@@ -75,9 +75,9 @@ public struct SessionCookies: Sendable {
         if text.utf8.count <= SessionCookies.chunkSize {
             cookies.append(make(name, text, maxAge: Int(lifetime)))
         } else {
-            let chunks = stride(from: 0, to: text.utf8.count, by: SessionCookies.chunkSize).map { start in
-                let utf8 = Array(text.utf8)
-                return String(decoding: utf8[start..<min(start + SessionCookies.chunkSize, utf8.count)], as: UTF8.self)
+            let utf8 = Array(text.utf8)  // base64url: every byte is one character
+            let chunks = stride(from: 0, to: utf8.count, by: SessionCookies.chunkSize).map { start in
+                String(decoding: utf8[start..<min(start + SessionCookies.chunkSize, utf8.count)], as: UTF8.self)
             }
             guard chunks.count <= SessionCookies.maxChunks else { throw SessionTooLarge() }
             for (index, chunk) in chunks.enumerated() {

@@ -41,35 +41,27 @@ public struct TokenClient: Sendable {
 
     /// Revokes a refresh token at `/oauth/revoke` (at logout), so a copy of it is worthless.
     public func revoke(_ refreshToken: String) throws {
-        let form = [
-            ("client_id", settings.clientID), ("client_secret", settings.clientSecret), ("token", refreshToken),
-        ]
+        let response = try post(
+            "oauth/revoke",
+            [("client_id", settings.clientID), ("client_secret", settings.clientSecret), ("token", refreshToken)])
+        guard response.status == 200 else { throw AuthError(.refreshFailed, "revoke answered \(response.status)") }
+    }
+
+    /// A form POST to the tenant; no answer at all is `tenantUnreachable`.
+    private func post(_ path: String, _ form: [(String, String)]) throws -> HTTPClientResponse {
         let request = HTTPClientRequest(
-            method: "POST", url: settings.issuer + "oauth/revoke",
-            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            method: "POST", url: settings.issuer + path,
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
             body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
-        let response: HTTPClientResponse
         do {
-            response = try http.send(request)
+            return try http.send(request)
         } catch let error as HTTPClientError {
             throw AuthError(.tenantUnreachable, error.kind == .timeout ? "timeout" : "no connection")
-        }
-        guard response.status == 200 else {
-            throw AuthError(.refreshFailed, "revoke answered \(response.status)")
         }
     }
 
     private func call(_ form: [(String, String)], failure: AuthError.Code) throws -> TokenSet {
-        let request = HTTPClientRequest(
-            method: "POST", url: settings.issuer + "oauth/token",
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-            body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
-        let response: HTTPClientResponse
-        do {
-            response = try http.send(request)
-        } catch let error as HTTPClientError {
-            throw AuthError(.tenantUnreachable, error.kind == .timeout ? "timeout" : "no connection")
-        }
+        let response = try post("oauth/token", form)
         let body = JSONValue.parse(response.body)
         guard response.status == 200 else {
             // Auth0's error body: {"error": "invalid_grant", "error_description": "..."}.

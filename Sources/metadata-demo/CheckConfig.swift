@@ -7,26 +7,21 @@ import Web
 /// discovery document and keys reached; one line per problem, and a non-zero exit on any.
 enum CheckConfig {
     static func run(environment: [String: String]) -> Int32 {
-        var problems: [String] = []
-        var auth0: Auth0Settings?
-        do { _ = try WorkerSettings(environment: environment) } catch let error as SettingsProblems {
-            problems += error.lines
-        } catch {}
-        do { auth0 = try Auth0Settings(environment: environment) } catch let error as SettingsProblems {
-            problems += error.lines
-        } catch {}
-        let templates = environment["TEMPLATES_DIR"] ?? "Templates"
-        do {
-            _ = try TemplateLibrary(directory: templates)
-        } catch {
-            problems.append("TEMPLATES_DIR: \(error)")
+        let all = AllSettings(environment: environment)
+        var problems = all.problems
+        if let worker = all.worker {
+            do {
+                _ = try TemplateLibrary(directory: worker.templatesDirectory)
+            } catch {
+                problems.append("TEMPLATES_DIR: \(error)")
+            }
+            if (try? StaticAssets(directory: worker.publicDirectory)) == nil {
+                problems.append("PUBLIC_DIR: cannot read \(worker.publicDirectory)")
+            }
         }
-        let publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
-        if (try? StaticAssets(directory: publicDirectory)) == nil {
-            problems.append("PUBLIC_DIR: cannot read \(publicDirectory)")
-        }
+        let auth0 = all.auth0
         if let auth0 { problems += reachTenant(auth0) }
-        for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
+        AllSettings.report(problems)
         if problems.isEmpty {
             print("ok: settings valid, templates loaded, \(auth0?.issuer ?? "") reachable")
         }

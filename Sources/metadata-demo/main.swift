@@ -12,17 +12,9 @@ if CommandLine.arguments.dropFirst().first == "check-config" {
 }
 
 // Every problem in every setting is reported at once, one line each, naming the setting.
-var problems: [String] = []
-var settings: WorkerSettings?
-var auth0: Auth0Settings?
-do { settings = try WorkerSettings(environment: environment) } catch let error as SettingsProblems {
-    problems += error.lines
-}
-do { auth0 = try Auth0Settings(environment: environment) } catch let error as SettingsProblems {
-    problems += error.lines
-}
-guard problems.isEmpty, let settings, let auth0 else {
-    for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
+let all = AllSettings(environment: environment)
+guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0 else {
+    AllSettings.report(all.problems)
     exit(2)
 }
 

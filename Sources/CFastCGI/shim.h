@@ -5,6 +5,14 @@
 #include <fcgiapp.h>
 #include <signal.h>
 #include <pthread.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 /* Block SIGTERM and SIGINT in the calling thread (and so in threads it starts later). */
 static inline int CFastCGI_blockStopSignals(void) {
@@ -29,5 +37,77 @@ static inline int CFastCGI_waitForStopSignal(void) {
 /* libfcgi installs a SIGPIPE handler that only sets a flag; a gone client must not kill us. */
 static inline void CFastCGI_ignoreSIGPIPE(void) {
     signal(SIGPIPE, SIG_IGN);
+}
+
+/* ---- Kept connections watched by epoll, so that an idle one holds no thread. ---- */
+
+/* Gives libfcgi an accepted connection to read requests from. libfcgi has no call for this;
+   ipcFd and keepConnection are fields of FCGX_Request (fcgiapp.h, stable since 2.4.0).
+   keepConnection must be set, or FCGX_Accept_r's opening FCGX_Finish_r closes the socket. */
+static inline void CFastCGI_attachConnection(FCGX_Request *request, int fd) {
+    request->ipcFd = fd;
+    request->keepConnection = 1;
+}
+
+/* The request's connection, or -1 once libfcgi has closed it (the web server did not ask
+   to keep it, or it hung up). */
+static inline int CFastCGI_connectionFd(const FCGX_Request *request) {
+    return request->ipcFd;
+}
+
+/* Accepts one connection without waiting (the listening socket is non-blocking); the
+   connection itself blocks, as libfcgi expects, but a peer that stops half-way through a
+   request, or stops reading the answer, gives up its thread after `seconds`.
+   -1 with errno set when none is waiting. */
+static inline int CFastCGI_acceptConnection(int listeningFd, int seconds) {
+    int fd = accept4(listeningFd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0) {
+        struct timeval limit = { .tv_sec = seconds, .tv_usec = 0 };
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    }
+    return fd;
+}
+
+static inline int CFastCGI_setNonBlocking(int fd) {
+    int flags = fcntl(fd, F_GETFL, 0);
+    return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+static inline int CFastCGI_pollerCreate(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/* Watches fd for input, reported once (EPOLLONESHOT) until watched again, so only one thread
+   ever holds a connection; `add` is 1 for a new fd, 0 to re-arm one. */
+static inline int CFastCGI_pollerWatchOnce(int poller, int fd, uint64_t token, int add) {
+    struct epoll_event event = { .events = EPOLLIN | EPOLLONESHOT, .data = { .u64 = token } };
+    return epoll_ctl(poller, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+}
+
+/* Watches fd for input for good (the stop signal's eventfd: it wakes every thread). */
+static inline int CFastCGI_pollerWatchAlways(int poller, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLIN, .data = { .u64 = token } };
+    return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
+}
+
+/* Waits for one ready fd and returns its token; retries when interrupted. 0 on failure. */
+static inline uint64_t CFastCGI_pollerNext(int poller) {
+    struct epoll_event event;
+    for (;;) {
+        int count = epoll_wait(poller, &event, 1, -1);
+        if (count == 1) return event.data.u64;
+        if (count < 0 && errno != EINTR) return 0;
+    }
+}
+
+static inline int CFastCGI_eventCreate(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+static inline void CFastCGI_eventSignal(int fd) {
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written;
 }
 #endif

@@ -3,16 +3,21 @@ import Foundation
 import Synchronization
 import Web
 
-/// A pool of threads, each accepting FastCGI requests with `FCGX_Accept_r` and answering them
-/// through a `Responder`. Stops on SIGTERM or SIGINT: stops accepting, lets requests in flight
-/// finish (up to a deadline), then returns.
+/// A pool of threads serving FastCGI requests through a `Responder`. The threads share one
+/// epoll set: whichever is free takes the next connection that has a request waiting, reads it
+/// with libfcgi, answers, and puts the connection back. Kept connections therefore hold no
+/// thread between requests, and nginx may keep as many as it likes. Stops on SIGTERM or SIGINT:
+/// stops taking requests, lets those in flight finish (up to a deadline), then returns.
 public final class FastCGIServer: Sendable {
     public struct Options: Sendable {
+        /// Requests served at once (a call to the tenant holds its thread while it waits).
         public var threads: Int = 32
         /// Bodies larger than this get 413 without being read.
         public var maxBodyBytes: Int = 64 * 1024
         /// The unix socket's permission bits.
         public var socketMode: Int = 0o660
+        /// How long the web server may pause while sending a request or reading an answer.
+        public var stallSeconds: Int32 = 30
         /// How long requests in flight may take to finish at shutdown.
         public var drainSeconds: Double = 10
         public var backlog: Int32 = 512
@@ -37,10 +42,10 @@ public final class FastCGIServer: Sendable {
         guard FCGX_Init() == 0 else { throw FastCGIError("FCGX_Init failed") }
         // FCGX_Init installs flag-only handlers; take signals back (see design.md pitfalls).
         CFastCGI_ignoreSIGPIPE()
-        let fd = try openSocket()
+        let poller = try ConnectionPoller(listener: try openSocket())
         CFastCGI_blockStopSignals()  // inherited by every thread started below
         for index in 0..<max(1, options.threads) {
-            let thread = Thread { [self] in serve(listeningSocket: fd) }
+            let thread = Thread { [self] in serve(poller) }
             thread.name = "fcgi-\(index)"
             thread.stackSize = 1 << 20
             thread.start()
@@ -48,13 +53,14 @@ public final class FastCGIServer: Sendable {
         log(.info, "listening", ["address": address.description, "threads": String(options.threads)])
         let signal = CFastCGI_waitForStopSignal()
         log(.info, "stopping", ["signal": String(signal)])
-        FCGX_ShutdownPending()
-        shutdown(fd, Int32(SHUT_RDWR))  // wakes the threads blocked in accept
+        poller.stop()
+        // New connections now fail at once; an inherited (systemd) socket stays open in systemd,
+        // which holds them for the next start.
+        if case .unixSocket(let path) = address { unlink(path) }
         let deadline = Date().addingTimeInterval(options.drainSeconds)
         while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
             usleep(5_000)
         }
-        if case .unixSocket(let path) = address { unlink(path) }
         log(.info, "stopped", ["unfinished": String(inFlight.load(ordering: .acquiring))])
     }
 
@@ -75,17 +81,53 @@ public final class FastCGIServer: Sendable {
         }
     }
 
-    private func serve(listeningSocket fd: Int32) {
-        let request = FastCGIRequest(listeningSocket: fd)
-        while request.accept() {
-            inFlight.add(1, ordering: .relaxed)
-            handle(request)
-            request.finish()
-            inFlight.subtract(1, ordering: .releasing)
+    private func serve(_ poller: ConnectionPoller) {
+        while true {
+            switch poller.next() {
+            case .stop:
+                return
+            case .listener:
+                acceptWaiting(poller)
+            case .connection(let connection):
+                if connection.nextRequest() {
+                    inFlight.add(1, ordering: .relaxed)
+                    handle(connection)
+                    connection.finish()
+                    inFlight.subtract(1, ordering: .releasing)
+                }
+                if !connection.isOpen || !poller.rearm(connection) { poller.forget(connection) }
+            }
         }
     }
 
-    private func handle(_ fcgi: FastCGIRequest) {
+    /// Accepts every connection waiting, watches each for its first request, and re-arms the
+    /// listening socket.
+    private func acceptWaiting(_ poller: ConnectionPoller) {
+        defer { poller.rearmListener() }
+        while true {
+            let fd = CFastCGI_acceptConnection(poller.listener, options.stallSeconds)
+            if fd >= 0 {
+                if !poller.watch(FastCGIConnection(socket: fd)) {
+                    log(.error, "cannot watch a connection", ["error": String(cString: strerror(errno))])
+                }
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EAGAIN:
+                return
+            default:
+                // Out of file descriptors or memory: the connections wait in the backlog; pause
+                // rather than spin on a socket that stays readable.
+                log(.error, "cannot accept", ["error": String(cString: strerror(errno))])
+                usleep(100_000)
+                return
+            }
+        }
+    }
+
+    private func handle(_ fcgi: FastCGIConnection) {
         var (request, length) = fcgi.head()
         let response: Response
         if length > options.maxBodyBytes {

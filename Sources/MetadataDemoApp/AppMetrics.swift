@@ -41,8 +41,15 @@ public final class AppMetrics: Sendable {
     }
 
     func request(route: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("status", String(status))])
-            .increment()
+        let key = "\(route) \(status)"
+        let counter = requestCounters.withLock { counters in
+            if let known = counters[key] { return known }
+            let made = registry.makeCounter(
+                descriptor: Self.requests, labels: [("route", route), ("status", String(status))])
+            counters[key] = made
+            return made
+        }
+        counter.increment()
         latency.record(duration)
     }
 

@@ -6,7 +6,7 @@ import Web
 struct WorkerSettings {
     /// `FASTCGI_LISTEN`: `unix:/path`, `host:port`, `fd:0`, or `systemd`. Default `127.0.0.1:9000`.
     let listen: ListenAddress
-    /// `WORKER_THREADS`: threads accepting requests (1–1024). Default 32: calls to the tenant block a thread, and each kept nginx connection pins one.
+    /// `WORKER_THREADS`: requests served at once (1–1024). Default 32: a call to the tenant holds its thread while it waits.
     let threads: Int
     /// `FASTCGI_SOCKET_MODE`: octal permission bits of a unix socket. Default `660`.
     let socketMode: Int

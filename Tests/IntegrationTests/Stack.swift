@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import Web
 
@@ -122,7 +123,7 @@ final class Stack: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if !FileManager.default.fileExists(atPath: "\(runDir)/\(name).log") {
-            FileManager.default.createFile(atPath: "\(runDir)/\(name).log", contents: nil)
+            _ = FileManager.default.createFile(atPath: "\(runDir)/\(name).log", contents: nil)
         }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(runDir)/\(name).log"))
         log.seekToEndOfFile()
@@ -152,20 +153,32 @@ final class Stack: @unchecked Sendable {
 
     /// True when a connection to the unix socket is accepted.
     static func accepts(unixSocket path: String) -> Bool {
+        guard let fd = connect(unixSocket: path) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A connection to the unix socket, open until the caller closes it; nil if refused.
+    static func connect(unixSocket path: String) -> Int32? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            return nil
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
             }
         }
+        if connected { return fd }
+        close(fd)
+        return nil
     }
 
     /// A port nothing listens on now (bound then released).

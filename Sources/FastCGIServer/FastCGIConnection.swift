@@ -2,25 +2,38 @@ internal import CFastCGI
 import Foundation
 import Web
 
-/// Owns one libfcgi request structure, bound to one thread for its life.
+/// One connection from the web server, and the libfcgi request structure that reads requests
+/// from it. nginx keeps connections open (`fastcgi_keep_conn`) and sends one request at a time
+/// on each; between requests the connection waits in the poller, holding no thread.
 /// - SeeAlso: `FCGX_InitRequest`, `FCGX_Accept_r`, `FCGX_Finish_r`, `FCGX_Free`.
-final class FastCGIRequest {
+final class FastCGIConnection {
     private let raw: UnsafeMutablePointer<FCGX_Request>
 
-    init(listeningSocket fd: Int32) {
+    /// Takes ownership of an accepted socket.
+    init(socket fd: Int32) {
         raw = .allocate(capacity: 1)
-        FCGX_InitRequest(raw, fd, 0)
+        // No listening socket: were libfcgi to find the connection closed, it must not go on
+        // to accept another one itself (accept on -1 fails at once).
+        FCGX_InitRequest(raw, -1, 0)
+        CFastCGI_attachConnection(raw, fd)
     }
 
     deinit {
-        FCGX_Free(raw, 1)
+        FCGX_Free(raw, isOpen ? 1 : 0)
         raw.deallocate()
     }
 
-    /// Waits for the next request; false when the listening socket is gone (shutdown).
-    func accept() -> Bool { FCGX_Accept_r(raw) >= 0 }
+    /// The socket, for the poller.
+    var socket: Int32 { CFastCGI_connectionFd(raw) }
 
-    /// Ends the current request, flushing the output.
+    /// False once libfcgi has closed the socket: the web server hung up or did not ask to keep it.
+    var isOpen: Bool { socket >= 0 }
+
+    /// Reads the next request's head from the connection (called when it has input); false when
+    /// the web server hung up or sent something that is not a FastCGI request.
+    func nextRequest() -> Bool { FCGX_Accept_r(raw) >= 0 }
+
+    /// Ends the current request, flushing the output; closes the socket unless kept.
     func finish() { FCGX_Finish_r(raw) }
 
     /// The current request's head, built from its FastCGI parameters in one pass: `HTTP_*`
@@ -38,7 +51,7 @@ final class FastCGIRequest {
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = UnsafeBufferPointer(rebasing: bytes[..<equals])
             let value = { String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]), as: UTF8.self) }
-            if name.starts(with: FastCGIRequest.httpPrefix) {
+            if name.starts(with: Self.httpPrefix) {
                 let headerName = String(
                     decoding: name.dropFirst(5).map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 | 0x20 },
                     as: UTF8.self)

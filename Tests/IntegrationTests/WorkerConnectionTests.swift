@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// How the worker treats nginx's connections: a connection kept open between requests, or one
+/// that stays silent, must not hold one of the worker's few threads.
+@Suite(.serialized) final class WorkerConnectionTests {
+    @Test func silentConnectionsDoNotKeepOthersWaiting() throws {
+        let stack = try Stack(workerEnvironment: ["WORKER_THREADS": "2"])
+        defer { stack.stop() }
+        // Three times as many connections as threads, none sending anything: were a thread to
+        // wait on each, nginx's own connection would never be served.
+        let silent = (0..<6).compactMap { _ in Stack.connect(unixSocket: stack.runDir + "/metadata-demo.sock") }
+        defer { silent.forEach { close($0) } }
+        #expect(silent.count == 6)
+        let client = TestClient()
+        for _ in 0..<10 {
+            #expect(try client.get(stack.baseURL + "/healthz").status == 200)
+        }
+        #expect(try client.get(stack.baseURL + "/").body.contains("Metadata demo"))
+    }
+
+    @Test func oneThreadServesManyVisitorsAtOnceOverKeptConnections() throws {
+        let stack = try Stack(workerEnvironment: ["WORKER_THREADS": "1"])
+        defer { stack.stop() }
+        // nginx keeps one connection per visitor in flight (fastcgi_keep_conn); with one thread,
+        // every kept connection must go back to the worker's pool between requests.
+        let visitors = 8
+        let answers = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: visitors) { _ in
+            let client = TestClient()
+            for _ in 0..<10 {
+                let status = (try? client.get(stack.baseURL + "/")).map(\.status) ?? 0
+                answers.withLock { $0.append(status) }
+            }
+        }
+        let statuses = answers.withLock { $0 }
+        #expect(statuses.count == visitors * 10)
+        #expect(statuses.allSatisfy { $0 == 200 })
+    }
+}

@@ -7,7 +7,7 @@ import Web
 public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     // @unchecked: the only state is per-thread (thread-local handles) plus immutable settings.
     private let connectTimeoutSeconds: Double
-    private let key = "CurlHTTPClient.handle.\(UUID().uuidString)"
+    private let handles = ThreadLocal { try CurlEasyHandle() }
 
     /// Initialises libcurl once for the process.
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
@@ -25,11 +25,5 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     /// Connections the calling thread's handle has opened so far.
     public func connectionsOpenedOnThisThread() throws -> Int { try handle().connectionsOpened }
 
-    private func handle() throws -> CurlEasyHandle {
-        let storage = Thread.current.threadDictionary
-        if let existing = storage[key] as? CurlEasyHandle { return existing }
-        let created = try CurlEasyHandle()
-        storage[key] = created
-        return created
-    }
+    private func handle() throws -> CurlEasyHandle { try handles.value() }
 }

@@ -1,5 +1,4 @@
 import Prometheus
-import Synchronization
 import Web
 
 /// The product's metrics in Prometheus's text format, served at `/metrics` (nginx lets only
@@ -10,9 +9,10 @@ public final class AppMetrics: Sendable {
     private let logins: Counter
     private let renewals: Counter
     private let jwksFetches: Gauge
-    /// Request counters by "route status": the registry's own look-up validates names and labels
-    /// on every call, too slow for every request.
-    private let requestCounters = Mutex<[String: Counter]>([:])
+    /// Request counters by route and status, cached per thread: the registry's own look-up
+    /// validates names and labels on every call, and one shared cache behind a lock made the
+    /// serving threads queue for it.
+    private let requestCounters = ThreadLocal { CounterCache() }
 
     // The descriptors are immutable values; the library just does not mark them Sendable.
     private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {
@@ -41,15 +41,17 @@ public final class AppMetrics: Sendable {
     }
 
     func request(route: String, status: Int, duration: Duration) {
-        let key = "\(route) \(status)"
-        let counter = requestCounters.withLock { counters in
-            if let known = counters[key] { return known }
+        // swift-format-ignore: NeverUseForceTry
+        let cache = try! requestCounters.value()  // making a CounterCache cannot fail
+        let key = CounterCache.Key(route: route, status: status)
+        if let known = cache.counters[key] {
+            known.increment()
+        } else {
             let made = registry.makeCounter(
                 descriptor: Self.requests, labels: [("route", route), ("status", String(status))])
-            counters[key] = made
-            return made
+            cache.counters[key] = made
+            made.increment()
         }
-        counter.increment()
         latency.record(duration)
     }
 
@@ -70,4 +72,13 @@ public final class AppMetrics: Sendable {
         jwksFetches.set(Int64(count))
         return registry.emitToBuffer()
     }
+}
+
+/// One thread's request counters (the registry hands every thread the same Counter objects).
+private final class CounterCache {
+    struct Key: Hashable {
+        let route: String
+        let status: Int
+    }
+    var counters: [Key: Counter] = [:]
 }

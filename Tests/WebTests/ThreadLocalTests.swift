@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+import Testing
+import Web
+
+@Suite struct ThreadLocalTests {
+    final class Count: Sendable {
+        private let atomic = Atomic<Int>(0)
+        var value: Int { atomic.load(ordering: .relaxed) }
+        func add() { atomic.add(1, ordering: .relaxed) }
+    }
+
+    final class Tracked {
+        let released: Count
+        init(_ released: Count) { self.released = released }
+        deinit { released.add() }
+    }
+
+    @Test func eachThreadKeepsItsOwnObjectUntilItEnds() throws {
+        let made = Count()
+        let released = Count()
+        let local = ThreadLocal<NSObject> {
+            made.add()
+            return NSObject()
+        }
+        let mine = try local.value()
+        #expect(try local.value() === mine)
+        let others = Mutex<[ObjectIdentifier]>([])
+        let threads = (0..<4).map { _ in
+            Thread {
+                guard let first = try? local.value(), let again = try? local.value(), first === again else { return }
+                others.withLock { $0.append(ObjectIdentifier(first)) }
+            }
+        }
+        threads.forEach { $0.start() }
+        for _ in 0..<200 where others.withLock({ $0.count }) < 4 { usleep(5_000) }
+        let seen = others.withLock { $0 }
+        #expect(seen.count == 4)
+        #expect(Set(seen + [ObjectIdentifier(mine)]).count == 5)
+        #expect(made.value == 5)
+
+        let tracking = ThreadLocal { Tracked(released) }
+        let thread = Thread { _ = try? tracking.value() }
+        thread.start()
+        for _ in 0..<200 where released.value == 0 { usleep(5_000) }
+        #expect(released.value == 1)
+    }
+}

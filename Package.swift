@@ -46,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "FastCGIServer"]),
         // A micro-benchmark of session cookies, run by `make bench`.
-        .executableTarget(name: "session-bench", dependencies: ["Auth0Web", "Web"]),
+        .executableTarget(name: "session-bench", dependencies: ["Auth0Web", "MetadataDemoApp", "Web"]),
         // A libFuzzer target over the parsers (see scripts/fuzz); a plain build replays inputs.
         .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web"]),
 

@@ -16,4 +16,4 @@ for name, rate, p50, p99, bad, errors in rows:
     print(f"| {name} | {rate} | {p50} | {p99} | {float(rate) / ceiling:.0%} | {vs_health} | {bad} | {errors} |")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")
 if micro:
-    print(f"\nSession cookie micro-benchmark: {micro}")
+    print(f"\nMicro-benchmarks (one thread, in-process): {micro}")

@@ -1,8 +1,9 @@
-/// A template parsed once at start-up into literal byte chunks and slots, rendered by
-/// appending to one buffer. The syntax is the part of Mustache this product needs:
-/// `{{name}}` (escaped), `{{{name}}}` (raw, for trusted text only), `{{#name}}…{{/name}}`,
-/// `{{^name}}…{{/name}}`, `{{> partial}}` and `{{! comment}}`.
+/// A template parsed once at start-up and compiled into a flat program of literal byte chunks
+/// and slots, rendered by appending to one buffer. The syntax is the part of Mustache this
+/// product needs: `{{name}}` (escaped), `{{{name}}}` (raw, for trusted text only),
+/// `{{#name}}…{{/name}}`, `{{^name}}…{{/name}}`, `{{> partial}}` and `{{! comment}}`.
 public struct Template: Sendable {
+    /// The parsed tree, as TemplateParser and TemplateLibrary build it.
     indirect enum Node: Sendable {
         case literal([UInt8])
         case escaped(String)
@@ -11,52 +12,117 @@ public struct Template: Sendable {
         case partial(String, line: Int)
     }
 
-    let nodes: [Node]
+    /// One step of the compiled program. Only integers: walking it retains nothing.
+    enum Step: Sendable {
+        case literal(Int)
+        case escaped(Int)
+        case raw(Int)
+        /// Shows steps up to `end` (exclusive) when the value is truthy (or not, if inverted).
+        case section(Int, inverted: Bool, end: Int)
+    }
 
-    init(nodes: [Node]) { self.nodes = nodes }
+    private let steps: [Step]
+    private let literals: [[UInt8]]
+    /// Every name the template uses, once; steps refer to them by index.
+    private let names: [String]
+
+    init(nodes: [Node]) {
+        var steps: [Step] = []
+        var literals: [[UInt8]] = []
+        var names: [String] = []
+        var nameIndex: [String: Int] = [:]
+        func index(of name: String) -> Int {
+            if let known = nameIndex[name] { return known }
+            names.append(name)
+            nameIndex[name] = names.count - 1
+            return names.count - 1
+        }
+        func compile(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .literal(let bytes):
+                    literals.append(bytes)
+                    steps.append(.literal(literals.count - 1))
+                case .escaped(let name): steps.append(.escaped(index(of: name)))
+                case .raw(let name): steps.append(.raw(index(of: name)))
+                case .section(let name, let inner, let inverted):
+                    let start = steps.count
+                    steps.append(.literal(0))  // replaced once the body's length is known
+                    compile(inner)
+                    steps[start] = .section(index(of: name), inverted: inverted, end: steps.count)
+                case .partial:
+                    break  // resolved by TemplateLibrary before use
+                }
+            }
+        }
+        compile(nodes)
+        self.steps = steps
+        self.literals = literals
+        self.names = names
+    }
 
     /// Renders with the given values (looked up first) and shared ones (e.g. asset paths); a
     /// missing name renders as nothing.
     public func render(_ context: TemplateContext, shared: TemplateContext = [:]) -> [UInt8] {
+        // Each name is looked up once, not at every slot that shows it.
+        var values: [TemplateValue?] = []
+        values.reserveCapacity(names.count)
+        for name in names { values.append(context[name] ?? shared[name]) }
+        var renderer = Renderer(template: self, values: values)
+        renderer.run(0, steps.count)
+        return renderer.buffer
+    }
+
+    private struct Renderer {
+        let template: Template
+        let values: [TemplateValue?]
+        /// The items of the lists being repeated, innermost last; their names come first.
+        var items: [TemplateContext] = []
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(4096)
-        var stack = [shared, context]
-        Template.render(nodes, stack: &stack, into: &buffer)
-        return buffer
-    }
 
-    private static func lookup(_ name: String, in stack: [TemplateContext]) -> TemplateValue? {
-        for context in stack.reversed() {
-            if let value = context[name] { return value }
+        init(template: Template, values: [TemplateValue?]) {
+            self.template = template
+            self.values = values
+            buffer.reserveCapacity(4096)
         }
-        return nil
-    }
 
-    private static func render(_ nodes: [Node], stack: inout [TemplateContext], into buffer: inout [UInt8]) {
-        for node in nodes {
-            switch node {
-            case .literal(let bytes):
-                buffer.append(contentsOf: bytes)
-            case .escaped(let name):
-                if case .text(let text)? = lookup(name, in: stack) { HTMLEscaping.append(text, to: &buffer) }
-            case .raw(let name):
-                if case .text(let text)? = lookup(name, in: stack) { buffer.append(contentsOf: text.utf8) }
-            case .section(let name, let inner, let inverted):
-                let value = lookup(name, in: stack)
-                let shown = value?.isTruthy ?? false
-                if inverted {
-                    if !shown { render(inner, stack: &stack, into: &buffer) }
-                } else if case .list(let items)? = value {
-                    for item in items {
-                        stack.append(item)
-                        render(inner, stack: &stack, into: &buffer)
-                        stack.removeLast()
+        func value(_ index: Int) -> TemplateValue? {
+            var level = items.count - 1
+            while level >= 0 {
+                if let value = items[level][template.names[index]] { return value }
+                level -= 1
+            }
+            return values[index]
+        }
+
+        mutating func run(_ start: Int, _ end: Int) {
+            var position = start
+            while position < end {
+                let step = template.steps[position]
+                position += 1
+                switch step {
+                case .literal(let index):
+                    buffer.append(contentsOf: template.literals[index])
+                case .escaped(let index):
+                    if case .text(let text)? = value(index) { HTMLEscaping.append(text, to: &buffer) }
+                case .raw(let index):
+                    if case .text(let text)? = value(index) { buffer.append(contentsOf: text.utf8) }
+                case .section(let index, let inverted, let sectionEnd):
+                    let value = value(index)
+                    let shown = value?.isTruthy ?? false
+                    if inverted {
+                        if !shown { run(position, sectionEnd) }
+                    } else if case .list(let list)? = value {
+                        for item in list {
+                            items.append(item)
+                            run(position, sectionEnd)
+                            items.removeLast()
+                        }
+                    } else if shown {
+                        run(position, sectionEnd)
                     }
-                } else if shown {
-                    render(inner, stack: &stack, into: &buffer)
+                    position = sectionEnd
                 }
-            case .partial:
-                break  // resolved by TemplateLibrary before use
             }
         }
     }

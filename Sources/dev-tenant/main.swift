@@ -19,8 +19,8 @@ do {
     options.threads = 16
     options.socketMode = 0o666
     try FastCGIServer(address: address, options: options, responder: tenant, log: log).run()
-    // Requests in flight have finished; idle threads may still sit inside libfcgi (a kept
-    // connection's read). Running global destructors under them can crash, so leave at once.
+    // Requests in flight have finished (or the drain deadline passed); serving threads may
+    // still be inside libfcgi. Running global destructors under them can crash, so leave at once.
     _exit(0)
 } catch let problems as TenantConfigProblems {
     for line in problems.lines { FileHandle.standardError.write(Data("dev-tenant: \(line)\n".utf8)) }

@@ -27,8 +27,8 @@ do {
     options.threads = settings.threads
     options.socketMode = settings.socketMode
     try FastCGIServer(address: settings.listen, options: options, responder: app, log: log).run()
-    // Requests in flight have finished; idle threads may still sit inside libfcgi (a kept
-    // connection's read). Running global destructors under them can crash, so leave at once.
+    // Requests in flight have finished (or the drain deadline passed); serving threads may
+    // still be inside libfcgi. Running global destructors under them can crash, so leave at once.
     _exit(0)
 } catch {
     FileHandle.standardError.write(Data("metadata-demo: \(error)\n".utf8))

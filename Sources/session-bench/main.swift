@@ -1,9 +1,13 @@
 import Auth0Web
 import Foundation
+import MetadataDemoApp
 import Web
 
-// Micro-benchmark: seal and open a realistic session cookie, as every logged-in page view
-// opens one (and some seal one). Prints microseconds per operation; used by `make bench`.
+// Micro-benchmarks, in one process on one thread: seal and open a realistic session cookie, as
+// every logged-in page view opens one (and some seal one), and answer a logged-in `GET /` the
+// way the worker does once libfcgi has read it (cookie opened, page rendered, headers added,
+// request counted). Prints microseconds per operation; used by `make bench`, run from the
+// repository root (it reads Templates/ and Public/).
 let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 20_000
 let clock = Clock.system
 let store = try SessionCookies(secure: true, secrets: [String(repeating: "s", count: 64)], clock: clock)
@@ -33,12 +37,41 @@ for _ in 0..<iterations { _ = try store.store(session, replacing: []) }
 let sealTime = ContinuousClock.now - sealStart
 precondition(opened == iterations, "a session failed to open")
 
+// The logged-in page, through the product's responder with its real templates.
+let services = try AppServices(
+    settings: Auth0Settings(environment: [
+        "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "bench", "AUTH0_CLIENT_SECRET": "bench-secret",
+        "AUTH0_SECRET": String(repeating: "s", count: 64), "APP_BASE_URL": "https://demo.example.com",
+    ]),
+    http: CountingHTTPClient(RefusingHTTPClient()))
+let pages = try Pages(library: TemplateLibrary(directory: "Templates"), assets: StaticAssets(directory: "Public"))
+let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .warning))
+let pageCookies = try services.sessions.store(session, replacing: [])
+let pageRequest = Request(
+    method: "GET", path: "/",
+    headers: [
+        "host": "demo.example.com", "accept": "text/html", "user-agent": "session-bench",
+        "cookie": pageCookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "),
+    ])
+precondition(String(decoding: app.respond(to: pageRequest).body, as: UTF8.self).contains("Believe in yourself!"))
+let pageStart = ContinuousClock.now
+for _ in 0..<iterations { _ = app.respond(to: pageRequest) }
+let pageTime = ContinuousClock.now - pageStart
+
+/// Page views never call Auth0; a call here would be a bug, so it fails loudly.
+struct RefusingHTTPClient: HTTPClient {
+    func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
+        fatalError("a logged-in page view called \(request.url)")
+    }
+}
+
 func micros(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
 let open = micros(openTime) / Double(iterations)
 let seal = micros(sealTime) / Double(iterations)
+let page = micros(pageTime) / Double(iterations)
 print(
     String(
-        format: "cookie bytes %d, open %.2f us, seal %.2f us, seal+open %.2f us", cookies[0].value.utf8.count, open,
-        seal, open + seal))
+        format: "cookie bytes %d, open %.2f us, seal %.2f us, seal+open %.2f us; logged-in page in-process %.2f us",
+        cookies[0].value.utf8.count, open, seal, open + seal, page))

@@ -10,6 +10,8 @@ import Web
         func add() { atomic.add(1, ordering: .relaxed) }
     }
 
+    final class Token: Sendable {}
+
     final class Tracked {
         let released: Count
         init(_ released: Count) { self.released = released }
@@ -19,24 +21,25 @@ import Web
     @Test func eachThreadKeepsItsOwnObjectUntilItEnds() throws {
         let made = Count()
         let released = Count()
-        let local = ThreadLocal<NSObject> {
+        let local = ThreadLocal<Token> {
             made.add()
-            return NSObject()
+            return Token()
         }
         let mine = try local.value()
         #expect(try local.value() === mine)
-        let others = Mutex<[ObjectIdentifier]>([])
+        // Kept alive here: an ended thread frees its object, and its address may be reused.
+        let others = Mutex<[Token]>([])
         let threads = (0..<4).map { _ in
             Thread {
                 guard let first = try? local.value(), let again = try? local.value(), first === again else { return }
-                others.withLock { $0.append(ObjectIdentifier(first)) }
+                others.withLock { $0.append(first) }
             }
         }
         threads.forEach { $0.start() }
         for _ in 0..<200 where others.withLock({ $0.count }) < 4 { usleep(5_000) }
         let seen = others.withLock { $0 }
         #expect(seen.count == 4)
-        #expect(Set(seen + [ObjectIdentifier(mine)]).count == 5)
+        #expect(Set((seen + [mine]).map(ObjectIdentifier.init)).count == 5)
         #expect(made.value == 5)
 
         let tracking = ThreadLocal { Tracked(released) }

@@ -31,28 +31,36 @@ struct ByteWriter {
     }
 }
 
-/// Reads what `ByteWriter` wrote; throws on anything short or malformed.
+/// Reads what `ByteWriter` wrote; throws on anything short or malformed. Works on a slice, so
+/// a payload inside a larger buffer is read where it lies.
 struct ByteReader {
     struct Malformed: Error {}
-    private let bytes: [UInt8]
-    private var offset = 0
+    private let bytes: ArraySlice<UInt8>
+    private var position: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        position = bytes.startIndex
+    }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    init(_ bytes: [UInt8]) { self.init(bytes[...]) }
+
+    var isAtEnd: Bool { position == bytes.endIndex }
+
+    private var remaining: Int { bytes.endIndex - position }
 
     mutating func readByte() throws -> UInt8 {
-        guard offset < bytes.count else { throw Malformed() }
-        defer { offset += 1 }
-        return bytes[offset]
+        guard remaining >= 1 else { throw Malformed() }
+        defer { position += 1 }
+        return bytes[position]
     }
 
     mutating func readInt64() throws -> Int64 {
-        guard bytes.count - offset >= 8 else { throw Malformed() }
+        guard remaining >= 8 else { throw Malformed() }
         var value: Int64 = 0
         for _ in 0..<8 {
-            value = value << 8 | Int64(bytes[offset])
-            offset += 1
+            value = value << 8 | Int64(bytes[position])
+            position += 1
         }
         return value
     }
@@ -65,7 +73,8 @@ struct ByteReader {
         }
     }
 
-    mutating func readBytes() throws -> [UInt8] { Array(try readField()) }
+    /// The field's bytes where they lie in the buffer (no copy).
+    mutating func readBytes() throws -> ArraySlice<UInt8> { try readField() }
 
     /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
     mutating func readString() throws -> String {
@@ -75,15 +84,15 @@ struct ByteReader {
 
     /// A 4-byte big-endian length, then that many bytes, checked against what is left.
     private mutating func readField() throws -> ArraySlice<UInt8> {
-        guard bytes.count - offset >= 4 else { throw Malformed() }
+        guard remaining >= 4 else { throw Malformed() }
         var count = 0
         for _ in 0..<4 {
-            count = count << 8 | Int(bytes[offset])
-            offset += 1
+            count = count << 8 | Int(bytes[position])
+            position += 1
         }
-        guard bytes.count - offset >= count else { throw Malformed() }
-        defer { offset += count }
-        return bytes[offset..<(offset + count)]
+        guard remaining >= count else { throw Malformed() }
+        defer { position += count }
+        return bytes[position..<(position + count)]
     }
 
     mutating func readOptionalString() throws -> String? {

@@ -7,7 +7,8 @@ import Web
 public struct CookieSealer: Sendable {
     /// What was inside a cookie, with its times.
     public struct Opened: Sendable {
-        public let payload: [UInt8]
+        /// What was sealed, as a slice of the opened buffer.
+        public let payload: ArraySlice<UInt8>
         public let issuedAt: Int64
         public let expiresAt: Int64
     }

@@ -37,7 +37,7 @@ public struct LoginTransaction: Sendable, Equatable {
         return w.bytes
     }
 
-    init?(encoded bytes: [UInt8]) {
+    init?(encoded bytes: ArraySlice<UInt8>) {
         var r = ByteReader(bytes)
         do {
             guard try r.readByte() == 1 else { return nil }

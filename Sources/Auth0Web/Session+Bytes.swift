@@ -25,7 +25,7 @@ extension Session {
     }
 
     /// Reads what `encoded()` wrote; nil for anything else.
-    init?(encoded bytes: [UInt8]) {
+    init?(encoded bytes: ArraySlice<UInt8>) {
         var r = ByteReader(bytes)
         do {
             guard try r.readByte() == Session.formatVersion else { return nil }

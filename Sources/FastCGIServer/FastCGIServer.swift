@@ -136,13 +136,15 @@ public final class FastCGIServer: Sendable {
             request.body = fcgi.readBody(limit: length)
             response = responder.respond(to: request)
         }
-        fcgi.write(FastCGIServer.serialize(response, includeBody: request.method != "HEAD"))
+        // Head and body go into libfcgi's buffer one after the other: the body is not copied twice.
+        fcgi.write(FastCGIServer.head(of: response))
+        if request.method != "HEAD" { fcgi.write(response.body) }
     }
 
-    /// The FastCGI (CGI-style) response: `Status:` line, headers, blank line, body.
-    static func serialize(_ response: Response, includeBody: Bool) -> [UInt8] {
+    /// The head of a FastCGI (CGI-style) response: `Status:` line, headers, blank line.
+    static func head(of response: Response) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(1024 + (includeBody ? response.body.count : 0))
+        out.reserveCapacity(1024)
         out.append(contentsOf: "Status: \(response.status) \(Response.reason(response.status))\r\n".utf8)
         for (name, value) in response.headers where FastCGIServer.isSafeHeaderValue(value) {
             out.append(contentsOf: name.utf8)
@@ -154,7 +156,6 @@ public final class FastCGIServer: Sendable {
             out.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
         }
         out.append(contentsOf: "\r\n".utf8)
-        if includeBody { out.append(contentsOf: response.body) }
         return out
     }
 }

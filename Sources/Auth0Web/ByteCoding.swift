@@ -78,8 +78,30 @@ struct ByteReader {
 
     /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
     mutating func readString() throws -> String {
-        guard let text = String(validating: try readField(), as: UTF8.self) else { throw Malformed() }
+        let text = try readField().withUnsafeBufferPointer { field -> String? in
+            // Tokens, ids and most names are ASCII, valid UTF-8 as they stand; the standard
+            // library's full check is not specialised for UTF-8 and costs several times more.
+            if ByteReader.isASCII(field) { return String(decoding: field, as: UTF8.self) }
+            return String(validating: field, as: UTF8.self)
+        }
+        guard let text else { throw Malformed() }
         return text
+    }
+
+    /// True when no byte has its high bit set; eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 
     /// A 4-byte big-endian length, then that many bytes, checked against what is left.

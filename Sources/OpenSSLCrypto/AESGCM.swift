@@ -54,30 +54,40 @@ public struct AESGCM: Sendable {
     /// or other associated data.
     public func open(_ sealed: [UInt8], associatedData: [UInt8]) -> [UInt8]? {
         guard sealed.count >= AESGCM.nonceSize + AESGCM.tagSize else { return nil }
-        let nonce = Array(sealed[0..<AESGCM.nonceSize])
-        let ciphertext = Array(sealed[AESGCM.nonceSize..<(sealed.count - AESGCM.tagSize)])
-        var tag = Array(sealed[(sealed.count - AESGCM.tagSize)...])
         guard let context = EVP_CIPHER_CTX_new() else { return nil }
         defer { EVP_CIPHER_CTX_free(context) }
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        var length: Int32 = 0
-        guard EVP_DecryptInit_ex(context, AESGCM.cipher, nil, key, nonce) == 1 else { return nil }
-        if !associatedData.isEmpty {
-            guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
-                return nil
+        let textCount = sealed.count - AESGCM.nonceSize - AESGCM.tagSize
+        // GCM writes exactly as many bytes as it reads; the slack is for EVP's final call.
+        var plaintext = [UInt8](repeating: 0, count: textCount + 16)
+        var written = 0
+        // Nonce, text and tag are read where they lie in `sealed`: a cookie is opened on every page view.
+        let verified = sealed.withUnsafeBufferPointer { input -> Bool in
+            let base = input.baseAddress!
+            var length: Int32 = 0
+            guard EVP_DecryptInit_ex(context, AESGCM.cipher, nil, key, base) == 1 else { return false }
+            if !associatedData.isEmpty {
+                guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
+                    return false
+                }
+            }
+            return plaintext.withUnsafeMutableBufferPointer { output -> Bool in
+                guard
+                    EVP_DecryptUpdate(
+                        context, output.baseAddress, &length, base + AESGCM.nonceSize, Int32(textCount)) == 1
+                else { return false }
+                written = Int(length)
+                let tag = UnsafeMutableRawPointer(mutating: base + AESGCM.nonceSize + textCount)
+                guard COpenSSL_set_tag(context, Int32(AESGCM.tagSize), tag) == 1 else { return false }
+                guard EVP_DecryptFinal_ex(context, output.baseAddress! + written, &length) == 1 else { return false }
+                written += Int(length)
+                return true
             }
         }
-        let updated = plaintext.withUnsafeMutableBufferPointer {
-            EVP_DecryptUpdate(context, $0.baseAddress, &length, ciphertext, Int32(ciphertext.count))
+        guard verified else {
+            ERR_clear_error()  // a failed check leaves an entry in this thread's OpenSSL error queue
+            return nil
         }
-        guard updated == 1 else { return nil }
-        let total = Int(length)
-        guard COpenSSL_set_tag(context, Int32(AESGCM.tagSize), &tag) == 1 else { return nil }
-        let verified = plaintext.withUnsafeMutableBufferPointer {
-            EVP_DecryptFinal_ex(context, $0.baseAddress! + total, &length)
-        }
-        ERR_clear_error()
-        guard verified == 1 else { return nil }
-        return Array(plaintext[0..<(total + Int(length))])
+        plaintext.removeLast(plaintext.count - written)
+        return plaintext
     }
 }

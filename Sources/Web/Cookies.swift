@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The cookies of a request's `Cookie` header, parsed on bytes.
 public struct Cookies: Sendable {
     /// Name and value pairs in the order sent; values are not decoded.
@@ -11,8 +15,7 @@ public struct Cookies: Sendable {
             var pairs: [(name: String, value: String)] = []
             var start = 0
             while start < bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
+                let end = Cookies.index(of: UInt8(ascii: ";"), in: bytes, from: start)
                 if let pair = Cookies.pair(bytes, start, end) { pairs.append(pair) }
                 start = end + 1
             }
@@ -21,6 +24,15 @@ public struct Cookies: Sendable {
     }
 
     /// One `name=value` piece between two offsets, trimmed and unquoted; nil when it is not one.
+    /// Where `byte` next occurs, or the end. memchr: a session cookie is ~2 KB of one value,
+    /// scanned on every page view.
+    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return bytes.count }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
     private static func pair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (
         name: String, value: String
     )? {

@@ -14,7 +14,8 @@ public struct Template: Sendable {
 
     /// One step of the compiled program. Only integers: walking it retains nothing.
     enum Step: Sendable {
-        case literal(Int)
+        /// A range of `literalBytes`.
+        case literal(Int, Int)
         case escaped(Int)
         case raw(Int)
         /// Shows steps up to `end` (exclusive) when the value is truthy (or not, if inverted).
@@ -22,13 +23,15 @@ public struct Template: Sendable {
     }
 
     private let steps: [Step]
-    private let literals: [[UInt8]]
+    /// Every literal chunk, end to end: rendering appends ranges of this one buffer, so threads
+    /// rendering at once do not take turns on the reference counts of many shared arrays.
+    private let literalBytes: [UInt8]
     /// Every name the template uses, once; steps refer to them by index.
     private let names: [String]
 
     init(nodes: [Node]) {
         var steps: [Step] = []
-        var literals: [[UInt8]] = []
+        var literalBytes: [UInt8] = []
         var names: [String] = []
         var nameIndex: [String: Int] = [:]
         func index(of name: String) -> Int {
@@ -41,13 +44,13 @@ public struct Template: Sendable {
             for node in nodes {
                 switch node {
                 case .literal(let bytes):
-                    literals.append(bytes)
-                    steps.append(.literal(literals.count - 1))
+                    steps.append(.literal(literalBytes.count, literalBytes.count + bytes.count))
+                    literalBytes.append(contentsOf: bytes)
                 case .escaped(let name): steps.append(.escaped(index(of: name)))
                 case .raw(let name): steps.append(.raw(index(of: name)))
                 case .section(let name, let inner, let inverted):
                     let start = steps.count
-                    steps.append(.literal(0))  // replaced once the body's length is known
+                    steps.append(.literal(0, 0))  // replaced once the body's length is known
                     compile(inner)
                     steps[start] = .section(index(of: name), inverted: inverted, end: steps.count)
                 case .partial:
@@ -57,7 +60,7 @@ public struct Template: Sendable {
         }
         compile(nodes)
         self.steps = steps
-        self.literals = literals
+        self.literalBytes = literalBytes
         self.names = names
     }
 
@@ -68,20 +71,31 @@ public struct Template: Sendable {
         var values: [TemplateValue?] = []
         values.reserveCapacity(names.count)
         for name in names { values.append(context[name] ?? shared[name]) }
-        var renderer = Renderer(template: self, values: values)
-        renderer.run(0, steps.count)
-        return renderer.buffer
+        return steps.withUnsafeBufferPointer { steps in
+            literalBytes.withUnsafeBufferPointer { literals in
+                var renderer = Renderer(steps: steps, literals: literals, names: names, values: values)
+                renderer.run(0, steps.count)
+                return renderer.buffer
+            }
+        }
     }
 
     private struct Renderer {
-        let template: Template
+        let steps: UnsafeBufferPointer<Step>
+        let literals: UnsafeBufferPointer<UInt8>
+        let names: [String]
         let values: [TemplateValue?]
         /// The items of the lists being repeated, innermost last; their names come first.
         var items: [TemplateContext] = []
         var buffer: [UInt8] = []
 
-        init(template: Template, values: [TemplateValue?]) {
-            self.template = template
+        init(
+            steps: UnsafeBufferPointer<Step>, literals: UnsafeBufferPointer<UInt8>, names: [String],
+            values: [TemplateValue?]
+        ) {
+            self.steps = steps
+            self.literals = literals
+            self.names = names
             self.values = values
             buffer.reserveCapacity(4096)
         }
@@ -89,7 +103,7 @@ public struct Template: Sendable {
         func value(_ index: Int) -> TemplateValue? {
             var level = items.count - 1
             while level >= 0 {
-                if let value = items[level][template.names[index]] { return value }
+                if let value = items[level][names[index]] { return value }
                 level -= 1
             }
             return values[index]
@@ -98,11 +112,11 @@ public struct Template: Sendable {
         mutating func run(_ start: Int, _ end: Int) {
             var position = start
             while position < end {
-                let step = template.steps[position]
+                let step = steps[position]
                 position += 1
                 switch step {
-                case .literal(let index):
-                    buffer.append(contentsOf: template.literals[index])
+                case .literal(let start, let end):
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: literals[start..<end]))
                 case .escaped(let index):
                     if case .text(let text)? = value(index) { HTMLEscaping.append(text, to: &buffer) }
                 case .raw(let index):

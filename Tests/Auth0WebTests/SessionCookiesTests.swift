@@ -29,6 +29,15 @@ import Web
         #expect(store.load(from: jar(cookies)).session == Self.session())
     }
 
+    @Test(arguments: ["Glaubé an dich!", "12345678é", "Ünïcödé 🦘 affirmations", "plain ascii, longer than eight"])
+    func textBeyondASCIIRoundTripsExactly(affirmation: String) throws {
+        let store = try SessionCookies(secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
+        let session = Self.session(affirmation: affirmation)
+        let loaded = store.load(from: jar(try store.store(session, replacing: [])))
+        #expect(loaded.session?.metadata.affirmation == affirmation)
+        #expect(loaded.session == session)
+    }
+
     @Test func largeSessionIsChunkedAndStaleChunksCleared() throws {
         let store = try SessionCookies(secure: true, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
         let big = Self.session(affirmation: String(repeating: "é", count: 1500))

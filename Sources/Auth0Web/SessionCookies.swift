@@ -63,7 +63,8 @@ public struct SessionCookies: Sendable {
 
     /// True when a loaded session should be sealed again to extend its rolling lifetime.
     public func needsTouch(_ loaded: Loaded) -> Bool {
-        loaded.session != nil && Int64(clock.now()) - loaded.issuedAt >= touchInterval
+        guard case .some = loaded.session else { return false }  // a match, not a copy of the session
+        return Int64(clock.now()) - loaded.issuedAt >= touchInterval
     }
 
     /// The `Set-Cookie` values that store `session`, replacing whatever was sent.

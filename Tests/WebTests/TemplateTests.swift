@@ -55,4 +55,16 @@ import Web
     @Test func selfIncludingPartialIsRefused() {
         #expect(throws: TemplateError.self) { try TemplateLibrary(sources: ["a": "{{> b}}", "b": "{{> a}}"]) }
     }
+
+    @Test func contextValuesAreReplacedAndRemovedByName() throws {
+        var context: TemplateContext = ["who": "Skippy", "mood": "happy"]
+        context["who"] = "Random"
+        context["mood"] = nil
+        context["flash"] = "Saved"
+        #expect(try render(["t": "{{who}}|{{mood}}|{{flash}}"], "t", context) == "Random||Saved")
+        // The page's own values come before the shared ones.
+        let library = try TemplateLibrary(sources: ["t": "{{who}} {{css}}"])
+        let out = try library.template("t").render(["who": "<b>"], shared: ["who": "shared", "css": "/a.css"])
+        #expect(String(decoding: out, as: UTF8.self) == "&lt;b&gt; /a.css")
+    }
 }

@@ -118,9 +118,18 @@ public struct Template: Sendable {
                 case .literal(let start, let end):
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: literals[start..<end]))
                 case .escaped(let index):
-                    if case .text(let text)? = value(index) { HTMLEscaping.append(text, to: &buffer) }
+                    // Outside lists the value is read where it lies in `values`, not copied out.
+                    if items.isEmpty {
+                        if case .text(let text)? = values[index] { HTMLEscaping.append(text, to: &buffer) }
+                    } else if case .text(let text)? = value(index) {
+                        HTMLEscaping.append(text, to: &buffer)
+                    }
                 case .raw(let index):
-                    if case .text(let text)? = value(index) { buffer.append(contentsOf: text.utf8) }
+                    if items.isEmpty {
+                        if case .text(let text)? = values[index] { buffer.append(contentsOf: text.utf8) }
+                    } else if case .text(let text)? = value(index) {
+                        buffer.append(contentsOf: text.utf8)
+                    }
                 case .section(let index, let inverted, let sectionEnd):
                     let value = value(index)
                     let shown = value?.isTruthy ?? false

@@ -20,13 +20,16 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
+        // One object per thread, for state a serving thread keeps to itself (no C, no Foundation).
+        .target(name: "PerThread"),
+
         // Web layer: requests, responses, routing, forms, cookies, templates. No sockets, no C.
         .target(name: "Web", dependencies: [.product(name: "ExtrasBase64", package: "swift-extras-base64")]),
 
         // Adapters: the only modules that import C.
         .target(name: "FastCGIServer", dependencies: ["Web", "CFastCGI"]),
-        .target(name: "CurlClient", dependencies: ["Web", "CCurl"]),
-        .target(name: "OpenSSLCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "CurlClient", dependencies: ["Web", "PerThread", "CCurl"]),
+        .target(name: "OpenSSLCrypto", dependencies: ["PerThread", "COpenSSL"]),
 
         // Mechanisms: sessions, login transaction, ID tokens, Management API client, settings.
         .target(name: "Auth0Web", dependencies: ["Web", "OpenSSLCrypto"]),
@@ -34,7 +37,7 @@ let package = Package(
         // The product's pages and routes.
         .target(
             name: "MetadataDemoApp",
-            dependencies: ["Web", "Auth0Web", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: ["Web", "Auth0Web", "PerThread", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
 
         // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
@@ -50,7 +53,7 @@ let package = Package(
         // A libFuzzer target over the parsers (see scripts/fuzz); a plain build replays inputs.
         .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web"]),
 
-        .testTarget(name: "WebTests", dependencies: ["Web"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "PerThread"]),
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"]),
         .testTarget(name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web"]),
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"]),

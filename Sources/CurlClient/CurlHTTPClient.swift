@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import PerThread
 import Web
 
 /// The `HTTPClient` over libcurl: one easy handle per thread, kept for the thread's life so

@@ -1,3 +1,4 @@
+import PerThread
 import Prometheus
 import Web
 

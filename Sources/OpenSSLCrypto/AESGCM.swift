@@ -1,61 +1,66 @@
 internal import COpenSSL
+import PerThread
 
 /// AES-256-GCM with a random 96-bit nonce: `nonce ‖ ciphertext ‖ 16-byte tag`.
 /// - SeeAlso: `EVP_EncryptInit_ex`, `EVP_DecryptFinal_ex`, `EVP_CTRL_GCM_SET_TAG`.
 public struct AESGCM: Sendable {
     /// The cipher, fetched once: OpenSSL 3 would otherwise look it up on every operation.
-    nonisolated(unsafe) private static let cipher: OpaquePointer = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)!
+    nonisolated(unsafe) fileprivate static let cipher: OpaquePointer = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)!
     public static let nonceSize = 12
     public static let tagSize = 16
-    private let key: [UInt8]
+    /// Each thread keeps its own contexts with the key already set up: a new context per call
+    /// would expand the key again every time (a third of the cost of opening a session cookie).
+    private let contexts: ThreadLocal<KeyedContexts>
 
     /// A cipher with a 32-byte key.
     public init(key: [UInt8]) {
         precondition(key.count == 32, "AES-256-GCM needs a 32-byte key")
-        self.key = key
+        contexts = ThreadLocal { try KeyedContexts(key: key) }
     }
 
     /// Encrypts and authenticates `plaintext`, binding `associatedData` (e.g. the cookie name).
     public func seal(_ plaintext: [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
-        let nonce = SecureRandom.bytes(AESGCM.nonceSize)
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(context) }
-        var out = nonce
-        out.reserveCapacity(nonce.count + plaintext.count + AESGCM.tagSize)
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + 16)
-        var length: Int32 = 0
-        var total = 0
-        guard EVP_EncryptInit_ex(context, AESGCM.cipher, nil, key, nonce) == 1 else {
-            throw CryptoError("EVP_EncryptInit_ex")
-        }
-        if !associatedData.isEmpty {
-            guard EVP_EncryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
-                throw CryptoError("EVP_EncryptUpdate(aad)")
+        let context = try contexts.value().encrypt
+        var out = SecureRandom.bytes(AESGCM.nonceSize)
+        out.append(contentsOf: repeatElement(0, count: plaintext.count + AESGCM.tagSize))
+        var failure: String?
+        out.withUnsafeMutableBufferPointer { output in
+            let base = output.baseAddress!
+            var length: Int32 = 0
+            if EVP_EncryptInit_ex(context, nil, nil, nil, base) != 1 {
+                failure = "EVP_EncryptInit_ex"
+            } else if !associatedData.isEmpty,
+                EVP_EncryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) != 1
+            {
+                failure = "EVP_EncryptUpdate(aad)"
+            } else if EVP_EncryptUpdate(
+                context, base + AESGCM.nonceSize, &length, plaintext, Int32(plaintext.count)) != 1
+                || Int(length) != plaintext.count
+            {
+                failure = "EVP_EncryptUpdate"
+            } else if EVP_EncryptFinal_ex(context, base + AESGCM.nonceSize + plaintext.count, &length) != 1
+                || length != 0
+            {
+                failure = "EVP_EncryptFinal_ex"
+            } else if COpenSSL_get_tag(
+                context, Int32(AESGCM.tagSize), base + AESGCM.nonceSize + plaintext.count) != 1
+            {
+                failure = "GCM get tag"
             }
         }
-        let updated = ciphertext.withUnsafeMutableBufferPointer {
-            EVP_EncryptUpdate(context, $0.baseAddress, &length, plaintext, Int32(plaintext.count))
+        if let failure {
+            ERR_clear_error()
+            throw CryptoError(failure)
         }
-        guard updated == 1 else { throw CryptoError("EVP_EncryptUpdate") }
-        total = Int(length)
-        let finished = ciphertext.withUnsafeMutableBufferPointer {
-            EVP_EncryptFinal_ex(context, $0.baseAddress! + total, &length)
-        }
-        guard finished == 1 else { throw CryptoError("EVP_EncryptFinal_ex") }
-        total += Int(length)
-        var tag = [UInt8](repeating: 0, count: AESGCM.tagSize)
-        guard COpenSSL_get_tag(context, Int32(AESGCM.tagSize), &tag) == 1 else { throw CryptoError("GCM get tag") }
-        out.append(contentsOf: ciphertext[0..<total])
-        out.append(contentsOf: tag)
         return out
     }
 
     /// Decrypts what `seal` made; nil when it was altered, truncated, or sealed with another key
     /// or other associated data.
     public func open(_ sealed: [UInt8], associatedData: [UInt8]) -> [UInt8]? {
-        guard sealed.count >= AESGCM.nonceSize + AESGCM.tagSize else { return nil }
-        guard let context = EVP_CIPHER_CTX_new() else { return nil }
-        defer { EVP_CIPHER_CTX_free(context) }
+        guard sealed.count >= AESGCM.nonceSize + AESGCM.tagSize, let context = try? contexts.value().decrypt else {
+            return nil
+        }
         let textCount = sealed.count - AESGCM.nonceSize - AESGCM.tagSize
         // GCM writes exactly as many bytes as it reads; the slack is for EVP's final call.
         var plaintext = [UInt8](repeating: 0, count: textCount + 16)
@@ -64,7 +69,7 @@ public struct AESGCM: Sendable {
         let verified = sealed.withUnsafeBufferPointer { input -> Bool in
             let base = input.baseAddress!
             var length: Int32 = 0
-            guard EVP_DecryptInit_ex(context, AESGCM.cipher, nil, key, base) == 1 else { return false }
+            guard EVP_DecryptInit_ex(context, nil, nil, nil, base) == 1 else { return false }
             if !associatedData.isEmpty {
                 guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
                     return false
@@ -89,5 +94,29 @@ public struct AESGCM: Sendable {
         }
         plaintext.removeLast(plaintext.count - written)
         return plaintext
+    }
+}
+
+/// One thread's two cipher contexts for one key; each call only sets a new nonce.
+final class KeyedContexts {
+    let encrypt: OpaquePointer
+    let decrypt: OpaquePointer
+
+    init(key: [UInt8]) throws {
+        guard let encrypt = EVP_CIPHER_CTX_new() else { throw CryptoError("EVP_CIPHER_CTX_new") }
+        guard let decrypt = EVP_CIPHER_CTX_new() else {
+            EVP_CIPHER_CTX_free(encrypt)
+            throw CryptoError("EVP_CIPHER_CTX_new")
+        }
+        self.encrypt = encrypt
+        self.decrypt = decrypt
+        guard EVP_EncryptInit_ex(encrypt, AESGCM.cipher, nil, key, nil) == 1,
+            EVP_DecryptInit_ex(decrypt, AESGCM.cipher, nil, key, nil) == 1
+        else { throw CryptoError("EVP_CipherInit_ex") }
+    }
+
+    deinit {
+        EVP_CIPHER_CTX_free(encrypt)
+        EVP_CIPHER_CTX_free(decrypt)
     }
 }

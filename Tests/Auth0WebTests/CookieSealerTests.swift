@@ -34,6 +34,8 @@ final class ManualClock: Sendable {
             var altered = sealed
             altered[index] ^= 0x01
             #expect(sealer.open(Base64URL.encode(altered), name: "mds") == nil, "byte \(index)")
+            // The thread's cipher context is reused: a refusal must leave it fit for the next cookie.
+            #expect(sealer.open(text, name: "mds").map { Array($0.payload) } == Array("payload".utf8))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PerThread
 import Synchronization
 import Testing
 import Web

@@ -12,12 +12,18 @@ public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 
     public init(_ make: @escaping @Sendable () throws -> Value) {
         var key = pthread_key_t()
-        pthread_key_create(&key) { value in
+        let created = pthread_key_create(&key) { value in
             if let value { Unmanaged<AnyObject>.fromOpaque(value).release() }
         }
+        // The process has 1024 keys; running out is a leak of ThreadLocals, a programming error.
+        precondition(created == 0, "pthread_key_create failed: \(created)")
         self.key = key
         self.make = make
     }
+
+    /// Frees the key for reuse. Objects still held by live threads are not released (POSIX
+    /// runs no destructors here); ThreadLocals normally live as long as the process.
+    deinit { pthread_key_delete(key) }
 
     /// The calling thread's object, made now if this is its first use.
     public func value() throws -> Value {

@@ -46,7 +46,7 @@ public struct CookieSealer: Sendable {
 
     /// Opens cookie text sealed for `name`; nil when it is tampered, truncated, sealed under
     /// another name or an unknown key, or expired.
-    public func open(_ text: String, name: String) -> Opened? {
+    public func open(_ text: some StringProtocol, name: String) -> Opened? {
         guard !text.isEmpty, text.utf8.count < 64 * 1024, let sealed = Base64URL.decode(text) else { return nil }
         let aad = Array(name.utf8)
         for cipher in ciphers {

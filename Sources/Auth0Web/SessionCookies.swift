@@ -47,11 +47,11 @@ public struct SessionCookies: Sendable {
     /// or foreign cookie means no session.
     public func load(from cookies: Cookies) -> Loaded {
         let sent = cookies.pairs.map(\.name).filter { $0 == name || $0.hasPrefix(name + ".") }
-        var text: String?
+        var text: Substring?
         if cookies.count(of: name) == 1 {
-            text = cookies[name]
+            text = cookies.value(of: name)  // read where it lies in the header
         } else if cookies.count(of: name) == 0, !sent.isEmpty {
-            text = joinedChunks(cookies)
+            text = joinedChunks(cookies).map { $0[...] }
         }
         guard let text, let opened = sealer.open(text, name: name), let session = Session(encoded: opened.payload),
             Double(session.createdAt + absoluteLifetime) > clock.now()

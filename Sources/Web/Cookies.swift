@@ -4,26 +4,42 @@
 
 /// The cookies of a request's `Cookie` header, parsed on bytes.
 public struct Cookies: Sendable {
-    /// Name and value pairs in the order sent; values are not decoded.
-    public let pairs: [(name: String, value: String)]
+    /// Name and value pairs in the order sent; values are not decoded. A value is a slice of the
+    /// header, not a copy: a session cookie is ~2 KB, read on every page view.
+    public let pairs: [(name: String, value: Substring)]
 
     /// Parses `a=b; c=d`. Pieces without `=` and names that are not RFC 6265 tokens are skipped.
     /// Works on the header's contiguous bytes: it runs on every request.
     public init(header: String) {
         var header = header
-        pairs = header.withUTF8 { bytes in
-            var pairs: [(name: String, value: String)] = []
+        let spans = header.withUTF8 { bytes in
+            var spans: [Span] = []
             var start = 0
             while start < bytes.count {
                 let end = Cookies.index(of: UInt8(ascii: ";"), in: bytes, from: start)
-                if let pair = Cookies.pair(bytes, start, end) { pairs.append(pair) }
+                if let span = Cookies.span(bytes, start, end) { spans.append(span) }
                 start = end + 1
             }
-            return pairs
+            return spans
+        }
+        // Offsets fall on ASCII separators, so they are character boundaries too.
+        let utf8 = header.utf8
+        pairs = spans.map { span in
+            let name = utf8.index(utf8.startIndex, offsetBy: span.name.lowerBound)
+            let value = utf8.index(utf8.startIndex, offsetBy: span.value.lowerBound)
+            return (
+                String(Substring(utf8[name..<utf8.index(name, offsetBy: span.name.count)])),
+                Substring(utf8[value..<utf8.index(value, offsetBy: span.value.count)])
+            )
         }
     }
 
-    /// One `name=value` piece between two offsets, trimmed and unquoted; nil when it is not one.
+    /// Where a name and its value lie in the header's bytes.
+    private struct Span {
+        let name: Range<Int>
+        let value: Range<Int>
+    }
+
     /// Where `byte` next occurs, or the end. memchr: a session cookie is ~2 KB of one value,
     /// scanned on every page view.
     private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
@@ -33,9 +49,8 @@ public struct Cookies: Sendable {
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
-    private static func pair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (
-        name: String, value: String
-    )? {
+    /// One `name=value` piece between two offsets, trimmed and unquoted; nil when it is not one.
+    private static func span(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Span? {
         var equals = start
         while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
         guard equals < end else { return nil }
@@ -49,10 +64,7 @@ public struct Cookies: Sendable {
         }
         guard nameEnd > nameStart else { return nil }
         for index in nameStart..<nameEnd where !SetCookie.tokenTable[Int(bytes[index])] { return nil }
-        return (
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self),
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
-        )
+        return Span(name: nameStart..<nameEnd, value: valueStart..<valueEnd)
     }
 
     private static func trim(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int) {
@@ -64,6 +76,11 @@ public struct Cookies: Sendable {
 
     /// The first value sent under a name.
     public subscript(_ name: String) -> String? {
+        value(of: name).map(String.init)
+    }
+
+    /// The first value sent under a name, as a slice of the header (no copy).
+    public func value(of name: String) -> Substring? {
         pairs.first { $0.name == name }?.value
     }
 
@@ -72,9 +89,8 @@ public struct Cookies: Sendable {
 
     /// The cookies whose names start with a prefix.
     public func named(withPrefix prefix: String) -> [(name: String, value: String)] {
-        pairs.filter { $0.name.hasPrefix(prefix) }
+        pairs.filter { $0.name.hasPrefix(prefix) }.map { ($0.name, String($0.value)) }
     }
-
 }
 
 /// A `Set-Cookie` header value with safe defaults (`HttpOnly`, `SameSite=Lax`, `Path=/`).

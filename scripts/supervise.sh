@@ -36,3 +36,15 @@ wait_for_socket() {
   while [ ! -S "$path" ] && [ "$tries" -gt 0 ]; do sleep 0.05; tries=$((tries - 1)); done
   [ -S "$path" ]
 }
+
+# require_free_ports PORT...: stops with one line naming a port something already answers on
+# (another `make run`, bench or soak would otherwise be served, or measured, instead).
+require_free_ports() {
+  local port
+  for port in "$@"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "port $port is already in use on 127.0.0.1 (another make run, bench or soak?)" >&2
+      return 1
+    fi
+  done
+}

@@ -20,6 +20,19 @@ import Testing
         #expect(try client.get(stack.baseURL + "/").body.contains("Metadata demo"))
     }
 
+    @Test func garbageOnAConnectionClosesItAndServingGoesOn() throws {
+        let stack = try Stack(workerEnvironment: ["WORKER_THREADS": "1"])
+        defer { stack.stop() }
+        let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/metadata-demo.sock"))
+        let garbage = Array("GET / HTTP/1.1\r\nHost: not-fastcgi\r\n\r\n".utf8)
+        #expect(write(fd, garbage, garbage.count) == garbage.count)
+        // The worker hangs up on what is not a FastCGI request: the read sees the end at once.
+        var byte: UInt8 = 0
+        #expect(read(fd, &byte, 1) == 0)
+        close(fd)  // libfcgi waits (up to 2 s) for the peer to close before freeing the thread
+        #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
+    }
+
     @Test func oneThreadServesManyVisitorsAtOnceOverKeptConnections() throws {
         let stack = try Stack(workerEnvironment: ["WORKER_THREADS": "1"])
         defer { stack.stop() }

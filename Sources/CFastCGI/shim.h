@@ -11,6 +11,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -65,6 +67,10 @@ static inline int CFastCGI_acceptConnection(int listeningFd, int seconds) {
         struct timeval limit = { .tv_sec = seconds, .tv_usec = 0 };
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+        /* Over TCP, answers must not wait for Nagle (libfcgi's own accept does the same); on a
+           unix socket this fails harmlessly. */
+        int on = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
     return fd;
 }

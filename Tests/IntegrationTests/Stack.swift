@@ -51,6 +51,23 @@ final class Stack: @unchecked Sendable {
         try waitForSocket(runDir + "/metadata-demo.sock", log: "worker")
     }
 
+    /// Starts a second worker, named `name`, listening on TCP (as on another host behind nginx);
+    /// returns its port once it accepts connections.
+    func startWorkerOnTCP(name: String) throws -> Int {
+        let port = try Stack.freePort()
+        var env = devEnvironment
+        env.merge(["FASTCGI_LISTEN": "127.0.0.1:\(port)", "WORKER_THREADS": "2", "LOG_LEVEL": "info"]) { $1 }
+        try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
+        for _ in 0..<200 {
+            if let fd = Stack.connect(tcpPort: port) {
+                close(fd)
+                return port
+            }
+            usleep(25_000)
+        }
+        throw StackError("\(name) does not listen on port \(port); log: \(log(name))")
+    }
+
     /// Starts the dev tenant; its state and key files stay in the run folder across restarts.
     func startTenant(extra: [String: String] = [:]) throws {
         var env = devEnvironment
@@ -160,20 +177,31 @@ final class Stack: @unchecked Sendable {
 
     /// A connection to the unix socket, open until the caller closes it; nil if refused.
     static func connect(unixSocket path: String) -> Int32? {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            return nil
-        }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
+        return connect(family: AF_UNIX, to: &address)
+    }
+
+    /// A TCP connection to 127.0.0.1, open until the caller closes it; nil if refused.
+    static func connect(tcpPort port: Int) -> Int32? {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return connect(family: AF_INET, to: &address)
+    }
+
+    private static func connect<Address>(family: Int32, to address: inout Address) -> Int32? {
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<Address>.size)) == 0
             }
         }
         if connected { return fd }

@@ -33,6 +33,21 @@ import Testing
         #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
     }
 
+    @Test func aWorkerOnTCPServesSeveralRequestsOnOneKeptConnection() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let port = try stack.startWorkerOnTCP(name: "tcp-worker")
+        let fd = try #require(Stack.connect(tcpPort: port))
+        defer { close(fd) }
+        var client = FastCGITestClient(socket: fd)
+        let health = try client.get("/healthz")
+        #expect(health.hasPrefix("Status: 200"))
+        #expect(health.hasSuffix("\r\n\r\nok\n"))
+        let home = try client.get("/")
+        #expect(home.contains("Metadata demo"))
+        #expect(try client.get("/nowhere").hasPrefix("Status: 404"))
+    }
+
     @Test func oneThreadServesManyVisitorsAtOnceOverKeptConnections() throws {
         let stack = try Stack(workerEnvironment: ["WORKER_THREADS": "1"])
         defer { stack.stop() }

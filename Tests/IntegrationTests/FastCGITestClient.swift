@@ -1,0 +1,66 @@
+import Foundation
+
+/// Speaks FastCGI to a worker directly, as nginx does (responder role, kept connection), for
+/// tests of the worker's own socket handling.
+/// - SeeAlso: the FastCGI 1.0 specification: records, name-value pairs, `FCGI_KEEP_CONN`.
+struct FastCGITestClient {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let fd: Int32
+    private var nextID: UInt16 = 1
+
+    init(socket fd: Int32) { self.fd = fd }
+
+    /// Sends a GET for `path` on the kept connection and returns what the
+    /// worker wrote to stdout (the CGI-style head and body).
+    mutating func get(_ path: String) throws -> String {
+        let id = nextID
+        nextID += 1
+        var out: [UInt8] = []
+        out += Self.record(type: 1, id: id, content: [0, 1, 1, 0, 0, 0, 0, 0])  // responder, keep the connection
+        var params: [UInt8] = []
+        for (name, value) in [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] {
+            params +=
+                Self.length(name.utf8.count) + Self.length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
+        }
+        out += Self.record(type: 4, id: id, content: params) + Self.record(type: 4, id: id, content: [])
+        out += Self.record(type: 5, id: id, content: [])
+        guard write(fd, out, out.count) == out.count else { throw Failure(description: "write failed") }
+        var stdout: [UInt8] = []
+        while true {
+            let header = try read(8)
+            let count = Int(header[4]) << 8 | Int(header[5])
+            let content = try read(count)
+            _ = try read(Int(header[6]))  // padding
+            switch header[1] {
+            case 6: stdout += content  // FCGI_STDOUT
+            case 3: return String(decoding: stdout, as: UTF8.self)  // FCGI_END_REQUEST
+            default: continue
+            }
+        }
+    }
+
+    private func read(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, count - got) }
+            guard n > 0 else { throw Failure(description: "connection ended after \(got) of \(count) bytes") }
+            got += n
+        }
+        return bytes
+    }
+
+    private static func record(type: UInt8, id: UInt16, content: [UInt8]) -> [UInt8] {
+        [1, type, UInt8(id >> 8), UInt8(id & 0xFF), UInt8(content.count >> 8), UInt8(content.count & 0xFF), 0, 0]
+            + content
+    }
+
+    private static func length(_ count: Int) -> [UInt8] {
+        count < 128
+            ? [UInt8(count)]
+            : [UInt8(count >> 24) | 0x80, UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
+    }
+}

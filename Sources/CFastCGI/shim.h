@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <arpa/inet.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -73,6 +74,25 @@ static inline int CFastCGI_acceptConnection(int listeningFd, int seconds) {
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
     return fd;
+}
+
+/* 1 with the peer's IPv4 address (network order) for a TCP connection, 0 for any other kind
+   (a unix socket), -1 on failure. */
+static inline int CFastCGI_peerIPv4(int fd, uint32_t *address) {
+    struct sockaddr_storage peer;
+    socklen_t length = sizeof peer;
+    if (getpeername(fd, (struct sockaddr *)&peer, &length) != 0) return -1;
+    if (peer.ss_family != AF_INET) return 0;
+    *address = ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
+    return 1;
+}
+
+/* 1 with the address (network order) when `text` is a dotted IPv4 address, else 0. */
+static inline int CFastCGI_parseIPv4(const char *text, uint32_t *address) {
+    struct in_addr parsed;
+    if (inet_pton(AF_INET, text, &parsed) != 1) return 0;
+    *address = parsed.s_addr;
+    return 1;
 }
 
 static inline int CFastCGI_setNonBlocking(int fd) {

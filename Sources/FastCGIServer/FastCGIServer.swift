@@ -16,6 +16,9 @@ public final class FastCGIServer: Sendable {
         public var maxBodyBytes: Int = 64 * 1024
         /// The unix socket's permission bits.
         public var socketMode: Int = 0o660
+        /// The web servers allowed to connect over TCP (IPv4, network order); nil admits any.
+        /// Unix-socket connections are governed by the socket's permissions instead.
+        public var allowedPeers: Set<UInt32>?
         /// How long the web server may pause while sending a request or reading an answer.
         public var stallSeconds: Int32 = 30
         /// How long requests in flight may take to finish at shutdown.
@@ -107,6 +110,11 @@ public final class FastCGIServer: Sendable {
         while true {
             let fd = CFastCGI_acceptConnection(poller.listener, options.stallSeconds)
             if fd >= 0 {
+                if let allowed = options.allowedPeers, let peer = refusedPeer(fd, allowed: allowed) {
+                    log(.warning, "refused a connection", ["peer": peer, "setting": "FCGI_WEB_SERVER_ADDRS"])
+                    close(fd)
+                    continue
+                }
                 if !poller.watch(FastCGIConnection(socket: fd)) {
                     log(.error, "cannot watch a connection", ["error": String(cString: strerror(errno))])
                 }
@@ -125,6 +133,31 @@ public final class FastCGIServer: Sendable {
                 return
             }
         }
+    }
+
+    /// The peer's address when it is a TCP peer not on the list (or cannot be told), else nil.
+    private func refusedPeer(_ fd: Int32, allowed: Set<UInt32>) -> String? {
+        var address: UInt32 = 0
+        switch CFastCGI_peerIPv4(fd, &address) {
+        case 0: return nil
+        case 1:
+            if allowed.contains(address) { return nil }
+            return withUnsafeBytes(of: address) { $0.map(String.init).joined(separator: ".") }
+        default: return "unknown"
+        }
+    }
+
+    /// Parses `FCGI_WEB_SERVER_ADDRS` as libfcgi does: comma-separated IPv4 addresses.
+    /// Nil when an entry is not one.
+    public static func allowedPeers(from text: String) -> Set<UInt32>? {
+        var peers: Set<UInt32> = []
+        for entry in text.split(separator: ",") {
+            var address: UInt32 = 0
+            let trimmed = entry.trimmingCharacters(in: .whitespaces)
+            guard CFastCGI_parseIPv4(trimmed, &address) == 1 else { return nil }
+            peers.insert(address)
+        }
+        return peers.isEmpty ? nil : peers
     }
 
     private func handle(_ fcgi: FastCGIConnection) {

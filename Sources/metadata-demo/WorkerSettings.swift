@@ -16,6 +16,9 @@ struct WorkerSettings {
     let publicDirectory: String
     /// `LOG_LEVEL`: `debug`, `info`, `warning` or `error`. Default `info`.
     let logLevel: Log.Level
+    /// `FCGI_WEB_SERVER_ADDRS`: the web servers (IPv4) allowed to connect over TCP, comma-separated,
+    /// as in libfcgi. Default: any (a firewall decides).
+    let allowedPeers: Set<UInt32>?
 
     init(environment: [String: String]) throws {
         var problems: [String] = []
@@ -34,6 +37,14 @@ struct WorkerSettings {
         let levelText = environment["LOG_LEVEL"] ?? "info"
         let level = Log.Level(name: levelText)
         if level == nil { problems.append("LOG_LEVEL: \"\(levelText)\" is not debug, info, warning or error") }
+        var allowedPeers: Set<UInt32>?
+        if let peersText = environment["FCGI_WEB_SERVER_ADDRS"], !peersText.isEmpty {
+            allowedPeers = FastCGIServer.allowedPeers(from: peersText)
+            if allowedPeers == nil {
+                problems.append(
+                    "FCGI_WEB_SERVER_ADDRS: \"\(peersText)\" is not a comma-separated list of IPv4 addresses")
+            }
+        }
         guard problems.isEmpty, let listen, let threads, let mode, let level else {
             throw SettingsProblems(lines: problems)
         }
@@ -43,5 +54,6 @@ struct WorkerSettings {
         self.templatesDirectory = environment["TEMPLATES_DIR"] ?? "Templates"
         self.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
         self.logLevel = level
+        self.allowedPeers = allowedPeers
     }
 }

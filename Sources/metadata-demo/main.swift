@@ -26,6 +26,7 @@ do {
     var options = FastCGIServer.Options()
     options.threads = settings.threads
     options.socketMode = settings.socketMode
+    options.allowedPeers = settings.allowedPeers
     try FastCGIServer(address: settings.listen, options: options, responder: app, log: log).run()
     // Requests in flight have finished (or the drain deadline passed); serving threads may
     // still be inside libfcgi. Running global destructors under them can crash, so leave at once.

@@ -72,12 +72,16 @@ import Web
     @Test func workerRefusesBadSettingsWithOneLineEach() throws {
         let answer = try run(
             Stack.binDir + "/metadata-demo", [],
-            environment: ["AUTH0_DOMAIN": "http://evil.example", "WORKER_THREADS": "0", "APP_BASE_URL": "ftp://x"],
+            environment: [
+                "AUTH0_DOMAIN": "http://evil.example", "WORKER_THREADS": "0", "APP_BASE_URL": "ftp://x",
+                "FCGI_WEB_SERVER_ADDRS": "127.0.0.1,nginx.internal",
+            ],
             clean: true)
         #expect(answer.status == 2)
         let lines = answer.output.split(separator: "\n")
         for name in [
             "WORKER_THREADS", "AUTH0_DOMAIN", "AUTH0_CLIENT_ID", "AUTH0_CLIENT_SECRET", "AUTH0_SECRET", "APP_BASE_URL",
+            "FCGI_WEB_SERVER_ADDRS",
         ] {
             #expect(lines.filter { $0.hasPrefix("metadata-demo: \(name):") }.count == 1, "\(name) in \(answer.output)")
         }

@@ -53,10 +53,11 @@ final class Stack: @unchecked Sendable {
 
     /// Starts a second worker, named `name`, listening on TCP (as on another host behind nginx);
     /// returns its port once it accepts connections.
-    func startWorkerOnTCP(name: String) throws -> Int {
+    func startWorkerOnTCP(name: String, extra: [String: String] = [:]) throws -> Int {
         let port = try Stack.freePort()
         var env = devEnvironment
         env.merge(["FASTCGI_LISTEN": "127.0.0.1:\(port)", "WORKER_THREADS": "2", "LOG_LEVEL": "info"]) { $1 }
+        env.merge(extra) { $1 }
         try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
         for _ in 0..<200 {
             if let fd = Stack.connect(tcpPort: port) {

@@ -48,6 +48,24 @@ import Testing
         #expect(try client.get("/nowhere").hasPrefix("Status: 404"))
     }
 
+    @Test func onlyTheListedWebServersMayConnectOverTCP() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let closed = try stack.startWorkerOnTCP(
+            name: "elsewhere", extra: ["FCGI_WEB_SERVER_ADDRS": "192.0.2.10, 192.0.2.11"])
+        let refused = try #require(Stack.connect(tcpPort: closed))
+        defer { close(refused) }
+        var byte: UInt8 = 0
+        #expect(read(refused, &byte, 1) == 0)  // hung up on before any request
+        #expect(stack.log("elsewhere").contains("msg=\"refused a connection\" peer=127.0.0.1"))
+
+        let open = try stack.startWorkerOnTCP(name: "here", extra: ["FCGI_WEB_SERVER_ADDRS": "192.0.2.10,127.0.0.1"])
+        let fd = try #require(Stack.connect(tcpPort: open))
+        defer { close(fd) }
+        var client = FastCGITestClient(socket: fd)
+        #expect(try client.get("/healthz").hasPrefix("Status: 200"))
+    }
+
     @Test func oneThreadServesManyVisitorsAtOnceOverKeptConnections() throws {
         let stack = try Stack(workerEnvironment: ["WORKER_THREADS": "1"])
         defer { stack.stop() }

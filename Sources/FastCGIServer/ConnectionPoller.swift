@@ -9,6 +9,8 @@ struct ConnectionPoller: Sendable {
         case listener
         case connection(FastCGIConnection)
         case stop
+        /// epoll itself failed (a bug, not a bad peer), with errno.
+        case failed(Int32)
     }
 
     private let poller: Int32
@@ -35,7 +37,8 @@ struct ConnectionPoller: Sendable {
         let token = CFastCGI_pollerNext(poller)
         switch token {
         case Self.listenerToken: return .listener
-        case Self.stopToken, 0: return .stop
+        case Self.stopToken: return .stop
+        case 0: return .failed(errno)
         default:
             let address = UnsafeRawPointer(bitPattern: UInt(token))!
             return .connection(Unmanaged<FastCGIConnection>.fromOpaque(address).takeUnretainedValue())

@@ -89,6 +89,11 @@ public final class FastCGIServer: Sendable {
             switch poller.next() {
             case .stop:
                 return
+            case .failed(let error):
+                // A worker whose threads cannot wait for requests is deaf: better to exit and be
+                // restarted by the supervisor (systemd, or the run script's) than to linger.
+                log(.error, "epoll_wait failed", ["error": String(cString: strerror(error))])
+                _exit(70)
             case .listener:
                 acceptWaiting(poller)
             case .connection(let connection):

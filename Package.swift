@@ -24,7 +24,10 @@ let package = Package(
         .target(name: "PerThread"),
 
         // Web layer: requests, responses, routing, forms, cookies, templates. No sockets, no C.
-        .target(name: "Web", dependencies: [.product(name: "ExtrasBase64", package: "swift-extras-base64")]),
+        .target(
+            name: "Web",
+            dependencies: ["PerThread", .product(name: "ExtrasBase64", package: "swift-extras-base64")]
+        ),
 
         // Adapters: the only modules that import C.
         .target(name: "FastCGIServer", dependencies: ["Web", "CFastCGI"]),

@@ -31,7 +31,14 @@ public struct SessionCookies: Sendable {
         self.rollingLifetime = rollingLifetime
         self.absoluteLifetime = absoluteLifetime
         touchInterval = min(3600, rollingLifetime / 4)
+        let prefix = name + "."
+        chunkPrefix = prefix
+        chunkNames = (0..<SessionCookies.maxChunks).map { prefix + String($0) }
     }
+
+    /// `NAME.`, and `NAME.0`, `NAME.1`, …: the parts of a session too large for one cookie.
+    private let chunkPrefix: String
+    private let chunkNames: [String]
 
     /// What the request's cookies hold.
     public struct Loaded: Sendable {
@@ -46,7 +53,7 @@ public struct SessionCookies: Sendable {
     /// Opens the session from the request; a missing, tampered, truncated, expired, duplicated
     /// or foreign cookie means no session.
     public func load(from cookies: Cookies) -> Loaded {
-        let sent = cookies.pairs.map(\.name).filter { $0 == name || $0.hasPrefix(name + ".") }
+        let sent = cookies.pairs.map(\.name).filter { $0 == name || $0.hasPrefix(chunkPrefix) }
         var text: Substring?
         if cookies.count(of: name) == 1 {
             text = cookies.value(of: name)  // read where it lies in the header
@@ -82,7 +89,7 @@ public struct SessionCookies: Sendable {
             }
             guard chunks.count <= SessionCookies.maxChunks else { throw SessionTooLarge() }
             for (index, chunk) in chunks.enumerated() {
-                cookies.append(make("\(name).\(index)", chunk, maxAge: Int(lifetime)))
+                cookies.append(make(chunkNames[index], chunk, maxAge: Int(lifetime)))
             }
         }
         let written = Set(cookies.map(\.name))
@@ -103,8 +110,7 @@ public struct SessionCookies: Sendable {
 
     private func joinedChunks(_ cookies: Cookies) -> String? {
         var text = ""
-        for index in 0..<SessionCookies.maxChunks {
-            let chunkName = "\(name).\(index)"
+        for chunkName in chunkNames {
             guard cookies.count(of: chunkName) <= 1 else { return nil }
             guard let chunk = cookies[chunkName] else { break }
             text += chunk

@@ -10,7 +10,7 @@ public struct AESGCM: Sendable {
     public static let tagSize = 16
     /// Each thread keeps its own contexts with the key already set up: a new context per call
     /// would expand the key again every time (a third of the cost of opening a session cookie).
-    private let contexts: ThreadLocal<KeyedContexts>
+    private let contexts: ThreadLocal<KeyedContexts, any Error>
 
     /// A cipher with a 32-byte key.
     public init(key: [UInt8]) {

@@ -4,13 +4,13 @@
 
 /// One object per thread, made on the thread's first use and released when the thread ends.
 /// For state a worker thread keeps to itself (a kept libcurl handle, a metrics cache), read
-/// without a lock.
-public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
+/// without a lock. `Failure` is what making one may throw (`Never` for most: no `try` then).
+public final class ThreadLocal<Value: AnyObject, Failure: Error>: @unchecked Sendable {
     // @unchecked: the key is set once; each thread only reaches its own value.
     private let key: pthread_key_t
-    private let make: @Sendable () throws -> Value
+    private let make: @Sendable () throws(Failure) -> Value
 
-    public init(_ make: @escaping @Sendable () throws -> Value) {
+    public init(_ make: @escaping @Sendable () throws(Failure) -> Value) {
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { value in
             if let value { Unmanaged<AnyObject>.fromOpaque(value).release() }
@@ -26,7 +26,7 @@ public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     deinit { pthread_key_delete(key) }
 
     /// The calling thread's object, made now if this is its first use.
-    public func value() throws -> Value {
+    public func value() throws(Failure) -> Value {
         if let existing = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(existing).takeUnretainedValue()
         }

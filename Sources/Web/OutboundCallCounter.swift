@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import PerThread
 
 /// Counts the outbound HTTP calls made on the current thread, so the request log line can say
 /// how many calls to the tenant a request cost (a worker thread serves one request at a time).
@@ -17,17 +15,16 @@ public struct CountingHTTPClient: HTTPClient {
 
 /// The per-thread count behind `CountingHTTPClient`.
 public enum OutboundCalls {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    private final class Count { var value = 0 }
+    private static let counts = ThreadLocal { Count() }
+
+    private static var current: Count { counts.value() }
 
     /// The calls made on this thread since the last `reset()`.
-    public static var count: Int { Int(bitPattern: pthread_getspecific(key)) }
+    public static var count: Int { current.value }
 
     /// Starts counting again (at the start of each request).
-    public static func reset() { pthread_setspecific(key, nil) }
+    public static func reset() { current.value = 0 }
 
-    static func add() { pthread_setspecific(key, UnsafeRawPointer(bitPattern: count + 1)) }
+    static func add() { current.value += 1 }
 }

@@ -74,6 +74,7 @@ public struct Template: Sendable {
         return steps.withUnsafeBufferPointer { steps in
             literalBytes.withUnsafeBufferPointer { literals in
                 var renderer = Renderer(steps: steps, literals: literals, names: names, values: values)
+                renderer.buffer.reserveCapacity(4096)
                 renderer.run(0, steps.count)
                 return renderer.buffer
             }
@@ -88,17 +89,6 @@ public struct Template: Sendable {
         /// The items of the lists being repeated, innermost last; their names come first.
         var items: [TemplateContext] = []
         var buffer: [UInt8] = []
-
-        init(
-            steps: UnsafeBufferPointer<Step>, literals: UnsafeBufferPointer<UInt8>, names: [String],
-            values: [TemplateValue?]
-        ) {
-            self.steps = steps
-            self.literals = literals
-            self.names = names
-            self.values = values
-            buffer.reserveCapacity(4096)
-        }
 
         func value(_ index: Int) -> TemplateValue? {
             var level = items.count - 1
@@ -118,18 +108,9 @@ public struct Template: Sendable {
                 case .literal(let start, let end):
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: literals[start..<end]))
                 case .escaped(let index):
-                    // Outside lists the value is read where it lies in `values`, not copied out.
-                    if items.isEmpty {
-                        if case .text(let text)? = values[index] { HTMLEscaping.append(text, to: &buffer) }
-                    } else if case .text(let text)? = value(index) {
-                        HTMLEscaping.append(text, to: &buffer)
-                    }
+                    if case .text(let text)? = value(index) { HTMLEscaping.append(text, to: &buffer) }
                 case .raw(let index):
-                    if items.isEmpty {
-                        if case .text(let text)? = values[index] { buffer.append(contentsOf: text.utf8) }
-                    } else if case .text(let text)? = value(index) {
-                        buffer.append(contentsOf: text.utf8)
-                    }
+                    if case .text(let text)? = value(index) { buffer.append(contentsOf: text.utf8) }
                 case .section(let index, let inverted, let sectionEnd):
                     let value = value(index)
                     let shown = value?.isTruthy ?? false

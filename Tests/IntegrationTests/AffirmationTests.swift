@@ -6,7 +6,6 @@ import Web
 /// the dev tenant's Management API.
 @Suite(.serialized) final class AffirmationTests {
     let stack: Stack
-    static let roomy = ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"]
 
     init() throws {
         let directory = NSTemporaryDirectory() + "tenant-config-\(UUID().uuidString.prefix(8))"
@@ -14,7 +13,7 @@ import Web
         let config = try TestTenant.writeConfig(into: directory)
         stack = try Stack(
             workerEnvironment: ["AUTH0_TIMEOUT_SECONDS": "1"],
-            tenantEnvironment: Self.roomy.merging(["DEV_TENANT_CONFIG": config]) { $1 })
+            tenantEnvironment: ["DEV_TENANT_CONFIG": config])
         tenantConfig = config
     }
     let tenantConfig: String
@@ -41,7 +40,7 @@ import Web
     }
 
     private func restartTenant(_ extra: [String: String] = [:]) throws {
-        try stack.restartTenant(Self.roomy.merging(["DEV_TENANT_CONFIG": tenantConfig]) { $1 }.merging(extra) { $1 })
+        try stack.restartTenant(["DEV_TENANT_CONFIG": tenantConfig].merging(extra) { $1 })
     }
 
     @Test func skippySeesAffirmationAndAnnouncementSavesRefreshesAndItSurvivesATenantRestart() throws {

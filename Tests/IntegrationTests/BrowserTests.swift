@@ -8,7 +8,7 @@ import Testing
     let browser: WebDriver
 
     init() throws {
-        stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"])
+        stack = try Stack()
         browser = try WebDriver()
     }
     deinit { stack.stop() }

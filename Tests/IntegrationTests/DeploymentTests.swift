@@ -103,7 +103,7 @@ import Web
 /// Single sign-on for sibling apps behind the same nginx.
 @Suite(.serialized) final class SiblingAppTests {
     let stack: Stack
-    init() throws { stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"]) }
+    init() throws { stack = try Stack() }
     deinit { stack.stop() }
 
     @Test func loggedOutVisitorIsSentToLoginAndComesBack() throws {

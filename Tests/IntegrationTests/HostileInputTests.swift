@@ -12,7 +12,7 @@ import Web
     let csrf: String
 
     init() throws {
-        stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"])
+        stack = try Stack()
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.random)
         session = try #require(browser.cookies["mds"])

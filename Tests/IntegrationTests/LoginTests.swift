@@ -6,7 +6,7 @@ import Web
 @Suite(.serialized) final class LoginTests {
     let stack: Stack
 
-    init() throws { stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"]) }
+    init() throws { stack = try Stack() }
     deinit { stack.stop() }
 
     @Test func skippyLogsInSeesProfileAndLogsOut() throws {

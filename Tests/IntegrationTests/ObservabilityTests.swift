@@ -5,7 +5,7 @@ import Web
 /// One log line per request with what an operator needs, and Prometheus metrics.
 @Suite(.serialized) final class ObservabilityTests {
     let stack: Stack
-    init() throws { stack = try Stack(tenantEnvironment: ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"]) }
+    init() throws { stack = try Stack() }
     deinit { stack.stop() }
 
     @Test func requestLogLinesCarryRouteStatusDurationAndOutboundCalls() throws {

@@ -72,7 +72,12 @@ final class Stack: @unchecked Sendable {
     /// Starts the dev tenant; its state and key files stay in the run folder across restarts.
     func startTenant(extra: [String: String] = [:]) throws {
         var env = devEnvironment
-        env.merge(["FASTCGI_LISTEN": "unix:\(runDir)/dev-tenant.sock", "LOG_LEVEL": "info"]) { $1 }
+        // Tests log in and save many times a minute: Auth0's per-user limit (10) is lifted unless a
+        // test sets its own (the contract tests check the limit itself).
+        env.merge([
+            "FASTCGI_LISTEN": "unix:\(runDir)/dev-tenant.sock", "LOG_LEVEL": "info",
+            "DEV_TENANT_USER_RATE_PER_MINUTE": "1000",
+        ]) { $1 }
         env.merge(extra) { $1 }
         try? FileManager.default.removeItem(atPath: runDir + "/dev-tenant.sock")
         try start("dev-tenant", Stack.binDir + "/dev-tenant", [], environment: env)

@@ -19,20 +19,21 @@ import Web
         deinit { released.add() }
     }
 
-    @Test func eachThreadKeepsItsOwnObjectUntilItEnds() throws {
+    @Test func eachThreadKeepsItsOwnObjectUntilItEnds() {
         let made = Count()
         let released = Count()
-        let local = ThreadLocal<Token> {
+        let local = ThreadLocal<Token, Never> {
             made.add()
             return Token()
         }
-        let mine = try local.value()
-        #expect(try local.value() === mine)
+        let mine = local.value()
+        #expect(local.value() === mine)
         // Kept alive here: an ended thread frees its object, and its address may be reused.
         let others = Mutex<[Token]>([])
         let threads = (0..<4).map { _ in
             Thread {
-                guard let first = try? local.value(), let again = try? local.value(), first === again else { return }
+                let first = local.value()
+                guard local.value() === first else { return }
                 others.withLock { $0.append(first) }
             }
         }
@@ -44,7 +45,7 @@ import Web
         #expect(made.value == 5)
 
         let tracking = ThreadLocal { Tracked(released) }
-        let thread = Thread { _ = try? tracking.value() }
+        let thread = Thread { _ = tracking.value() }
         thread.start()
         for _ in 0..<200 where released.value == 0 { usleep(5_000) }
         #expect(released.value == 1)

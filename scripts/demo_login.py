@@ -1,6 +1,9 @@
 """Logs a demo person in through the product and the dev tenant, as a browser would.
 
-  demo_login.py cookie APP_URL EMAIL PASSWORD     prints the Cookie header of a logged-in session
+  demo_login.py cookie APP_URL EMAIL PASSWORD PATH...
+                                                  logs in once, then prints for each PATH the Cookie
+                                                  header a browser sends there (the session's
+                                                  cookies are scoped by Path)
   demo_login.py rate APP_URL EMAIL PASSWORD SECS  full login round trips per second (2 threads)
 """
 import http.client
@@ -11,13 +14,27 @@ import time
 import urllib.parse
 
 
+def path_matches(request_path, cookie_path):
+    """RFC 6265 section 5.1.4."""
+    if not request_path.startswith(cookie_path):
+        return False
+    return len(request_path) == len(cookie_path) or cookie_path.endswith("/") or request_path[len(cookie_path)] == "/"
+
+
+def cookie_header(cookies, path):
+    """cookies maps (name, path) to a value; the header a browser sends to `path`."""
+    return "; ".join(f"{name}={value}" for (name, cookie_path), value in sorted(cookies.items())
+                     if path_matches(path, cookie_path))
+
+
 def request(url, method="GET", body=None, cookies=None, headers=None):
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     path = parts.path + ("?" + parts.query if parts.query else "")
     all_headers = dict(headers or {})
-    if cookies:
-        all_headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    sent = cookie_header(cookies or {}, parts.path or "/")
+    if sent:
+        all_headers["Cookie"] = sent
     if body is not None:
         all_headers["Content-Type"] = "application/x-www-form-urlencoded"
     conn.request(method, path, body=body, headers=all_headers)
@@ -26,11 +43,13 @@ def request(url, method="GET", body=None, cookies=None, headers=None):
     for header, value in response.getheaders():
         if header.lower() == "set-cookie":
             name, _, rest = value.partition("=")
-            cookie_value = rest.split(";", 1)[0]
-            if "Max-Age=0" in value:
-                cookies.pop(name, None)
+            cookie_value, *attributes = [part.strip() for part in rest.split(";")]
+            paths = [a[len("Path="):] for a in attributes if a.startswith("Path=")]
+            key = (name, paths[0] if paths else "/")
+            if "Max-Age=0" in attributes:
+                cookies.pop(key, None)
             else:
-                cookies[name] = cookie_value
+                cookies[key] = cookie_value
     conn.close()
     return response.status, response.getheader("Location"), text
 
@@ -48,13 +67,16 @@ def login(app, email, password):
         assert status == 302, status
     status, _, _ = request(location, cookies=cookies)
     assert status == 302, status
-    return {k: v for k, v in cookies.items() if k.startswith("mds") or k.startswith("__Host-mds")}
+    # The product's cookies only (the dev tenant's share the jar: cookies ignore ports).
+    return {key: value for key, value in cookies.items() if not key[0].startswith("devtenant")}
 
 
 def main():
     mode, app, email, password = sys.argv[1:5]
     if mode == "cookie":
-        print("; ".join(f"{k}={v}" for k, v in login(app, email, password).items()))
+        cookies = login(app, email, password)
+        for path in sys.argv[5:] or ["/"]:
+            print(cookie_header(cookies, path))
         return
     seconds = float(sys.argv[5])
     count = [0, 0]

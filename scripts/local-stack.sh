@@ -1,6 +1,7 @@
 # Sourced by `make bench` and `make soak`: starts the release build of the dev tenant, the worker
 # and nginx (with the ceiling server) in a temporary run folder, supervised, and logs in a person.
-# Sets: bin, app, RUN_DIR, worker_pid(), tenant_supervisor, cookie, csrf.
+# Sets: bin, app, RUN_DIR, worker_pid(), tenant_supervisor, cookie (what a browser sends to a
+# page), save_cookie (what it sends to /affirmation: the session and its access token), csrf.
 
 for product in metadata-demo dev-tenant session-bench; do swift build -c release --product "$product" >/dev/null; done
 bin=$(swift build -c release --show-bin-path)
@@ -26,7 +27,8 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$APP_PORT/healthz" >/dev/null 
 app="http://127.0.0.1:$APP_PORT"
 worker_pid() { pgrep -n -f "$bin/metadata-demo"; }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$(worker_pid)/status"; }
-cookie=$(python3 scripts/demo_login.py cookie "$app" skippy@example.com 'Skippy-the-kangaroo-1!')
+{ read -r cookie; read -r save_cookie; } < <(
+  python3 scripts/demo_login.py cookie "$app" skippy@example.com 'Skippy-the-kangaroo-1!' / /affirmation)
 csrf=$(curl -s -H "Cookie: $cookie" "$app/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"$//')
 
 # restart_tenant VAR=value…: replaces the supervised dev tenant with one with other settings.

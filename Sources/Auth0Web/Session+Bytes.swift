@@ -1,9 +1,11 @@
 extension Session {
-    private static let formatVersion: UInt8 = 1
+    // 2: the access token moved to its own cookie. Older cookies do not open: their holders log in again.
+    private static let formatVersion: UInt8 = 2
+    fileprivate static let accessTokenFormatVersion: UInt8 = 1
 
-    /// The session in the compact byte format sealed into the cookie.
+    /// The session without its access token, in the compact byte format sealed into the session cookie.
     func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: 1024 + accessToken.utf8.count)
+        var w = ByteWriter(capacity: 512)
         w.write(Session.formatVersion)
         w.write(profile.sub)
         w.write(profile.name)
@@ -11,8 +13,6 @@ extension Session {
         w.write(profile.emailVerified)
         w.write(profile.picture)
         w.write(profile.updatedAt)
-        w.write(accessToken)
-        w.write(accessTokenExpiresAt)
         w.write(optional: refreshToken)
         w.write(optional: tenantSessionID)
         w.write(csrfToken)
@@ -32,8 +32,6 @@ extension Session {
             let profile = Profile(
                 sub: try r.readString(), name: try r.readString(), email: try r.readString(),
                 emailVerified: try r.readBool(), picture: try r.readString(), updatedAt: try r.readString())
-            let accessToken = try r.readString()
-            let expiresAt = try r.readInt64()
             let refreshToken = try r.readOptionalString()
             let sid = try r.readOptionalString()
             let csrf = try r.readString()
@@ -48,10 +46,40 @@ extension Session {
                 announcement = Announcement(text: announcementText, url: announcementURL)
             }
             self.init(
-                profile: profile, accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: refreshToken,
+                profile: profile, accessToken: nil, refreshToken: refreshToken,
                 tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement), flash: flash,
                 createdAt: createdAt)
+        } catch {
+            return nil
+        }
+    }
+}
+
+extension AccessToken {
+    /// The token in the byte format of its cookie, bound to the session it belongs to (the
+    /// person and the login) so it is never used with another.
+    func encoded(for session: Session) -> [UInt8] {
+        var w = ByteWriter(capacity: 64 + value.utf8.count)
+        w.write(Session.accessTokenFormatVersion)
+        w.write(session.profile.sub)
+        w.write(session.createdAt)
+        w.write(value)
+        w.write(expiresAt)
+        return w.bytes
+    }
+
+    /// Reads what `encoded(for:)` wrote for this same session; nil for anything else.
+    init?(encoded bytes: ArraySlice<UInt8>, for session: Session) {
+        var r = ByteReader(bytes)
+        do {
+            guard try r.readByte() == Session.accessTokenFormatVersion, try r.readString() == session.profile.sub,
+                try r.readInt64() == session.createdAt
+            else { return nil }
+            let value = try r.readString()
+            let expiresAt = try r.readInt64()
+            guard r.isAtEnd, !value.isEmpty else { return nil }
+            self.init(value: value, expiresAt: expiresAt)
         } catch {
             return nil
         }

@@ -1,5 +1,7 @@
 /// Who is logged in: what the product knows of them and the tokens it calls Auth0 with.
-/// Kept only inside the sealed session cookie.
+/// Kept only inside sealed cookies: the access token in its own cookie, sent by the browser only
+/// to the route that calls the Management API (see `SessionCookies`), everything else in the
+/// session cookie every page view opens.
 public struct Session: Sendable, Equatable {
     /// The person's profile, from the ID token's claims.
     public struct Profile: Sendable, Equatable {
@@ -21,9 +23,9 @@ public struct Session: Sendable, Equatable {
     }
 
     public var profile: Profile
-    public var accessToken: String
-    /// Seconds since 1970 when the access token stops working.
-    public var accessTokenExpiresAt: Int64
+    /// The Management API access token; nil when the request did not carry it (page views never
+    /// do) or it was lost, in which case the refresh token gets a new one when one is needed.
+    public var accessToken: AccessToken?
     public var refreshToken: String?
     /// The tenant's session id (`sid`), for OIDC logout's `logout_hint`.
     public var tenantSessionID: String?
@@ -37,19 +39,30 @@ public struct Session: Sendable, Equatable {
     public var createdAt: Int64
 
     public init(
-        profile: Profile, accessToken: String, accessTokenExpiresAt: Int64, refreshToken: String?,
+        profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
         flash: String? = nil, createdAt: Int64
     ) {
         self.profile = profile
         self.accessToken = accessToken
-        self.accessTokenExpiresAt = accessTokenExpiresAt
         self.refreshToken = refreshToken
         self.tenantSessionID = tenantSessionID
         self.csrfToken = csrfToken
         self.metadata = metadata
         self.flash = flash
         self.createdAt = createdAt
+    }
+}
+
+/// An access token and when it stops working.
+public struct AccessToken: Sendable, Equatable {
+    public var value: String
+    /// Seconds since 1970.
+    public var expiresAt: Int64
+
+    public init(value: String, expiresAt: Int64) {
+        self.value = value
+        self.expiresAt = expiresAt
     }
 }
 

@@ -13,7 +13,7 @@ extension Routes {
         let typed = form["affirmation"] ?? ""
         let saving = form["action"] != "refresh"
         let text = typed.trimmingCharacters(in: .whitespacesAndNewlines)
-        let loaded = services.sessions.load(from: request.cookies)
+        let loaded = services.sessions.load(from: request.cookies, includingAccessToken: true)
         guard var session = loaded.session else {
             // The session expired while the page was open: log in again, then finish the save.
             guard isSameOrigin(request) else { throw ForgedRequest() }
@@ -54,27 +54,25 @@ extension Routes {
 
     /// Reads the metadata with a fresh access token.
     func fetchMetadata(_ session: inout Session) throws -> MetadataSnapshot {
-        try renewIfNeeded(&session)
-        let (user, accessToken) = (session.profile.sub, session.accessToken)
+        let (user, accessToken) = (session.profile.sub, try freshAccessToken(&session))
         let document = try counted { try services.management.readMetadata(userID: user, accessToken: accessToken) }
         return snapshot(document, user: user)
     }
 
     /// Saves the affirmation with a fresh access token; returns the metadata as saved.
     func saveAffirmation(_ text: String, session: inout Session) throws -> MetadataSnapshot {
-        try renewIfNeeded(&session)
-        let (user, accessToken) = (session.profile.sub, session.accessToken)
+        let (user, accessToken) = (session.profile.sub, try freshAccessToken(&session))
         let document = try counted {
             try services.management.saveAffirmation(text, userID: user, accessToken: accessToken)
         }
         return snapshot(document, user: user)
     }
 
-    /// Renews the access token when it expires within a minute; the rotated refresh token is
-    /// kept. A refused refresh token ends the session.
-    func renewIfNeeded(_ session: inout Session) throws {
+    /// The session's access token, renewed first when it expires within a minute or the browser
+    /// did not send it; the rotated refresh token is kept. A refused refresh token ends the session.
+    func freshAccessToken(_ session: inout Session) throws -> String {
         let now = Int64(services.clock.now())
-        guard session.accessTokenExpiresAt - now < 60 else { return }
+        if let token = session.accessToken, token.expiresAt - now >= 60 { return token.value }
         guard let refreshToken = session.refreshToken else { throw SessionEnded() }
         let tokens: TokenSet
         do {
@@ -85,9 +83,10 @@ extension Routes {
             throw SessionEnded()
         }
         services.metrics.renewed()
-        session.accessToken = tokens.accessToken
-        session.accessTokenExpiresAt = Int64(services.clock.now()) + tokens.expiresIn
+        session.accessToken = AccessToken(
+            value: tokens.accessToken, expiresAt: Int64(services.clock.now()) + tokens.expiresIn)
         if let rotated = tokens.refreshToken { session.refreshToken = rotated }
+        return tokens.accessToken
     }
 
     /// Runs a Management API call and counts its outcome.

@@ -21,7 +21,8 @@ public struct AppServices: Sendable {
         self.clock = clock
         sessions = try SessionCookies(
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
-            rollingLifetime: settings.rollingLifetime, absoluteLifetime: settings.absoluteLifetime)
+            accessTokenPath: Routes.affirmationPath, rollingLifetime: settings.rollingLifetime,
+            absoluteLifetime: settings.absoluteLifetime)
         transactions = try TransactionCookies(
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
         tokens = TokenClient(settings: settings, http: http)

@@ -58,7 +58,7 @@ extension Routes {
                 email: claims["email"]?.string ?? "", emailVerified: claims["email_verified"]?.bool ?? false,
                 picture: claims["picture"]?.string.flatMap { MetadataSnapshot.isSafeLink($0) ? $0 : nil } ?? "",
                 updatedAt: claims["updated_at"]?.string ?? ""),
-            accessToken: tokens.accessToken, accessTokenExpiresAt: now + tokens.expiresIn,
+            accessToken: AccessToken(value: tokens.accessToken, expiresAt: now + tokens.expiresIn),
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
             createdAt: now)
         log(.info, "login", ["id": request.requestID, "user": session.profile.sub])

@@ -21,7 +21,7 @@ struct Routes: Sendable {
         router.add("GET", "/callback") { try self.callback($0) }
         router.add("GET", "/logout") { self.confirmLogout($0) }
         router.add("POST", "/logout") { try self.logout($0) }
-        router.add("POST", "/affirmation") { try self.affirmation($0) }
+        router.add("POST", Routes.affirmationPath) { try self.affirmation($0) }
         router.add("GET", "/auth/check") { try self.authCheck($0) }
         router.add("GET", "/me") { self.me($0) }
         router.add("GET", "/metrics") { _ in
@@ -34,6 +34,10 @@ struct Routes: Sendable {
         return router
     }
 
+    /// The one route that calls the Management API, hence the only path the browser sends the
+    /// access token to.
+    static let affirmationPath = "/affirmation"
+
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
     func session(_ request: Request) -> (Session, SessionCookies.Loaded)? {
         let loaded = services.sessions.load(from: request.cookies)
@@ -43,13 +47,13 @@ struct Routes: Sendable {
 
     /// Stores `session` in the response's cookies.
     func store(_ session: Session, replacing loaded: SessionCookies.Loaded?, in response: inout Response) throws {
-        for cookie in try services.sessions.store(session, replacing: loaded?.sentNames ?? []) {
+        for cookie in try services.sessions.store(session, replacing: loaded) {
             response.setCookie(cookie)
         }
     }
 
-    /// Clears every session cookie the browser sent.
+    /// Clears every session cookie the browser sent, and its access token.
     func clearSession(_ loaded: SessionCookies.Loaded, in response: inout Response) {
-        for cookie in services.sessions.clear(loaded.sentNames) { response.setCookie(cookie) }
+        for cookie in services.sessions.clear(loaded) { response.setCookie(cookie) }
     }
 }

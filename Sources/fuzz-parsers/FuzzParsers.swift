@@ -7,24 +7,34 @@ import Web
 
 // swift-format-ignore: NeverUseForceTry
 private let store = try! SessionCookies(
-    secure: false, secrets: [String(repeating: "f", count: 32)], clock: Clock { 1_700_000_000 })
+    secure: false, secrets: [String(repeating: "f", count: 32)], clock: Clock { 1_700_000_000 },
+    accessTokenPath: "/affirmation")
 // swift-format-ignore: NeverUseForceTry
-private let sealed = try! store.store(
+private let sealedPair = try! store.store(
     Session(
         profile: .init(sub: "auth0|1", name: "N", email: "e@x", emailVerified: true, picture: "", updatedAt: ""),
-        accessToken: "AT", accessTokenExpiresAt: 1_700_086_400, refreshToken: nil, tenantSessionID: nil, csrfToken: "c",
-        createdAt: 1_700_000_000), replacing: [])[0].value
+        accessToken: AccessToken(value: "AT", expiresAt: 1_700_086_400), refreshToken: nil, tenantSessionID: nil,
+        csrfToken: "c", createdAt: 1_700_000_000)
+).map(\.value)
+private let (sealed, sealedAccessToken) = (sealedPair[0], sealedPair[1])
 
 /// Runs one input; traps (a finding) when an invariant breaks.
 func fuzzOne(_ data: [UInt8]) {
     guard let selector = data.first else { return }
     let input = Array(data.dropFirst())
     let text = String(decoding: input, as: UTF8.self)
-    switch selector % 5 {
+    switch selector % 6 {
     case 0:
         let cookies = Cookies(header: "mds=" + text)
         if store.load(from: cookies).session != nil {
             precondition(Base64URL.decode(cookies["mds"] ?? "") == Base64URL.decode(sealed), "an altered cookie opened")
+        }
+    case 5:
+        let cookies = Cookies(header: "mds=\(sealed); mda=" + text)
+        if store.load(from: cookies, includingAccessToken: true).session?.accessToken != nil {
+            precondition(
+                Base64URL.decode(cookies["mda"] ?? "") == Base64URL.decode(sealedAccessToken),
+                "an altered access-token cookie opened")
         }
     case 1:
         if let form = try? FormData(urlEncoded: input) {

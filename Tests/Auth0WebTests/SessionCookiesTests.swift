@@ -10,76 +10,169 @@ import Web
             profile: .init(
                 sub: "auth0|123", name: "Skippy", email: "skippy@example.com", emailVerified: true,
                 picture: "https://example.com/p.png", updatedAt: "2026-01-01T00:00:00.000Z"),
-            accessToken: String(repeating: "t", count: 900), accessTokenExpiresAt: 1_700_086_400,
+            accessToken: AccessToken(value: String(repeating: "t", count: 900), expiresAt: 1_700_086_400),
             refreshToken: "v1.refresh", tenantSessionID: "sid-1", csrfToken: "csrf-token",
             metadata: MetadataSnapshot(
                 affirmation: affirmation, announcement: Announcement(text: "Tap", url: "https://example.com")),
             flash: "Saved", createdAt: createdAt)
     }
 
-    private func jar(_ cookies: [SetCookie]) -> Cookies {
-        Cookies(header: cookies.filter { $0.maxAge != 0 }.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
+    /// The Cookie header a browser sends to `path` after receiving `cookies`.
+    private func jar(_ cookies: [SetCookie], path: String = "/") -> Cookies {
+        Cookies(
+            header: cookies.filter { $0.maxAge != 0 && path.hasPrefix($0.path) }.map { "\($0.name)=\($0.value)" }
+                .joined(separator: "; "))
     }
 
-    @Test func smallSessionIsOneCookieAndRoundTrips() throws {
-        let store = try SessionCookies(secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
-        let cookies = try store.store(Self.session(), replacing: [])
-        #expect(cookies.map(\.name) == ["mds"])
+    private func store(secure: Bool = false) throws -> SessionCookies {
+        try SessionCookies(
+            secure: secure, secrets: [String(repeating: "s", count: 32)], clock: time.clock,
+            accessTokenPath: "/affirmation")
+    }
+
+    /// The session as a page view sees it: everything but the access token.
+    private static func withoutToken(_ session: Session) -> Session {
+        var session = session
+        session.accessToken = nil
+        return session
+    }
+
+    @Test func pageViewsCarryTheSessionAndOnlyTheAffirmationRouteItsAccessToken() throws {
+        let store = try store()
+        let cookies = try store.store(Self.session())
+        #expect(cookies.map(\.name) == ["mds", "mda"])
+        #expect(cookies.map(\.path) == ["/", "/affirmation"])
         #expect(cookies[0].maxAge == 86_400)
-        #expect(store.load(from: jar(cookies)).session == Self.session())
+        #expect(cookies[1].maxAge == 86_400)  // the token's own life, within the session's
+        #expect(cookies[0].value.utf8.count < 700)  // the 900-byte token is not in it
+        #expect(store.load(from: jar(cookies)).session == Self.withoutToken(Self.session()))
+        #expect(store.load(from: jar(cookies), includingAccessToken: true).session?.accessToken == nil)
+        let atSave = store.load(from: jar(cookies, path: "/affirmation"), includingAccessToken: true)
+        #expect(atSave.session == Self.session())
+        #expect(atSave.sentAccessTokenNames == ["mda"])
+    }
+
+    @Test func httpsNamesArePrefixedForTheirPaths() throws {
+        let cookies = try store(secure: true).store(Self.session())
+        #expect(cookies.map(\.name) == ["__Host-mds", "__Secure-mda"])
+        #expect(cookies.allSatisfy { $0.secure && $0.httpOnly })
+        #expect(cookies[1].headerValue.contains("; Path=/affirmation;"))
+    }
+
+    @Test func anAccessTokenOpensOnlyWithItsOwnSession() throws {
+        let store = try store()
+        let mine = try store.store(Self.session())
+        var other = Self.session()
+        other.profile.sub = "auth0|456"
+        let theirs = try store.store(other)
+        // Another person's token, or one from an earlier login of the same person, is not used.
+        var loaded = store.load(
+            from: Cookies(header: "mds=\(mine[0].value); mda=\(theirs[1].value)"), includingAccessToken: true)
+        #expect(loaded.session?.profile.sub == "auth0|123")
+        #expect(loaded.session?.accessToken == nil)
+        let earlier = try store.store(Self.session(createdAt: 1_699_990_000))
+        loaded = store.load(
+            from: Cookies(header: "mds=\(mine[0].value); mda=\(earlier[1].value)"), includingAccessToken: true)
+        #expect(loaded.session?.accessToken == nil)
+        // A session value under the token's name does not open either (separate keys).
+        loaded = store.load(
+            from: Cookies(header: "mds=\(mine[0].value); mda=\(mine[0].value)"), includingAccessToken: true)
+        #expect(loaded.session != nil && loaded.session?.accessToken == nil)
+        // Tampered: the session still opens, without a token.
+        let flipped = String(mine[1].value.dropLast()) + (mine[1].value.hasSuffix("A") ? "B" : "A")
+        loaded = store.load(from: Cookies(header: "mds=\(mine[0].value); mda=\(flipped)"), includingAccessToken: true)
+        #expect(loaded.session != nil && loaded.session?.accessToken == nil)
+    }
+
+    @Test func extendingASessionWithoutItsTokenLeavesTheTokenCookieAlone() throws {
+        let store = try store()
+        let loaded = store.load(from: jar(try store.store(Self.session())))
+        let rewritten = try store.store(loaded.session!, replacing: loaded)
+        #expect(rewritten.map(\.name) == ["mds"])
+    }
+
+    @Test func anExpiredTokenIsNotStored() throws {
+        let store = try store()
+        var session = Self.session()
+        session.accessToken?.expiresAt = Int64(time.clock.now()) - 1
+        let sent = store.load(
+            from: jar(try store.store(Self.session()), path: "/affirmation"), includingAccessToken: true)
+        let cookies = try store.store(session, replacing: sent)
+        #expect(cookies.map(\.name) == ["mds", "mda"])
+        #expect(cookies[1].maxAge == 0 && cookies[1].path == "/affirmation")
+    }
+
+    @Test func clearingForgetsTheSessionAndEveryPartOfTheToken() throws {
+        let store = try store()
+        let loaded = store.load(from: jar(try store.store(Self.session())))
+        let cleared = store.clear(loaded)
+        #expect(cleared.allSatisfy { $0.maxAge == 0 })
+        #expect(cleared.filter { $0.path == "/" }.map(\.name) == ["mds"])
+        #expect(
+            cleared.filter { $0.path == "/affirmation" }.map(\.name) == ["mda", "mda.0", "mda.1", "mda.2", "mda.3"])
     }
 
     @Test(arguments: ["Glaubé an dich!", "12345678é", "Ünïcödé 🦘 affirmations", "plain ascii, longer than eight"])
     func textBeyondASCIIRoundTripsExactly(affirmation: String) throws {
-        let store = try SessionCookies(secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
+        let store = try store()
         let session = Self.session(affirmation: affirmation)
-        let loaded = store.load(from: jar(try store.store(session, replacing: [])))
+        let loaded = store.load(from: jar(try store.store(session), path: "/affirmation"), includingAccessToken: true)
         #expect(loaded.session?.metadata.affirmation == affirmation)
         #expect(loaded.session == session)
     }
 
     @Test func largeSessionIsChunkedAndStaleChunksCleared() throws {
-        let store = try SessionCookies(secure: true, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
+        let store = try store(secure: true)
         let big = Self.session(affirmation: String(repeating: "é", count: 1500))
-        let cookies = try store.store(big, replacing: [])
-        #expect(cookies.map(\.name) == ["__Host-mds.0", "__Host-mds.1"])
+        let cookies = try store.store(big)
+        #expect(cookies.map(\.name) == ["__Host-mds.0", "__Host-mds.1", "__Secure-mda"])
         #expect(cookies.allSatisfy { $0.value.utf8.count <= SessionCookies.chunkSize && $0.secure })
-        #expect(store.load(from: jar(cookies)).session == big)
+        #expect(store.load(from: jar(cookies)).session == Self.withoutToken(big))
         // Back to a small session: the chunks are cleared.
-        let small = try store.store(Self.session(), replacing: ["__Host-mds.0", "__Host-mds.1"])
-        #expect(small.map(\.name) == ["__Host-mds", "__Host-mds.0", "__Host-mds.1"])
+        let small = try store.store(Self.session(), replacing: store.load(from: jar(cookies)))
+        #expect(small.map(\.name) == ["__Host-mds", "__Host-mds.0", "__Host-mds.1", "__Secure-mda"])
         #expect(small.filter { $0.maxAge == 0 }.map(\.name) == ["__Host-mds.0", "__Host-mds.1"])
     }
 
+    @Test func largeAccessTokenIsChunkedToo() throws {
+        let store = try store()
+        var session = Self.session()
+        session.accessToken?.value = String(repeating: "t", count: 5000)
+        let cookies = try store.store(session)
+        #expect(cookies.map(\.name) == ["mds", "mda.0", "mda.1"])
+        let loaded = store.load(from: jar(cookies, path: "/affirmation"), includingAccessToken: true)
+        #expect(loaded.session?.accessToken == session.accessToken)
+    }
+
     @Test func oversizedSessionIsRefused() throws {
-        let store = try SessionCookies(secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
         let huge = Self.session(affirmation: String(repeating: "x", count: 20_000))
-        #expect(throws: SessionTooLarge.self) { try store.store(huge, replacing: []) }
+        #expect(throws: SessionTooLarge.self) { try store().store(huge) }
     }
 
     @Test func duplicatedOrMissingChunksAreLoggedOut() throws {
-        let store = try SessionCookies(secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock)
-        let cookies = try store.store(Self.session(), replacing: [])
+        let store = try store()
+        let cookies = try store.store(Self.session())
         let value = cookies[0].value
         #expect(store.load(from: Cookies(header: "mds=\(value); mds=\(value)")).session == nil)
-        let chunked = try store.store(Self.session(affirmation: String(repeating: "y", count: 3000)), replacing: [])
+        let chunked = try store.store(Self.session(affirmation: String(repeating: "y", count: 3000)))
         #expect(store.load(from: Cookies(header: "mds.1=\(chunked[1].value)")).session == nil)
     }
 
     @Test func rollingAndAbsoluteLifetimesEndTheSession() throws {
         let store = try SessionCookies(
-            secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock, rollingLifetime: 3600,
+            secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock,
+            accessTokenPath: "/affirmation", rollingLifetime: 3600,
             absoluteLifetime: 7200)
-        var cookies = try store.store(Self.session(), replacing: [])
+        var cookies = try store.store(Self.session())
         time.advance(3000)
         var loaded = store.load(from: jar(cookies))
         #expect(loaded.session != nil)
         #expect(store.needsTouch(loaded))
-        cookies = try store.store(loaded.session!, replacing: loaded.sentNames)  // rolled
+        cookies = try store.store(loaded.session!, replacing: loaded)  // rolled
         time.advance(3000)  // 6000 s after login, 3000 s after the roll
         loaded = store.load(from: jar(cookies))
         #expect(loaded.session != nil)
-        cookies = try store.store(loaded.session!, replacing: loaded.sentNames)
+        cookies = try store.store(loaded.session!, replacing: loaded)
         #expect(cookies[0].maxAge == 1200)  // capped by the absolute lifetime
         time.advance(1300)
         #expect(store.load(from: jar(cookies)).session == nil)
@@ -87,8 +180,9 @@ import Web
 
     @Test func idleSessionExpires() throws {
         let store = try SessionCookies(
-            secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock, rollingLifetime: 3600)
-        let cookies = try store.store(Self.session(), replacing: [])
+            secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock,
+            accessTokenPath: "/affirmation", rollingLifetime: 3600)
+        let cookies = try store.store(Self.session())
         time.advance(3601)
         #expect(store.load(from: jar(cookies)).session == nil)
     }

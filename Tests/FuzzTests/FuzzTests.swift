@@ -54,12 +54,14 @@ import Web
 
     @Test func sessionCookiesNeverOpenAlteredValues() throws {
         let clock = Clock { 1_700_000_000 }
-        let store = try SessionCookies(secure: false, secrets: [String(repeating: "f", count: 32)], clock: clock)
+        let store = try SessionCookies(
+            secure: false, secrets: [String(repeating: "f", count: 32)], clock: clock, accessTokenPath: "/affirmation")
         let session = Session(
             profile: .init(sub: "auth0|1", name: "N", email: "e@x", emailVerified: true, picture: "", updatedAt: ""),
-            accessToken: "AT", accessTokenExpiresAt: 1_700_086_400, refreshToken: nil, tenantSessionID: nil,
+            accessToken: AccessToken(value: "AT", expiresAt: 1_700_086_400), refreshToken: nil, tenantSessionID: nil,
             csrfToken: "c", createdAt: 1_700_000_000)
-        let good = try store.store(session, replacing: [])[0].value
+        let sealed = try store.store(session)
+        let (good, goodToken) = (sealed[0].value, sealed[1].value)
         let tried = Self.loop([Array(good.utf8)]) { bytes in
             let cookies = Cookies(header: "mds=" + String(decoding: bytes, as: UTF8.self))
             // Whatever opens must carry exactly the sealed bytes (base64's unused trailing bits
@@ -69,6 +71,13 @@ import Web
             }
         }
         #expect(tried > 100)
+        let triedTokens = Self.loop([Array(goodToken.utf8)]) { bytes in
+            let cookies = Cookies(header: "mds=\(good); mda=" + String(decoding: bytes, as: UTF8.self))
+            if store.load(from: cookies, includingAccessToken: true).session?.accessToken != nil {
+                #expect(Base64URL.decode(cookies["mda"] ?? "") == Base64URL.decode(goodToken))
+            }
+        }
+        #expect(triedTokens > 100)
     }
 
     @Test func formDecodingEitherRefusesOrRoundTrips() {

@@ -153,6 +153,56 @@ import Web
         #expect(try submit(browser, "save", "").status == 303)
     }
 
+    private func tokenRenewals() -> Int {
+        stack.log("dev-tenant").components(separatedBy: "path=/oauth/token status=200").count
+    }
+
+    @Test func theAccessTokenTravelsOnlyToSaves() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        #expect(browser.paths(of: "mds") == ["/"])
+        #expect(browser.paths(of: "mda") == ["/affirmation"])
+        let pageView = try #require(browser.cookieHeader(for: stack.baseURL + "/"))
+        #expect(pageView.contains("mds=") && !pageView.contains("mda="))
+        #expect(pageView.utf8.count < 800)  // profile, refresh token, metadata: no bearer token
+        #expect(try browser.cookieHeader(for: stack.baseURL + "/affirmation")?.contains("mda=") == true)
+        #expect(browser.cookieHeader(for: stack.baseURL + "/affirmations")?.contains("mda=") == false)
+        // The page works on the session cookie alone; a save uses the token it was given at login.
+        #expect(try home(browser).body.contains("You’re logged in!"))
+        let renewals = tokenRenewals()
+        #expect(try submit(browser, "save", "Token from login").status == 303)
+        #expect(tokenRenewals() == renewals)
+        #expect(field(try home(browser)) == "Token from login")
+        #expect(try submit(browser, "save", "").status == 303)
+    }
+
+    @Test func aLostAccessTokenIsRenewedWithTheRefreshToken() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        browser.forget("mda")
+        let renewals = tokenRenewals()
+        #expect(try submit(browser, "save", "After losing the token").status == 303)
+        #expect(tokenRenewals() == renewals + 1)
+        #expect(browser.paths(of: "mda") == ["/affirmation"])  // the new token is kept
+        #expect(field(try home(browser)) == "After losing the token")
+        #expect(try submit(browser, "save", "").status == 303)
+        #expect(tokenRenewals() == renewals + 1)
+    }
+
+    @Test func anotherPersonsAccessTokenIsNeverUsed() throws {
+        let skippy = TestClient()
+        try skippy.logIn(stack, as: DemoUser.skippy)
+        let random = TestClient()
+        try random.logIn(stack, as: DemoUser.random)
+        random.setCookie("mda", try #require(skippy.cookies["mda"]), path: "/affirmation")
+        let renewals = tokenRenewals()
+        #expect(try submit(random, "save", "Mine, not Skippys").status == 303)
+        #expect(tokenRenewals() == renewals + 1)  // the planted token was ignored, not used
+        #expect(field(try home(random)) == "Mine, not Skippys")
+        #expect(field(try home(skippy)) == "Believe in yourself!")
+        #expect(try submit(random, "save", "").status == 303)
+    }
+
     @Test func aSaveWithAnExpiredSessionCompletesAfterLoggingInAgain() throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.random)

@@ -9,6 +9,7 @@ import Web
     let stack: Stack
     /// A logged-in person's cookies and CSRF token, to tamper with.
     let session: String
+    let accessToken: String
     let csrf: String
 
     init() throws {
@@ -16,6 +17,7 @@ import Web
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.random)
         session = try #require(browser.cookies["mds"])
+        accessToken = try #require(browser.cookies["mda"])
         csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
     }
     deinit { stack.stop() }
@@ -28,6 +30,8 @@ import Web
         let body: String
         let status: Int
         let shows: String
+        /// Where a redirect must lead (a prefix of its `Location`).
+        var leadsTo: String? = nil
     }
 
     /// A cookie sealed for the right name with a key this site does not have.
@@ -40,6 +44,8 @@ import Web
         get throws {
             var flipped = Array(session.utf8)
             flipped[10] = flipped[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            var flippedToken = Array(accessToken.utf8)
+            flippedToken[10] = flippedToken[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             let loggedOut = "Metadata demo"
             let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", stack.baseURL)]
             return [
@@ -64,6 +70,20 @@ import Web
                 Case(
                     description: "valid session still works", method: "GET", path: "/",
                     headers: [("Cookie", "mds=" + session)], body: "", status: 200, shows: "You’re logged in!"),
+                Case(
+                    description: "tampered access-token cookie on a refresh (renewed instead)", method: "POST",
+                    path: "/affirmation",
+                    headers: form + [
+                        ("Cookie", "mds=\(session); mda=" + String(decoding: flippedToken, as: UTF8.self))
+                    ],
+                    body: "csrf=\(csrf)&action=refresh", status: 303, shows: "", leadsTo: "/"),
+                Case(
+                    description: "session cookie under the access token's name", method: "POST", path: "/affirmation",
+                    headers: form + [("Cookie", "mda=" + session)], body: "csrf=\(csrf)&action=refresh", status: 303,
+                    shows: "", leadsTo: stack.tenantURL + "/authorize?"),
+                Case(
+                    description: "access token sent to a page", method: "GET", path: "/",
+                    headers: [("Cookie", "mda=" + accessToken)], body: "", status: 200, shows: loggedOut),
                 Case(
                     description: "callback without a transaction cookie", method: "GET",
                     path: "/callback?code=x&state=abc", headers: [], body: "", status: 400, shows: "Login expired"),
@@ -147,6 +167,11 @@ import Web
                 item.method, stack.baseURL + item.path, headers: item.headers, body: Array(item.body.utf8))
             #expect(answer.status == item.status, "\(item)")
             if !item.shows.isEmpty { #expect(answer.body.contains(item.shows), "\(item): \(answer.body.prefix(300))") }
+            if let leadsTo = item.leadsTo {
+                #expect(
+                    answer.header("location")?.hasPrefix(leadsTo) == true, "\(item): \(answer.header("location") ?? "")"
+                )
+            }
             if item.description == "returnTo to another site" {
                 let location = answer.header("location") ?? ""
                 #expect(!location.contains("evil.example"), "\(location)")

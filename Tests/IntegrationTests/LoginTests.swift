@@ -22,6 +22,7 @@ import Web
         #expect(home.header("cache-control") == "no-store")
         // The session cookie is HttpOnly and SameSite=Lax; the transaction cookie is gone.
         #expect(browser.cookies.keys.contains("mds"))
+        #expect(browser.cookies.keys.contains("mda"))
         #expect(!browser.cookies.keys.contains { $0.hasPrefix("mdtx.") })
 
         let csrf = try #require(TestClient.hiddenField("csrf", in: home.body))
@@ -33,6 +34,7 @@ import Web
         let tenantLogout = try #require(logout.header("location"))
         #expect(tenantLogout.hasPrefix(stack.tenantURL + "/v2/logout?client_id=metadata-demo-dev&returnTo="))
         #expect(!browser.cookies.keys.contains("mds"))
+        #expect(!browser.cookies.keys.contains("mda"))  // the access token is forgotten too
         let back = try browser.get(tenantLogout)
         #expect(back.status == 302)
         #expect(back.header("location") == stack.baseURL + "/logged-out")

@@ -2,11 +2,24 @@ import CurlClient
 import Foundation
 import Web
 
-/// An HTTP client for tests: the product's own libcurl adapter plus a cookie jar, following
-/// no redirects by itself so each step can be checked.
+/// An HTTP client for tests: the product's own libcurl adapter plus a cookie jar that, like a
+/// browser's, ignores ports and sends a cookie only to paths its `Path` covers. Follows no
+/// redirects by itself so each step can be checked.
 final class TestClient: @unchecked Sendable {
     private let http = CurlHTTPClient()
-    private(set) var cookies: [String: String] = [:]
+    private struct Key: Hashable {
+        let name: String
+        let path: String
+    }
+    private var jar: [Key: String] = [:]
+
+    /// Every cookie in the jar by name, whatever its path.
+    var cookies: [String: String] {
+        Dictionary(jar.map { ($0.key.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The `Path` each cookie named `name` was set with.
+    func paths(of name: String) -> [String] { jar.keys.filter { $0.name == name }.map(\.path).sorted() }
 
     struct Answer {
         let status: Int
@@ -17,7 +30,25 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Puts a cookie in the jar, as if a server had set it.
-    func setCookie(_ name: String, _ value: String) { cookies[name] = value }
+    func setCookie(_ name: String, _ value: String, path: String = "/") { jar[Key(name: name, path: path)] = value }
+
+    /// Takes a cookie out of the jar, as if the browser had lost it.
+    func forget(_ name: String) { jar = jar.filter { $0.key.name != name } }
+
+    /// The Cookie header a browser would send to `url`.
+    func cookieHeader(for url: String) -> String? {
+        let path = URLComponents(string: url)?.path ?? "/"
+        let sent = jar.filter { TestClient.pathMatches(path, $0.key.path) }.map { "\($0.key.name)=\($0.value)" }
+        return sent.isEmpty ? nil : sent.sorted().joined(separator: "; ")
+    }
+
+    /// RFC 6265 section 5.1.4.
+    static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+        let requestPath = requestPath.isEmpty ? "/" : requestPath
+        guard requestPath.hasPrefix(cookiePath) else { return false }
+        return requestPath.count == cookiePath.count || cookiePath.hasSuffix("/")
+            || requestPath.dropFirst(cookiePath.count).hasPrefix("/")
+    }
 
     func get(_ url: String, headers: [(name: String, value: String)] = []) throws -> Answer {
         try send("GET", url, headers: headers)
@@ -33,8 +64,8 @@ final class TestClient: @unchecked Sendable {
         -> Answer
     {
         var all = headers
-        if !cookies.isEmpty, !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
-            all.append(("Cookie", cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")))
+        if let sent = cookieHeader(for: url), !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
+            all.append(("Cookie", sent))
         }
         let response = try http.send(
             HTTPClientRequest(method: method, url: url, headers: all, body: body, timeoutSeconds: 15))
@@ -48,6 +79,10 @@ final class TestClient: @unchecked Sendable {
         guard let equals = first.firstIndex(of: "=") else { return }
         let name = String(first[..<equals]).trimmingCharacters(in: .whitespaces)
         let value = String(first[first.index(after: equals)...])
-        if setCookie.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        let path =
+            setCookie.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("Path=") }.map { String($0.dropFirst("Path=".count)) } ?? "/"
+        let key = Key(name: name, path: path)
+        if setCookie.contains("Max-Age=0") { jar[key] = nil } else { jar[key] = value }
     }
 }

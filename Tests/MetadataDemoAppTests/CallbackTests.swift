@@ -78,9 +78,9 @@ import Web
         let session = Session(
             profile: .init(
                 sub: "auth0|1", name: "N", email: "n@example.com", emailVerified: true, picture: "", updatedAt: ""),
-            accessToken: "expired", accessTokenExpiresAt: 1_700_000_010, refreshToken: "RT-old", tenantSessionID: nil,
-            csrfToken: "csrf", createdAt: 1_699_990_000)
-        let cookie = try services.sessions.store(session, replacing: [])[0]
+            accessToken: AccessToken(value: "expiring", expiresAt: 1_700_000_010), refreshToken: "RT-old",
+            tenantSessionID: nil, csrfToken: "csrf", createdAt: 1_699_990_000)
+        let cookie = try services.sessions.store(session)[0]
         let response = app.respond(
             to: Request(
                 method: "POST", path: "/affirmation",

@@ -25,6 +25,9 @@ struct ChunkedSealedCookie: Sendable {
         chunkNames = (0..<ChunkedSealedCookie.maxChunks).map { name + "." + String($0) }
     }
 
+    /// Every name this cookie may use.
+    var allNames: [String] { [name] + chunkNames }
+
     /// The names of this cookie's parts that the browser sent.
     func sentNames(in cookies: Cookies) -> [String] {
         cookies.pairs.map(\.name).filter { $0 == name || $0.hasPrefix(chunkPrefix) }
@@ -69,9 +72,10 @@ struct ChunkedSealedCookie: Sendable {
         return cookies
     }
 
-    /// The `Set-Cookie` values that clear `names` (by default every name this cookie may use).
+    /// The `Set-Cookie` values that clear `names` and the whole-value name (by default every
+    /// name this cookie may use).
     func clear(_ names: [String]? = nil) -> [SetCookie] {
-        Set(names.map { $0 + [name] } ?? [name] + chunkNames).sorted().map { make($0, "", maxAge: 0) }
+        Set((names ?? allNames) + [name]).sorted().map { make($0, "", maxAge: 0) }
     }
 
     private func make(_ name: String, _ value: String, maxAge: Int) -> SetCookie {

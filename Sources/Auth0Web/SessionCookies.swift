@@ -49,8 +49,9 @@ public struct SessionCookies: Sendable {
         public let issuedAt: Int64
         /// Session cookie names the browser sent (all are replaced or cleared on write).
         public let sentNames: [String]
-        /// Access-token cookie names the browser sent.
-        public let sentAccessTokenNames: [String]
+        /// Access-token cookie names the browser sent; nil when they were not looked for (the
+        /// request was outside the token's path, where the browser does not show them).
+        public let sentAccessTokenNames: [String]?
     }
 
     /// Opens the session from the request; a missing, tampered, truncated, expired, duplicated
@@ -58,14 +59,14 @@ public struct SessionCookies: Sendable {
     /// opened too; one that is missing, invalid or another session's leaves `accessToken` nil.
     public func load(from cookies: Cookies, includingAccessToken: Bool = false) -> Loaded {
         let sent = session.sentNames(in: cookies)
-        let sentAccess = includingAccessToken ? access.sentNames(in: cookies) : []
+        let sentAccess = includingAccessToken ? access.sentNames(in: cookies) : nil
         guard let opened = session.open(from: cookies, sentNames: sent),
             var loaded = Session(encoded: opened.payload),
             Double(loaded.createdAt + absoluteLifetime) > clock.now()
         else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        if includingAccessToken, let token = access.open(from: cookies, sentNames: sentAccess) {
+        if let sentAccess, let token = access.open(from: cookies, sentNames: sentAccess) {
             loaded.accessToken = AccessToken(encoded: token.payload, for: loaded)
         }
         return Loaded(session: loaded, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
@@ -77,15 +78,16 @@ public struct SessionCookies: Sendable {
         return Int64(clock.now()) - loaded.issuedAt >= touchInterval
     }
 
-    /// The `Set-Cookie` values that store `session`, replacing whatever `loaded` says was sent.
-    /// The access-token cookie is written only when the session holds a token (a page view that
-    /// extends the session leaves the browser's token as it is).
+    /// The `Set-Cookie` values that store `session`, replacing whatever `loaded` says was sent
+    /// (nil: nothing was). The access-token cookie is written only when the session holds a token
+    /// (a page view that extends the session leaves the browser's token as it is); written from
+    /// outside its path (at login), every other part a browser may hold from before is cleared.
     public func store(_ stored: Session, replacing loaded: Loaded? = nil) throws -> [SetCookie] {
         let now = Int64(clock.now())
         let end = stored.createdAt + absoluteLifetime
         let lifetime = max(1, min(rollingLifetime, end - now))
         var cookies = try session.seal(stored.encoded(), lifetime: lifetime, replacing: loaded?.sentNames ?? [])
-        let sentAccess = loaded?.sentAccessTokenNames ?? []
+        let sentAccess = loaded.map { $0.sentAccessTokenNames ?? access.allNames } ?? []
         if let token = stored.accessToken {
             let tokenLifetime = min(token.expiresAt, end) - now
             if tokenLifetime > 0 {

@@ -4,11 +4,16 @@ import Web
 /// Single sign-on for sibling apps behind the same nginx: `auth_request` and a JSON profile.
 extension Routes {
     /// `GET /auth/check`, for nginx `auth_request`: 204 with the person's id, email and name in
-    /// headers when the session is valid (extending it when due), 401 otherwise.
+    /// headers when the session is valid (extending it when due), 401 otherwise, with the login
+    /// link that brings the visitor back to what they asked for (`X-Original-URI`, set by nginx)
+    /// in `X-Auth-Login`: nginx cannot percent-encode a query, so a path with `&` in it would
+    /// come back cut short.
     func authCheck(_ request: Request) throws -> Response {
         let loaded = services.sessions.load(from: request.cookies)
         guard let session = loaded.session else {
             var response = Response(status: 401)
+            let returnTo = ReturnPath.sanitize(request.header("x-original-uri"))
+            response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
             response.add("Cache-Control", "no-store")
             return response
         }

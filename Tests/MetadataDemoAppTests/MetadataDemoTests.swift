@@ -38,6 +38,18 @@ import Web
         #expect(response.header("X-Content-Type-Options") == "nosniff")
     }
 
+    @Test(arguments: [
+        ("/mini/a?x=1&y=2", "/login?returnTo=%2Fmini%2Fa%3Fx%3D1%26y%3D2"),
+        ("//evil.example/", "/login?returnTo=%2F"), ("https://evil.example/", "/login?returnTo=%2F"),
+        (nil, "/login?returnTo=%2F"),
+    ])
+    func authCheckOffersALoginLinkBackToWhatWasAskedForOnThisSiteOnly(original: String?, login: String) throws {
+        let headers = original.map { ["x-original-uri": $0] } ?? [:]
+        let response = try app().respond(to: Request(method: "GET", path: "/auth/check", headers: headers))
+        #expect(response.status == 401)
+        #expect(response.header("X-Auth-Login") == login)
+    }
+
     @Test func wrongMethodIs405WithAllow() throws {
         let response = try app().respond(to: Request(method: "DELETE", path: "/"))
         #expect(response.status == 405)

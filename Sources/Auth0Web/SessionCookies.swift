@@ -9,11 +9,9 @@ public struct SessionCookies: Sendable {
     /// The most text one cookie carries (browsers keep at least 4096 bytes per cookie).
     public static let chunkSize = ChunkedSealedCookie.chunkSize
 
-    /// The session cookie's name: `__Host-` prefixed on https.
-    public var name: String { session.name }
-    /// The access-token cookie's name: `__Secure-` prefixed on https (`__Host-` demands `Path=/`).
-    public var accessTokenName: String { access.name }
+    /// `__Host-` prefixed on https.
     private let session: ChunkedSealedCookie
+    /// `__Secure-` prefixed on https rather than `__Host-`, which demands `Path=/`.
     private let access: ChunkedSealedCookie
     private let clock: Clock
     /// Seconds of inactivity after which the session ends.

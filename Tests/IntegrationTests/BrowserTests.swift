@@ -93,8 +93,17 @@ import Testing
             #expect(try browser.property("#affirmation", "value") == "")
             #expect(try browser.attribute("#affirmation", "placeholder") == "Your affirmation here")
             #expect(try browser.findAll(".announcement").isEmpty)
+            // Page views carry the session only; the access token is kept for the save route.
+            #expect(try browser.cookies()["mds"] == "/")
+            #expect(try browser.cookies()["mda"] == nil)
+            try browser.open(stack.baseURL + "/affirmation")  // a 405 page, but at the token's path
+            #expect(try browser.cookies()["mda"] == "/affirmation")
+            try browser.open(stack.baseURL + "/")
             try browser.click("form[action='/logout'] button")
             try browser.wait("the logged-out page") { try browser.text("h1") == "You’re logged out." }
+            #expect(try browser.cookies()["mds"] == nil)
+            try browser.open(stack.baseURL + "/affirmation")
+            #expect(try browser.cookies()["mda"] == nil)  // logging out forgot the token too
         }
     }
 

@@ -67,6 +67,16 @@ final class WebDriver: @unchecked Sendable {
     func title() throws -> String { try call("GET", "/title", nil).string ?? "" }
     func source() throws -> String { try call("GET", "/source", nil).string ?? "" }
 
+    /// The cookies the browser would send to the current page's address (`Path` honoured),
+    /// HttpOnly ones included, as name → path.
+    func cookies() throws -> [String: String] {
+        var found: [String: String] = [:]
+        for cookie in try call("GET", "/cookie", nil).array ?? [] {
+            if let name = cookie["name"]?.string { found[name] = cookie["path"]?.string ?? "" }
+        }
+        return found
+    }
+
     // MARK: Windows
 
     func windows() throws -> [String] { try call("GET", "/window/handles", nil).array?.compactMap(\.string) ?? [] }

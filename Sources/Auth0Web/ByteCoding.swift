@@ -73,12 +73,9 @@ struct ByteReader {
         }
     }
 
-    /// The field's bytes where they lie in the buffer (no copy).
-    mutating func readBytes() throws -> ArraySlice<UInt8> { try readField() }
-
     /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
     mutating func readString() throws -> String {
-        let text = try readField().withUnsafeBufferPointer { field -> String? in
+        let text = try readBytes().withUnsafeBufferPointer { field -> String? in
             // Tokens, ids and most names are ASCII, valid UTF-8 as they stand; the standard
             // library's full check is not specialised for UTF-8 and costs several times more.
             if ByteReader.isASCII(field) { return String(decoding: field, as: UTF8.self) }
@@ -104,8 +101,9 @@ struct ByteReader {
         return true
     }
 
-    /// A 4-byte big-endian length, then that many bytes, checked against what is left.
-    private mutating func readField() throws -> ArraySlice<UInt8> {
+    /// A 4-byte big-endian length, then that many bytes, checked against what is left; the
+    /// bytes where they lie in the buffer (no copy).
+    mutating func readBytes() throws -> ArraySlice<UInt8> {
         guard remaining >= 4 else { throw Malformed() }
         var count = 0
         for _ in 0..<4 {

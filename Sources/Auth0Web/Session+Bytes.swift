@@ -1,7 +1,6 @@
 extension Session {
     // 2: the access token moved to its own cookie. Older cookies do not open: their holders log in again.
     private static let formatVersion: UInt8 = 2
-    fileprivate static let accessTokenFormatVersion: UInt8 = 1
 
     /// The session without its access token, in the compact byte format sealed into the session cookie.
     func encoded() -> [UInt8] {
@@ -57,11 +56,13 @@ extension Session {
 }
 
 extension AccessToken {
+    private static let formatVersion: UInt8 = 1
+
     /// The token in the byte format of its cookie, bound to the session it belongs to (the
     /// person and the login) so it is never used with another.
     func encoded(for session: Session) -> [UInt8] {
         var w = ByteWriter(capacity: 64 + value.utf8.count)
-        w.write(Session.accessTokenFormatVersion)
+        w.write(AccessToken.formatVersion)
         w.write(session.profile.sub)
         w.write(session.createdAt)
         w.write(value)
@@ -73,7 +74,7 @@ extension AccessToken {
     init?(encoded bytes: ArraySlice<UInt8>, for session: Session) {
         var r = ByteReader(bytes)
         do {
-            guard try r.readByte() == Session.accessTokenFormatVersion, try r.readString() == session.profile.sub,
+            guard try r.readByte() == AccessToken.formatVersion, try r.readString() == session.profile.sub,
                 try r.readInt64() == session.createdAt
             else { return nil }
             let value = try r.readString()

@@ -10,14 +10,7 @@ enum CheckConfig {
         let all = AllSettings(environment: environment)
         var problems = all.problems
         if let worker = all.worker {
-            do {
-                _ = try TemplateLibrary(directory: worker.templatesDirectory)
-            } catch {
-                problems.append("TEMPLATES_DIR: \(error)")
-            }
-            if (try? StaticAssets(directory: worker.publicDirectory)) == nil {
-                problems.append("PUBLIC_DIR: cannot read \(worker.publicDirectory)")
-            }
+            do { _ = try worker.loadPages() } catch { problems += error.lines }
         }
         let auth0 = all.auth0
         if let auth0 { problems += reachTenant(auth0) }

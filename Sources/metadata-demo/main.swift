@@ -20,7 +20,7 @@ guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0 els
 
 let log = Log(minimum: settings.logLevel)
 do {
-    let pages = try MetadataDemoAppPages.load(settings.templatesDirectory, publicDirectory: settings.publicDirectory)
+    let pages = try settings.loadPages()
     let services = try AppServices(settings: auth0, http: CurlHTTPClient())
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
@@ -34,11 +34,4 @@ do {
 } catch {
     FileHandle.standardError.write(Data("metadata-demo: \(error)\n".utf8))
     exit(1)
-}
-
-/// Loads the product's pages from a templates folder.
-enum MetadataDemoAppPages {
-    static func load(_ directory: String, publicDirectory: String) throws -> Pages {
-        try Pages(library: TemplateLibrary(directory: directory), assets: StaticAssets(directory: publicDirectory))
-    }
 }

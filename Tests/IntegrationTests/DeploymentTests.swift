@@ -98,6 +98,23 @@ import Web
         #expect(unreachable.status == 1)
         #expect(unreachable.output.contains("AUTH0_DOMAIN:"))
     }
+
+    @Test func aMissingTemplateIsNamedByCheckConfigAndStopsStartUp() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let templates = NSTemporaryDirectory() + "templates-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.copyItem(atPath: Stack.repoRoot + "/Templates", toPath: templates)
+        try FileManager.default.removeItem(atPath: templates + "/profile.html")
+        var environment = stack.devEnvironment
+        environment["TEMPLATES_DIR"] = templates
+        let check = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
+        #expect(check.status == 1)
+        #expect(check.output.contains("metadata-demo: TEMPLATES_DIR: profile.html"), "\(check.output)")
+        environment["FASTCGI_LISTEN"] = "unix:" + templates + "/worker.sock"
+        let start = try run(Stack.binDir + "/metadata-demo", [], environment: environment)
+        #expect(start.status == 1)
+        #expect(start.output.contains("metadata-demo: TEMPLATES_DIR: profile.html"), "\(start.output)")
+    }
 }
 
 /// Single sign-on for sibling apps behind the same nginx.

@@ -42,16 +42,18 @@ import Web
 
     private var cases: [Case] {
         get throws {
-            var flipped = Array(session.utf8)
-            flipped[10] = flipped[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-            var flippedToken = Array(accessToken.utf8)
-            flippedToken[10] = flippedToken[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            // One character changed: still base64url, no longer what was sealed.
+            func tampered(_ value: String) -> String {
+                var bytes = Array(value.utf8)
+                bytes[10] = bytes[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+                return String(decoding: bytes, as: UTF8.self)
+            }
             let loggedOut = "Metadata demo"
             let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", stack.baseURL)]
             return [
                 Case(
                     description: "tampered session cookie", method: "GET", path: "/",
-                    headers: [("Cookie", "mds=" + String(decoding: flipped, as: UTF8.self))], body: "", status: 200,
+                    headers: [("Cookie", "mds=" + tampered(session))], body: "", status: 200,
                     shows: loggedOut),
                 Case(
                     description: "truncated session cookie", method: "GET", path: "/",
@@ -74,7 +76,7 @@ import Web
                     description: "tampered access-token cookie on a refresh (renewed instead)", method: "POST",
                     path: "/affirmation",
                     headers: form + [
-                        ("Cookie", "mds=\(session); mda=" + String(decoding: flippedToken, as: UTF8.self))
+                        ("Cookie", "mds=\(session); mda=" + tampered(accessToken))
                     ],
                     body: "csrf=\(csrf)&action=refresh", status: 303, shows: "", leadsTo: "/"),
                 Case(

@@ -1,0 +1,28 @@
+import Auth0Web
+import MetadataDemoApp
+import Web
+
+extension WorkerSettings {
+    /// The product's pages from `TEMPLATES_DIR` and `PUBLIC_DIR`, as the worker serves them:
+    /// a folder that cannot be read, a broken template or a missing one is a problem naming its
+    /// setting. `check-config` loads them the same way, so it passes only when start-up would.
+    func loadPages() throws(SettingsProblems) -> Pages {
+        let library: TemplateLibrary
+        do {
+            library = try TemplateLibrary(directory: templatesDirectory)
+        } catch {
+            throw SettingsProblems(lines: ["TEMPLATES_DIR: \(error)"])
+        }
+        let assets: StaticAssets
+        do {
+            assets = try StaticAssets(directory: publicDirectory)
+        } catch {
+            throw SettingsProblems(lines: ["PUBLIC_DIR: cannot read \(publicDirectory)"])
+        }
+        do {
+            return try Pages(library: library, assets: assets)
+        } catch {
+            throw SettingsProblems(lines: ["TEMPLATES_DIR: \(error)"])
+        }
+    }
+}

@@ -1,8 +1,17 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Layers, top to bottom: executables → app (pages, tenant endpoints) → mechanisms (Auth0Web)
-/// → web (no sockets, no C) → adapters (FastCGI, libcurl, OpenSSL) → C modules.
+/// Ports and adapters (ARCHITECTURE.md has the graph and the path of one request):
+/// - `Web` is the core every module shares: requests, responses, routing, templates, and the two
+///   ports `Responder` (what serves a request) and `HTTPClient` (how to call out). No sockets and
+///   no C library of the project's; Glibc only for the clock, the log's write(2) and reading files.
+/// - Adapters implement the ports over the C libraries and are the only modules importing them:
+///   `FastCGIServer` (libfcgi) drives a `Responder`, `CurlClient` (libcurl) is an `HTTPClient`,
+///   `OpenSSLCrypto` (OpenSSL) seals, hashes and verifies.
+/// - Mechanisms (`Auth0Web`) and apps (`MetadataDemoApp`, `DevTenantKit`) see only `Web` and the
+///   crypto adapter; the executables wire an app to the FastCGI and libcurl adapters.
+/// `make test` builds with `--explicit-target-dependency-import-check=error`, so an import that
+/// is not declared below fails the build.
 let package = Package(
     name: "metadata-demo",
     platforms: [.macOS(.v14)],
@@ -20,10 +29,10 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
-        // One object per thread, for state a serving thread keeps to itself (no C, no Foundation).
+        // One object per thread, for state a serving thread keeps to itself (pthread keys; no Foundation).
         .target(name: "PerThread"),
 
-        // Web layer: requests, responses, routing, forms, cookies, templates. No sockets, no C.
+        // The core: requests, responses, routing, forms, cookies, templates, the ports. No sockets.
         .target(
             name: "Web",
             dependencies: ["PerThread", .product(name: "ExtrasBase64", package: "swift-extras-base64")]
@@ -56,9 +65,13 @@ let package = Package(
         // A libFuzzer target over the parsers (see scripts/fuzz); a plain build replays inputs.
         .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web"]),
 
-        .testTarget(name: "WebTests", dependencies: ["Web", "PerThread"]),
-        .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"]),
-        .testTarget(name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web"]),
+        // What the unit tests share: a scripted tenant, signing keys, a clock, settings fixtures.
+        .target(name: "TestSupport", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "WebTests", dependencies: ["Web", "PerThread", "OpenSSLCrypto"]),
+        .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
+        .testTarget(
+            name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web"]),
     ],

@@ -17,11 +17,12 @@ trap 'stop_supervised; rm -rf "$RUN_DIR"' EXIT
 supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVEL=warning \
   DEV_TENANT_USER_RATE_PER_MINUTE=100000000 "$bin/dev-tenant"
 tenant_supervisor=${supervised_pids[-1]}
+# nginx before the worker: the worker reads the tenant's discovery document through it at start-up.
+supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
 FASTCGI_LISTEN="unix:$RUN_DIR/metadata-demo.sock" FASTCGI_SOCKET_MODE=666 \
   WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise worker "$bin/metadata-demo"
-wait_for_socket "$RUN_DIR/metadata-demo.sock" 15
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
-supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
+wait_for_socket "$RUN_DIR/metadata-demo.sock" 35
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break; sleep 0.1; done
 
 app="http://127.0.0.1:$APP_PORT"

@@ -1,8 +1,9 @@
 import Web
 
-/// Why a login or a token call failed, with a stable code for logs and pages. Descriptions never
-/// hold tokens, codes or cookies.
-public struct AuthError: Error, Equatable, CustomStringConvertible {
+/// Why a login or a token call failed, with a stable code for logs and metrics and a plain page
+/// for the person. Descriptions never hold tokens, codes or cookies.
+public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
+    /// The stable code, logged and counted.
     public enum Code: String, Sendable {
         // The callback
         case missingState = "missing_state"
@@ -11,8 +12,15 @@ public struct AuthError: Error, Equatable, CustomStringConvertible {
         case missingCode = "missing_code"
         // Token endpoint
         case codeExchangeFailed = "code_exchange_failed"
+        /// The tenant refused the refresh token (`invalid_grant`): the session can no longer call Auth0.
+        case refreshRefused = "refresh_refused"
+        /// Any other refusal of a renewal (a wrong client secret, say): logging in again would not help.
         case refreshFailed = "refresh_failed"
+        case revocationFailed = "revocation_failed"
+        /// No answer at all (timeout, no connection).
         case tenantUnreachable = "tenant_unreachable"
+        /// The tenant answered 429 or 5xx: its trouble, not the request's; try again later.
+        case tenantUnavailable = "tenant_unavailable"
         case badTokenResponse = "bad_token_response"
         // ID token
         case malformedToken = "malformed_token"
@@ -29,14 +37,54 @@ public struct AuthError: Error, Equatable, CustomStringConvertible {
         case jwksUnavailable = "jwks_unavailable"
     }
 
+    /// What failed.
     public let code: Code
     /// Safe detail for the log (an OAuth error name, a status, a claim name).
     public let detail: String
 
+    /// An error with a stable code and safe detail.
     public init(_ code: Code, _ detail: String = "") {
         self.code = code
         self.detail = detail
     }
 
+    /// `code: detail`, for the log.
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
+
+    /// True when the tenant or the network is at fault and the same request may work later.
+    public var isTenantTrouble: Bool { code == .tenantUnreachable || code == .tenantUnavailable }
+
+    public var status: Int { page.status }
+    public var title: String { page.title }
+    public var publicMessage: String { page.message }
+    /// Its page offers `Log in`: every failed login does (never a redirect loop).
+    public var offersLogin: Bool { true }
+
+    private var page: (status: Int, title: String, message: String) {
+        switch code {
+        case .missingState, .unknownState:
+            (400, "Login expired", "This login has expired or was started in another browser. Please log in again.")
+        case .tenantError:
+            switch detail {
+            case "access_denied": (403, "Login cancelled", "The login was cancelled or access was denied.")
+            case "unauthorized": (403, "Account blocked", "This account is blocked. Contact the site's administrator.")
+            case "login_required", "consent_required", "interaction_required":
+                (401, "Login needed", "Please log in to continue.")
+            default: (400, "Login failed", "Auth0 could not log you in. Please try again.")
+            }
+        case .missingCode, .codeExchangeFailed, .badTokenResponse:
+            (400, "Login failed", "Auth0 did not accept this login. Please log in again.")
+        case .tenantUnreachable, .jwksUnavailable:
+            (503, "Auth0 unreachable", "Auth0 could not be reached. Please try again in a moment.")
+        case .tenantUnavailable:
+            (503, "Auth0 busy", "Auth0 is busy or having trouble. Please try again in a moment.")
+        case .refreshRefused:
+            (401, "Logged out", "Your login has ended. Log in again to continue.")
+        case .refreshFailed, .revocationFailed:
+            (503, "Auth0 refused", "Auth0 refused to renew your access. Please try again later.")
+        case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
+            .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim:
+            (400, "Login not verified", "The login could not be verified. Please log in again.")
+        }
+    }
 }

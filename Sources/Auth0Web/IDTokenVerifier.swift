@@ -17,7 +17,7 @@ public struct IDTokenVerifier: Sendable {
     }
 
     /// The token's claims once every check passes; throws `AuthError` naming the first failure.
-    public func verify(_ token: String, nonce: String) throws -> JSONValue {
+    public func verify(_ token: String, nonce: String) throws(AuthError) -> JSONValue {
         guard let jwt = JWT(token) else { throw AuthError(.malformedToken) }
         // Only RS256: `none`, HS256 (which would accept the public key as a secret) and the rest are refused.
         guard jwt.header["alg"]?.string == "RS256" else {

@@ -31,9 +31,9 @@ public final class JWKSCache: Sendable {
     public var fetchCount: Int { state.withLock { $0.fetches } }
 
     /// The key for `kid`, fetching the set when it is unknown and the last fetch is old enough.
-    public func key(for kid: String) throws -> RSAPublicKey? {
+    public func key(for kid: String) throws(AuthError) -> RSAPublicKey? {
         if let key = state.withLock({ $0.keys[kid] }) { return key }
-        return try fetchLock.withLock { _ in
+        return try fetchLock.withLock { _ throws(AuthError) in
             let (cached, last) = state.withLock { ($0.keys[kid], $0.lastFetch) }
             if let cached { return cached }
             guard clock.now() - last >= JWKSCache.refetchInterval else { return nil }
@@ -47,8 +47,13 @@ public final class JWKSCache: Sendable {
         }
     }
 
-    private func fetch() throws -> [String: RSAPublicKey] {
-        let response = try http.send(HTTPClientRequest(method: "GET", url: url, timeoutSeconds: timeoutSeconds))
+    private func fetch() throws(AuthError) -> [String: RSAPublicKey] {
+        let response: HTTPClientResponse
+        do {
+            response = try http.send(HTTPClientRequest(method: "GET", url: url, timeoutSeconds: timeoutSeconds))
+        } catch {
+            throw AuthError(.jwksUnavailable, "the tenant's JWKS could not be reached")
+        }
         guard response.status == 200, let document = JSONValue.parse(response.body), let list = document["keys"]?.array
         else { throw AuthError(.jwksUnavailable, "the tenant's JWKS answered \(response.status)") }
         var keys: [String: RSAPublicKey] = [:]

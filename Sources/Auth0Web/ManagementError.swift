@@ -2,13 +2,16 @@ import Web
 
 /// Why a Management API call failed, from Auth0's error body and status: typed so the page can
 /// say something plain and the log a stable code.
-public struct ManagementError: Error, Equatable, CustomStringConvertible {
+public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvertible {
+    /// What kind of failure, from the status (or no answer at all).
     public enum Kind: String, Sendable {
         case unauthorized, forbidden, notFound, badRequest, rateLimited, serverError, timeout, unreachable, badResponse
     }
 
+    /// What kind of failure.
     public let kind: Kind
-    public let status: Int
+    /// The Management API's status; 0 when there was no answer.
+    public let answerStatus: Int
     /// Auth0's `errorCode` when it sent one (`insufficient_scope`, `too_many_requests`, …).
     public let errorCode: String?
     /// Seconds to wait before trying again (429), from `Retry-After` or `x-ratelimit-reset`.
@@ -16,7 +19,7 @@ public struct ManagementError: Error, Equatable, CustomStringConvertible {
 
     public init(_ kind: Kind, status: Int = 0, errorCode: String? = nil, retryAfterSeconds: Int? = nil) {
         self.kind = kind
-        self.status = status
+        self.answerStatus = status
         self.errorCode = errorCode
         self.retryAfterSeconds = retryAfterSeconds
     }
@@ -43,6 +46,19 @@ public struct ManagementError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The status of the page that says so: the API's own for what the person can act on,
+    /// 503 for the tenant's trouble.
+    public var status: Int {
+        switch kind {
+        case .unauthorized: 401
+        case .rateLimited: 429
+        case .badRequest: 400
+        case .forbidden: 403
+        case .notFound: 404
+        case .serverError, .timeout, .unreachable, .badResponse: 503
+        }
+    }
+
     /// A plain sentence for the person.
     public var publicMessage: String {
         switch kind {
@@ -61,7 +77,7 @@ public struct ManagementError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "management_api_\(kind.rawValue)" + (status > 0 ? " status=\(status)" : "")
+        "management_api_\(kind.rawValue)" + (answerStatus > 0 ? " status=\(answerStatus)" : "")
             + (errorCode.map { " code=\($0)" } ?? "")
     }
 }

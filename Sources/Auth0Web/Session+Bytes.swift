@@ -18,7 +18,7 @@ extension Session {
         w.write(metadata.affirmation)
         w.write(optional: metadata.announcement?.text)
         w.write(optional: metadata.announcement?.url)
-        w.write(optional: flash)
+        w.write(optional: String?.none)  // where format 2 kept the flash, now a cookie of its own
         w.write(createdAt)
         return w.bytes
     }
@@ -37,7 +37,7 @@ extension Session {
             let affirmation = try r.readString()
             let announcementText = try r.readOptionalString()
             let announcementURL = try r.readOptionalString()
-            let flash = try r.readOptionalString()
+            _ = try r.readOptionalString()  // a flash sealed before it had its own cookie: not shown
             let createdAt = try r.readInt64()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
@@ -47,7 +47,7 @@ extension Session {
             self.init(
                 profile: profile, accessToken: nil, refreshToken: refreshToken,
                 tenantSessionID: sid, csrfToken: csrf,
-                metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement), flash: flash,
+                metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement),
                 createdAt: createdAt)
         } catch {
             return nil

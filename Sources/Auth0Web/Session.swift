@@ -33,15 +33,13 @@ public struct Session: Sendable, Equatable {
     public var csrfToken: String
     /// The person's metadata as last fetched from the Management API.
     public var metadata: MetadataSnapshot
-    /// A one-time confirmation to show on the next page ("Affirmation saved.").
-    public var flash: String?
     /// When the person logged in (seconds since 1970): the absolute lifetime counts from here.
     public var createdAt: Int64
 
     public init(
         profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
-        flash: String? = nil, createdAt: Int64
+        createdAt: Int64
     ) {
         self.profile = profile
         self.accessToken = accessToken
@@ -49,7 +47,6 @@ public struct Session: Sendable, Equatable {
         self.tenantSessionID = tenantSessionID
         self.csrfToken = csrfToken
         self.metadata = metadata
-        self.flash = flash
         self.createdAt = createdAt
     }
 }

@@ -13,6 +13,11 @@ public struct SessionCookies: Sendable {
     private let session: ChunkedSealedCookie
     /// `__Secure-` prefixed on https rather than `__Host-`, which demands `Path=/`.
     private let access: ChunkedSealedCookie
+    /// A one-time message for the next page, apart from the session so that showing it does not
+    /// seal the session again.
+    private let flash: ChunkedSealedCookie
+    /// Where the browser sends the access-token cookie.
+    private let accessTokenPath: String
     private let clock: Clock
     /// Seconds of inactivity after which the session ends.
     public let rollingLifetime: Int64
@@ -33,6 +38,10 @@ public struct SessionCookies: Sendable {
         access = ChunkedSealedCookie(
             name: secure ? "__Secure-mda" : "mda", path: accessTokenPath, secure: secure,
             sealer: try CookieSealer(secrets: secrets, purpose: "access-token", clock: clock))
+        flash = ChunkedSealedCookie(
+            name: secure ? "__Host-mdf" : "mdf", path: "/", secure: secure,
+            sealer: try CookieSealer(secrets: secrets, purpose: "flash", clock: clock))
+        self.accessTokenPath = accessTokenPath
         self.clock = clock
         self.rollingLifetime = rollingLifetime
         self.absoluteLifetime = absoluteLifetime
@@ -50,6 +59,16 @@ public struct SessionCookies: Sendable {
         /// Access-token cookie names the browser sent; nil when they were not looked for (the
         /// request was outside the token's path, where the browser does not show them).
         public let sentAccessTokenNames: [String]?
+    }
+
+    /// True when the browser sends the access-token cookie to `path`.
+    public func carriesAccessToken(path: String) -> Bool {
+        path == accessTokenPath || path.hasPrefix(accessTokenPath + "/")
+    }
+
+    /// What the request's cookies hold, without opening them: enough to replace or clear them.
+    public func sent(in cookies: Cookies) -> Loaded {
+        Loaded(session: nil, issuedAt: 0, sentNames: session.sentNames(in: cookies), sentAccessTokenNames: nil)
     }
 
     /// Opens the session from the request; a missing, tampered, truncated, expired, duplicated
@@ -102,6 +121,27 @@ public struct SessionCookies: Sendable {
     public func clear(_ loaded: Loaded) -> [SetCookie] {
         session.clear(loaded.sentNames) + access.clear()
     }
+
+    /// How long a flash waits to be shown: the redirect that follows it comes at once.
+    static let flashLifetime: Int64 = 60
+
+    /// The `Set-Cookie` that carries `message` to the next page.
+    public func storeFlash(_ message: String) throws -> [SetCookie] {
+        try flash.seal(Array(message.utf8), lifetime: SessionCookies.flashLifetime, replacing: [])
+    }
+
+    /// The flash message the request carries, if any came intact.
+    public func openFlash(from cookies: Cookies) -> String? {
+        let sent = flash.sentNames(in: cookies)
+        guard !sent.isEmpty, let opened = flash.open(from: cookies, sentNames: sent) else { return nil }
+        return String(decoding: opened.payload, as: UTF8.self)
+    }
+
+    /// True when the request carries a flash cookie (shown or not, it is then cleared).
+    public func carriesFlash(_ cookies: Cookies) -> Bool { !flash.sentNames(in: cookies).isEmpty }
+
+    /// The `Set-Cookie` values that clear every flash cookie the request carries.
+    public func clearFlash(_ cookies: Cookies) -> [SetCookie] { flash.clear(flash.sentNames(in: cookies)) }
 }
 
 /// The session would need more cookies than browsers reliably keep.

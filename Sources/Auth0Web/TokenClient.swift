@@ -2,26 +2,33 @@ import Web
 
 /// The tokens the tenant's token endpoint answers with.
 public struct TokenSet: Sendable {
+    /// The bearer token for the API asked for (the Management API by default).
     public let accessToken: String
+    /// The ID token (code exchange only).
     public let idToken: String?
+    /// A refresh token, when `offline_access` was granted; a new one on each renewal with rotation.
     public let refreshToken: String?
+    /// Seconds the access token lasts, as the tenant said.
     public let expiresIn: Int64
-    public let scope: String?
 }
 
-/// Calls the tenant's `/oauth/token`: the authorization code exchange (with the PKCE verifier)
-/// and refresh-token renewal, authenticating the client with `client_secret_post`.
+/// Calls the tenant's token endpoint: the authorization code exchange (with the PKCE verifier)
+/// and refresh-token renewal, authenticating the client with `client_secret_post`; and its
+/// revocation endpoint at logout.
 public struct TokenClient: Sendable {
     private let settings: Auth0Settings
+    private let endpoints: TenantEndpoints
     private let http: any HTTPClient
 
-    public init(settings: Auth0Settings, http: any HTTPClient) {
+    /// A client of the discovered `endpoints` for the application in `settings`.
+    public init(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient) {
         self.settings = settings
+        self.endpoints = endpoints
         self.http = http
     }
 
     /// Exchanges an authorization code for tokens.
-    public func exchange(code: String, codeVerifier: String) throws -> TokenSet {
+    public func exchange(code: String, codeVerifier: String) throws(AuthError) -> TokenSet {
         try call(
             [
                 ("grant_type", "authorization_code"), ("client_id", settings.clientID),
@@ -31,7 +38,7 @@ public struct TokenClient: Sendable {
     }
 
     /// Gets a new access token (and, with rotation, a new refresh token).
-    public func refresh(_ refreshToken: String) throws -> TokenSet {
+    public func refresh(_ refreshToken: String) throws(AuthError) -> TokenSet {
         try call(
             [
                 ("grant_type", "refresh_token"), ("client_id", settings.clientID),
@@ -39,40 +46,50 @@ public struct TokenClient: Sendable {
             ], failure: .refreshFailed)
     }
 
-    /// Revokes a refresh token at `/oauth/revoke` (at logout), so a copy of it is worthless.
-    public func revoke(_ refreshToken: String) throws {
+    /// Revokes a refresh token at the revocation endpoint (at logout), so a copy of it is
+    /// worthless; a tenant that publishes none is not asked.
+    public func revoke(_ refreshToken: String) throws(AuthError) {
+        guard let revocation = endpoints.revocation else { return }
         let response = try post(
-            "oauth/revoke",
+            revocation,
             [("client_id", settings.clientID), ("client_secret", settings.clientSecret), ("token", refreshToken)])
-        guard response.status == 200 else { throw AuthError(.refreshFailed, "revoke answered \(response.status)") }
+        guard response.status == 200 else { throw AuthError(.revocationFailed, "answered \(response.status)") }
     }
 
     /// A form POST to the tenant; no answer at all is `tenantUnreachable`.
-    private func post(_ path: String, _ form: [(String, String)]) throws -> HTTPClientResponse {
+    private func post(_ url: String, _ form: [(String, String)]) throws(AuthError) -> HTTPClientResponse {
         let request = HTTPClientRequest(
-            method: "POST", url: settings.issuer + path,
+            method: "POST", url: url,
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
             body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
         do {
             return try http.send(request)
-        } catch let error as HTTPClientError {
-            throw AuthError(.tenantUnreachable, error.kind == .timeout ? "timeout" : "no connection")
+        } catch {
+            let timedOut = (error as? HTTPClientError)?.kind == .timeout
+            throw AuthError(.tenantUnreachable, timedOut ? "timeout" : "no connection")
         }
     }
 
-    private func call(_ form: [(String, String)], failure: AuthError.Code) throws -> TokenSet {
-        let response = try post("oauth/token", form)
+    private func call(_ form: [(String, String)], failure: AuthError.Code) throws(AuthError) -> TokenSet {
+        let response = try post(endpoints.token, form)
         let body = JSONValue.parse(response.body)
         guard response.status == 200 else {
             // Auth0's error body: {"error": "invalid_grant", "error_description": "..."}.
             let name = body?["error"]?.string ?? "status \(response.status)"
-            throw AuthError(failure, "\(response.status) \(name)")
+            let detail = "\(response.status) \(name)"
+            // The tenant's own trouble says nothing about the code or the refresh token: the
+            // caller may try again, and a session must not end for it.
+            if response.status == 429 || response.status >= 500 { throw AuthError(.tenantUnavailable, detail) }
+            // Only `invalid_grant` means the refresh token itself is refused (expired, revoked,
+            // reused); other errors (a wrong client secret) would not be fixed by logging in again.
+            if failure == .refreshFailed, name == "invalid_grant" { throw AuthError(.refreshRefused, detail) }
+            throw AuthError(failure, detail)
         }
         guard let body, let accessToken = body["access_token"]?.string, !accessToken.isEmpty else {
             throw AuthError(.badTokenResponse)
         }
         return TokenSet(
             accessToken: accessToken, idToken: body["id_token"]?.string, refreshToken: body["refresh_token"]?.string,
-            expiresIn: Int64(body["expires_in"]?.number ?? 86_400), scope: body["scope"]?.string)
+            expiresIn: Int64(body["expires_in"]?.number ?? 86_400))
     }
 }

@@ -6,7 +6,9 @@ import Web
 /// Renews access tokens with the refresh token, once per refresh token in the process:
 /// concurrent requests of one session wait for the renewal in flight and share its result, and
 /// a request that still carries the old refresh token shortly afterwards gets the same result
-/// instead of replaying a used token (which the tenant would treat as theft).
+/// instead of replaying a used token (which the tenant would treat as theft). Only new tokens and
+/// a refusal of the token are kept: after any other failure (no answer, 429, 5xx) the next
+/// request tries again.
 public final class TokenRenewer: Sendable {
     /// How long a finished renewal's result is kept for latecomers.
     public static let resultGraceSeconds: Double = 60
@@ -14,7 +16,7 @@ public final class TokenRenewer: Sendable {
     private final class Flight: @unchecked Sendable {
         // Guarded by `condition`.
         let condition = NSCondition()
-        var result: Result<TokenSet, any Error>?
+        var result: Result<TokenSet, AuthError>?
         var finishedAt: Double = .infinity
     }
 
@@ -32,7 +34,7 @@ public final class TokenRenewer: Sendable {
     public var renewalCount: Int { renewals.load(ordering: .relaxed) }
 
     /// The tokens that replace those of `refreshToken`.
-    public func renew(refreshToken: String) throws -> TokenSet {
+    public func renew(refreshToken: String) throws(AuthError) -> TokenSet {
         let key = SHA256.hash(Array(refreshToken.utf8))  // raw tokens are not kept as keys
         let now = clock.now()
         let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
@@ -44,12 +46,17 @@ public final class TokenRenewer: Sendable {
         }
         if leads {
             renewals.add(1, ordering: .relaxed)
-            let result = Result { try tokens.refresh(refreshToken) }
+            let result = Result { () throws(AuthError) in try tokens.refresh(refreshToken) }
             flight.condition.lock()
             flight.result = result
             flight.finishedAt = clock.now()
             flight.condition.broadcast()
             flight.condition.unlock()
+            if case .failure(let error) = result, error.code != .refreshRefused {
+                flights.withLock { flights in
+                    if flights[key] === flight { flights[key] = nil }
+                }
+            }
             return try result.get()
         }
         flight.condition.lock()

@@ -14,7 +14,7 @@ public struct DevTenant: Responder {
     let log: Log
     let loginPage: Template
     let messagePage: Template
-    private var router = Router()
+    private var router = Router<Handler>()
 
     /// The cookie of the tenant's own login session (single sign-on); its name cannot collide
     /// with the product's cookies, which share the browser's jar on the same host.
@@ -33,8 +33,8 @@ public struct DevTenant: Responder {
         router = makeRouter()
     }
 
-    private func makeRouter() -> Router {
-        var router = Router()
+    private func makeRouter() -> Router<Handler> {
+        var router = Router<Handler>()
         router.add("GET", "/.well-known/openid-configuration") { _ in self.discovery() }
         router.add("GET", "/.well-known/jwks.json") { _ in .json(self.signer.jwks.serialized()) }
         router.add("GET", "/authorize") { try self.authorize($0) }

@@ -23,6 +23,8 @@ public final class AppMetrics: Sendable {
         "requests", unit: "total", help: "Requests answered, by route and status")
     nonisolated(unsafe) private static let loginFailures = name(
         "login_failures", unit: "total", help: "Failed logins by reason")
+    nonisolated(unsafe) private static let renewalFailures = name(
+        "token_renewal_failures", unit: "total", help: "Failed access-token renewals by reason")
     nonisolated(unsafe) private static let managementCalls = name(
         "management_api_calls", unit: "total",
         help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
@@ -62,6 +64,10 @@ public final class AppMetrics: Sendable {
     }
 
     func renewed() { renewals.increment() }
+
+    func renewalFailed(reason: String) {
+        registry.makeCounter(descriptor: Self.renewalFailures, labels: [("reason", reason)]).increment()
+    }
 
     func managementCall(outcome: String) {
         registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", outcome)]).increment()

@@ -1,43 +1,82 @@
 import Auth0Web
 import Web
 
-/// Everything the routes need besides the pages: settings, cookies, and the Auth0 clients.
+/// Everything the routes need besides the pages: settings, the tenant's links, cookies, and the
+/// Auth0 mechanisms.
 public struct AppServices: Sendable {
+    /// The settings read at start-up.
     public let settings: Auth0Settings
+    /// Where login starts and logout ends, from the discovered endpoints.
+    public let links: TenantLinks
+    /// The session cookies.
     public let sessions: SessionCookies
+    /// The login transaction cookies.
     public let transactions: TransactionCookies
+    /// Code exchange, renewal and revocation.
     public let tokens: TokenClient
-    public let idTokens: IDTokenVerifier
-    public let renewer: TokenRenewer
-    public let management: ManagementClient
+    /// Finishes a login at the callback.
+    public let logins: LoginCompletion
+    /// Reads and saves the metadata, renewing tokens when due.
+    public let metadata: MetadataAccess
+    /// The tenant's signing keys.
     public let keys: JWKSCache
-    public let metrics = AppMetrics()
+    /// The product's metrics.
+    public let metrics: AppMetrics
+    /// The time, passed in so tests control it.
     public let clock: Clock
 
-    /// Builds the services over an HTTP client (libcurl in the worker, a double in unit tests).
-    public init(settings: Auth0Settings, http: any HTTPClient, clock: Clock = .system) throws {
+    /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
+    /// client (libcurl in the worker, a double in unit tests).
+    public init(
+        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock = .system,
+        log: Log = Log(minimum: .warning)
+    ) throws {
         let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
+        let metrics = AppMetrics()
+        let events = AppEvents(metrics: metrics, log: log)
         self.settings = settings
+        self.metrics = metrics
         self.clock = clock
+        links = TenantLinks(settings: settings, endpoints: endpoints)
         sessions = try SessionCookies(
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
             accessTokenPath: Routes.affirmationPath, rollingLifetime: settings.rollingLifetime,
             absoluteLifetime: settings.absoluteLifetime)
         transactions = try TransactionCookies(
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
-        tokens = TokenClient(settings: settings, http: http)
-        let keys = JWKSCache(
-            url: settings.issuer + ".well-known/jwks.json", http: http, clock: clock,
-            timeoutSeconds: settings.timeoutSeconds)
-        self.keys = keys
-        idTokens = IDTokenVerifier(issuer: settings.issuer, clientID: settings.clientID, keys: keys, clock: clock)
-        renewer = TokenRenewer(tokens: tokens, clock: clock)
-        management = ManagementClient(settings: settings, http: http, clock: clock)
+        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
+        metadata = MetadataAccess(
+            management: ManagementClient(settings: settings, http: http, clock: clock),
+            renewer: TokenRenewer(tokens: tokens, clock: clock), clock: clock, events: events)
+        logins = LoginCompletion(
+            transactions: transactions, tokens: tokens,
+            idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
+            metadata: metadata, clock: clock)
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),
     /// pictures may come from it (the dev tenant serves avatars over http on loopback).
     public var securityHeaders: SecurityHeaders {
         SecurityHeaders(formTargets: [settings.tenantOrigin], imageSources: [settings.tenantOrigin])
+    }
+}
+
+/// What the Auth0 mechanisms report, counted in the metrics and written to the log.
+struct AppEvents: Auth0Events {
+    let metrics: AppMetrics
+    let log: Log
+
+    func renewed() { metrics.renewed() }
+
+    func renewalFailed(reason: String) {
+        metrics.renewalFailed(reason: reason)
+        log(.warning, "token renewal failed", ["reason": reason])
+    }
+
+    func managementCall(outcome: String) { metrics.managementCall(outcome: outcome) }
+
+    func announcementRefused(user: String) {
+        log(.warning, "announcement_url refused: not an absolute http(s) URL", ["user": user])
     }
 }

@@ -1,11 +1,12 @@
 import Web
 
 extension Pages {
-    /// The page for an error thrown by a handler: its own status and words when it is one of
-    /// ours, a plain 500 otherwise (never a stack trace).
-    func page(for error: any Error) -> Response {
+    /// The page for an error thrown by a handler: its own status, title and words when it is
+    /// an `HTTPResponseError`, a plain 500 otherwise (never a stack trace).
+    public func page(for error: any Error) -> Response {
         if let error = error as? any HTTPResponseError {
-            return problem(status: error.status, title: Pages.title(for: error.status), message: error.publicMessage)
+            return problem(
+                status: error.status, title: error.title, message: error.publicMessage, offerLogin: error.offersLogin)
         }
         return problem(
             status: 500, title: "Something went wrong",
@@ -23,16 +24,5 @@ extension Pages {
             status: 405, title: "Not allowed", message: "This page cannot be used that way.")
         response.add("Allow", allow)
         return response
-    }
-
-    static func title(for status: Int) -> String {
-        switch status {
-        case 400: "Bad request"
-        case 403: "Not allowed"
-        case 404: "Page not found"
-        case 413: "Too large"
-        case 415: "Unsupported form"
-        default: status >= 500 ? "Something went wrong" : "That did not work"
-        }
     }
 }

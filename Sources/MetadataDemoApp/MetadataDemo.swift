@@ -1,10 +1,14 @@
+import Auth0Web
 import Web
 
-/// The product: routes requests to the pages, turns errors into pages, adds the security
-/// headers and writes one log line per request.
+/// The product's request pipeline: routes a request with its session context, turns what a
+/// route throws into a page (one path: `HTTPResponseError`, else a generic 500 logged with a
+/// stable code), writes the session's cookies, adds the security headers and writes one log
+/// line per request.
 public struct MetadataDemo: Responder {
-    private let router: Router
+    private let router: Router<Route>
     private let pages: Pages
+    private let sessions: SessionCookies
     private let security: SecurityHeaders
     private let log: Log
     private let metrics: AppMetrics
@@ -13,6 +17,7 @@ public struct MetadataDemo: Responder {
         self.pages = pages
         self.security = services.securityHeaders
         self.log = log
+        sessions = services.sessions
         metrics = services.metrics
         router = Routes(pages: pages, services: services, log: log).router()
     }
@@ -23,9 +28,11 @@ public struct MetadataDemo: Responder {
         var response: Response
         var route = request.path
         switch router.match(request) {
-        case .handler(let handler):
+        case .handler(let route):
+            let context = SessionContext(cookies: request.cookies, path: request.path, sessions: sessions)
             do {
-                response = try handler(request)
+                response = try route(request, context)
+                for cookie in try context.setCookies() { response.setCookie(cookie) }
             } catch {
                 logFailure(error, request: request)
                 response = pages.page(for: error)
@@ -63,8 +70,15 @@ public struct MetadataDemo: Responder {
         return response
     }
 
+    /// Errors that are not a person's to act on are logged with a stable code; their text may
+    /// say more, but never holds secrets (every error type here keeps them out).
     private func logFailure(_ error: any Error, request: Request) {
         guard !(error is any HTTPResponseError) else { return }
-        log(.error, "handler failed", ["id": request.requestID, "path": request.path, "error": "\(error)"])
+        log(
+            .error, "handler failed",
+            [
+                "id": request.requestID, "path": request.path, "code": "internal_error",
+                "type": String(describing: type(of: error)), "error": "\(error)",
+            ])
     }
 }

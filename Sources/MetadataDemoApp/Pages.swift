@@ -26,10 +26,11 @@ public struct Pages: Sendable {
     }
 
     /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
-    /// `Log out`. `typed` replaces the saved affirmation in the field (after a failed save).
-    public func profile(_ session: Session, typed: String? = nil, saveError: String? = nil, status: Int = 200)
-        -> Response
-    {
+    /// `Log out`. `typed` replaces the saved affirmation in the field (after a failed save);
+    /// `flash` is a one-time confirmation ("Affirmation saved.").
+    public func profile(
+        _ session: Session, typed: String? = nil, saveError: String? = nil, flash: String? = nil, status: Int = 200
+    ) -> Response {
         let picture = session.profile.picture
         var context: TemplateContext = [
             "title": "You\u{2019}re logged in!",
@@ -41,7 +42,7 @@ public struct Pages: Sendable {
             "affirmation": .text(typed ?? session.metadata.affirmation),
             "affirmationLimit": .text(String(Pages.affirmationLimit)),
         ]
-        if let flash = session.flash { context["flash"] = .text(flash) }
+        if let flash { context["flash"] = .text(flash) }
         if let saveError { context["saveError"] = .text(saveError) }
         if let announcement = session.metadata.announcement {
             context["announcementURL"] = .text(announcement.url)

@@ -1,6 +1,10 @@
 import Auth0Web
 import Web
 
+/// A route of the product: the request and its session context in, the answer out. The
+/// context's cookies are written by `MetadataDemo`, after the route, in one place.
+typealias Route = @Sendable (Request, SessionContext) throws -> Response
+
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
     let pages: Pages
@@ -8,28 +12,23 @@ struct Routes: Sendable {
     let log: Log
 
     /// The router of every page.
-    func router() -> Router {
-        var router = Router()
-        router.add("GET", "/") { try self.home($0) }
-        router.add("GET", "/logged-out") { _ in self.pages.welcome(title: "You\u{2019}re logged out.") }
-        router.add("GET", "/healthz") { _ in
-            var response = Response.text("ok\n")
-            response.add("Cache-Control", "no-store")
-            return response
-        }
-        router.add("GET", "/login") { try self.login($0) }
-        router.add("GET", "/callback") { try self.callback($0) }
-        router.add("GET", "/logout") { self.confirmLogout($0) }
-        router.add("POST", "/logout") { try self.logout($0) }
-        router.add("POST", Routes.affirmationPath) { try self.affirmation($0) }
-        router.add("GET", "/auth/check") { try self.authCheck($0) }
-        router.add("GET", "/me") { self.me($0) }
-        router.add("GET", "/metrics") { _ in
-            var response = Response(
+    func router() -> Router<Route> {
+        var router = Router<Route>()
+        router.add("GET", "/") { self.home($1) }
+        router.add("GET", "/logged-out") { _, _ in self.pages.welcome(title: "You\u{2019}re logged out.") }
+        router.add("GET", "/healthz") { _, _ in Response.text("ok\n").notStored() }
+        router.add("GET", "/login") { try self.login($0, $1) }
+        router.add("GET", "/callback") { try self.callback($0, $1) }
+        router.add("GET", "/logout") { self.confirmLogout($1) }
+        router.add("POST", "/logout") { try self.logout($0, $1) }
+        router.add("POST", Routes.affirmationPath) { try self.affirmation($0, $1) }
+        router.add("GET", "/auth/check") { self.authCheck($0, $1) }
+        router.add("GET", "/me") { self.me($1) }
+        router.add("GET", "/metrics") { _, _ in
+            Response(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                body: self.services.metrics.render(jwksFetches: self.services.keys.fetchCount))
-            response.add("Cache-Control", "no-store")
-            return response
+                body: self.services.metrics.render(jwksFetches: self.services.keys.fetchCount)
+            ).notStored()
         }
         return router
     }
@@ -37,23 +36,13 @@ struct Routes: Sendable {
     /// The one route that calls the Management API, hence the only path the browser sends the
     /// access token to.
     static let affirmationPath = "/affirmation"
+}
 
-    /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
-    func session(_ request: Request) -> (Session, SessionCookies.Loaded)? {
-        let loaded = services.sessions.load(from: request.cookies)
-        guard let session = loaded.session else { return nil }
-        return (session, loaded)
-    }
-
-    /// Stores `session` in the response's cookies.
-    func store(_ session: Session, replacing loaded: SessionCookies.Loaded?, in response: inout Response) throws {
-        for cookie in try services.sessions.store(session, replacing: loaded) {
-            response.setCookie(cookie)
-        }
-    }
-
-    /// Clears every session cookie the browser sent, and its access token.
-    func clearSession(_ loaded: SessionCookies.Loaded, in response: inout Response) {
-        for cookie in services.sessions.clear(loaded) { response.setCookie(cookie) }
+extension Response {
+    /// The response with `Cache-Control: no-store` (answers about a person or the process).
+    func notStored() -> Response {
+        var response = self
+        response.add("Cache-Control", "no-store")
+        return response
     }
 }

@@ -8,30 +8,24 @@ extension Routes {
     /// link that brings the visitor back to what they asked for (`X-Original-URI`, set by nginx)
     /// in `X-Auth-Login`: nginx cannot percent-encode a query, so a path with `&` in it would
     /// come back cut short.
-    func authCheck(_ request: Request) throws -> Response {
-        let loaded = services.sessions.load(from: request.cookies)
-        guard let session = loaded.session else {
+    func authCheck(_ request: Request, _ context: SessionContext) -> Response {
+        guard let session = context.session else {
             var response = Response(status: 401)
             let returnTo = ReturnPath.sanitize(request.header("x-original-uri"))
             response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
-            response.add("Cache-Control", "no-store")
-            return response
+            return response.notStored()
         }
         var response = Response(status: 204)
         response.add("X-Auth-User-Id", Routes.headerSafe(session.profile.sub))
         response.add("X-Auth-Email", Routes.headerSafe(session.profile.email))
         response.add("X-Auth-Name", Routes.headerSafe(session.profile.name))
-        response.add("Cache-Control", "no-store")
-        if services.sessions.needsTouch(loaded) { try store(session, replacing: loaded, in: &response) }
-        return response
+        return response.notStored()  // the context extends the session when due
     }
 
     /// `GET /me`: the profile and user metadata as JSON for sibling pages' scripts; never tokens.
-    func me(_ request: Request) -> Response {
-        guard let (session, _) = session(request) else {
-            var response = Response.json(JSONValue.object(["error": "not_logged_in"]).serialized(), status: 401)
-            response.add("Cache-Control", "no-store")
-            return response
+    func me(_ context: SessionContext) -> Response {
+        guard let session = context.session else {
+            return Response.json(JSONValue.object(["error": "not_logged_in"]).serialized(), status: 401).notStored()
         }
         let profile = session.profile
         let body: JSONValue = .object([
@@ -40,9 +34,7 @@ extension Routes {
             "updated_at": .string(profile.updatedAt),
             "user_metadata": .object(["personal_affirmation": .string(session.metadata.affirmation)]),
         ])
-        var response = Response.json(body.serialized())
-        response.add("Cache-Control", "no-store")
-        return response
+        return Response.json(body.serialized()).notStored()
     }
 
     /// Header values carry no control characters (a name could hold anything).

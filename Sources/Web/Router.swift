@@ -1,30 +1,35 @@
-/// A request handler of one route.
+/// A request handler of one route, for responders that need nothing but the request.
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Exact-path routes by method; answers 404 for an unknown path and 405 with `Allow` for a known
-/// path and another method. `HEAD` is served by the `GET` handler.
-public struct Router: Sendable {
-    private var routes: [String: [String: Handler]] = [:]
+/// path and another method. `HEAD` is served by the `GET` handler. Generic over what a route
+/// holds, so each responder chooses its handlers' shape (the product passes a session context).
+public struct Router<Route: Sendable>: Sendable {
+    private var routes: [String: [String: Route]] = [:]
 
+    /// An empty router.
     public init() {}
 
-    /// Adds a handler for a method and an exact path.
-    public mutating func add(_ method: String, _ path: String, _ handler: @escaping Handler) {
-        routes[path, default: [:]][method] = handler
+    /// Adds a route for a method and an exact path.
+    public mutating func add(_ method: String, _ path: String, _ route: Route) {
+        routes[path, default: [:]][method] = route
     }
 
     /// What a request resolves to.
     public enum Match {
-        case handler(Handler)
+        /// The route for this method and path.
+        case handler(Route)
+        /// No route has this path.
         case notFound
+        /// The path exists for other methods, listed for `Allow`.
         case methodNotAllowed(allow: String)
     }
 
-    /// Finds the handler for a request.
+    /// Finds the route for a request.
     public func match(_ request: Request) -> Match {
         guard let methods = routes[request.path] else { return .notFound }
-        if let handler = methods[request.method] { return .handler(handler) }
-        if request.method == "HEAD", let handler = methods["GET"] { return .handler(handler) }
+        if let route = methods[request.method] { return .handler(route) }
+        if request.method == "HEAD", let route = methods["GET"] { return .handler(route) }
         var allowed = Set(methods.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allow: allowed.sorted().joined(separator: ", "))

@@ -1,9 +1,30 @@
-/// An error that reaches a person as a status and a short message.
+/// An error that reaches a person as a status and a short message: the one path by which a
+/// failure becomes a page. Anything else a handler throws is a generic 500 page and a log line.
 public protocol HTTPResponseError: Error {
     /// The status code to answer with.
     var status: Int { get }
+    /// A short heading for the page; by default one that fits the status.
+    var title: String { get }
     /// A plain sentence for the person; never holds secrets.
     var publicMessage: String { get }
+    /// True when the way on is to log in (again); the page then offers `Log in`.
+    var offersLogin: Bool { get }
+}
+
+extension HTTPResponseError {
+    public var title: String {
+        switch status {
+        case 400: "Bad request"
+        case 403: "Not allowed"
+        case 404: "Page not found"
+        case 413: "Too large"
+        case 415: "Unsupported form"
+        case 429: "Too many requests"
+        default: status >= 500 ? "Something went wrong" : "That did not work"
+        }
+    }
+
+    public var offersLogin: Bool { false }
 }
 
 /// Errors of the web layer itself: bad input from the client.

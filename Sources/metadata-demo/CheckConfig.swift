@@ -4,7 +4,8 @@ import Foundation
 import Web
 
 /// `metadata-demo check-config`: every setting checked, the templates loaded and the tenant's
-/// discovery document and keys reached; one line per problem, and a non-zero exit on any.
+/// endpoints discovered exactly as start-up discovers them, and its keys reached; one line per
+/// problem, and a non-zero exit on any.
 enum CheckConfig {
     static func run(environment: [String: String]) -> Int32 {
         let all = AllSettings(environment: environment)
@@ -21,29 +22,22 @@ enum CheckConfig {
         return problems.isEmpty ? 0 : 1
     }
 
-    /// Fetches the discovery document and the JWKS it names, checking the issuer matches.
+    /// Discovers the endpoints and fetches the JWKS they name.
     private static func reachTenant(_ settings: Auth0Settings) -> [String] {
         let http = CurlHTTPClient()
-        let url = settings.issuer + ".well-known/openid-configuration"
+        let endpoints: TenantEndpoints
         do {
-            let answer = try http.send(
-                HTTPClientRequest(method: "GET", url: url, timeoutSeconds: settings.timeoutSeconds))
-            guard answer.status == 200, let document = JSONValue.parse(answer.body) else {
-                return ["AUTH0_DOMAIN: \(url) answered \(answer.status), not a discovery document"]
-            }
-            guard document["issuer"]?.string == settings.issuer else {
-                return [
-                    "AUTH0_DOMAIN: the tenant calls itself \(document["issuer"]?.string ?? "nothing"), not \(settings.issuer)"
-                ]
-            }
-            guard let jwks = document["jwks_uri"]?.string,
-                let keys = try? http.send(
-                    HTTPClientRequest(method: "GET", url: jwks, timeoutSeconds: settings.timeoutSeconds)),
-                keys.status == 200, JSONValue.parse(keys.body)?["keys"]?.array?.isEmpty == false
-            else { return ["AUTH0_DOMAIN: the tenant's signing keys (jwks_uri) could not be fetched"] }
-            return []
+            endpoints = try TenantEndpoints.discover(
+                issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds)
         } catch {
-            return ["AUTH0_DOMAIN: \(url) could not be reached (\(error))"]
+            return [error.line]
         }
+        let problems = TenantLinks(settings: settings, endpoints: endpoints).problems()
+        guard
+            let keys = try? http.send(
+                HTTPClientRequest(method: "GET", url: endpoints.jwks, timeoutSeconds: settings.timeoutSeconds)),
+            keys.status == 200, JSONValue.parse(keys.body)?["keys"]?.array?.isEmpty == false
+        else { return problems + ["AUTH0_DOMAIN: the tenant's signing keys (jwks_uri) could not be fetched"] }
+        return problems
     }
 }

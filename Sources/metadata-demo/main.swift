@@ -19,9 +19,24 @@ guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0 els
 }
 
 let log = Log(minimum: settings.logLevel)
+let pages: Pages
+do { pages = try settings.loadPages() } catch {
+    AllSettings.report(error.lines)
+    exit(2)
+}
+// The tenant's endpoints, once, from its discovery document (check-config reads them the same way).
+let endpoints: TenantEndpoints
+do { endpoints = try StartupDiscovery.endpoints(for: auth0, http: CurlHTTPClient(), log: log) } catch {
+    AllSettings.report([error.line])
+    exit(2)
+}
+let linkProblems = TenantLinks(settings: auth0, endpoints: endpoints).problems()
+guard linkProblems.isEmpty else {
+    AllSettings.report(linkProblems)
+    exit(2)
+}
 do {
-    let pages = try settings.loadPages()
-    let services = try AppServices(settings: auth0, http: CurlHTTPClient())
+    let services = try AppServices(settings: auth0, endpoints: endpoints, http: CurlHTTPClient(), log: log)
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
     options.threads = settings.threads

@@ -56,7 +56,8 @@ let services = try AppServices(
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "bench", "AUTH0_CLIENT_SECRET": "bench-secret",
         "AUTH0_SECRET": String(repeating: "s", count: 64), "APP_BASE_URL": "https://demo.example.com",
     ]),
-    http: CountingHTTPClient(RefusingHTTPClient()))
+    endpoints: .documented(issuer: "https://tenant.example.com/"),
+    http: RefusingHTTPClient())
 let pages = try Pages(library: TemplateLibrary(directory: "Templates"), assets: StaticAssets(directory: "Public"))
 let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .warning))
 let pageRequest = Request(

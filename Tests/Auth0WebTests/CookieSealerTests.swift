@@ -1,15 +1,8 @@
 import Auth0Web
 import Synchronization
+import TestSupport
 import Testing
 import Web
-
-/// A clock tests move by hand.
-final class ManualClock: Sendable {
-    private let seconds: Mutex<Double>
-    init(_ start: Double = 1_700_000_000) { seconds = Mutex(start) }
-    func advance(_ by: Double) { seconds.withLock { $0 += by } }
-    var clock: Clock { Clock { self.seconds.withLock { $0 } } }
-}
 
 @Suite struct CookieSealerTests {
     static let secretA = String(repeating: "a", count: 32)

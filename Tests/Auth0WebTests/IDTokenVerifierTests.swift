@@ -1,5 +1,6 @@
 import Auth0Web
 import OpenSSLCrypto
+import TestSupport
 import Testing
 import Web
 

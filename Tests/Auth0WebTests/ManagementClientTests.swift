@@ -1,38 +1,18 @@
 import Auth0Web
 import Synchronization
+import TestSupport
 import Testing
 import Web
 
-/// Answers every request with one recorded response and keeps what was sent.
-final class RecordedTenant: HTTPClient {
-    let answer: @Sendable (HTTPClientRequest) throws -> HTTPClientResponse
-    private let log = Mutex<[HTTPClientRequest]>([])
-    init(_ answer: @escaping @Sendable (HTTPClientRequest) throws -> HTTPClientResponse) { self.answer = answer }
-    var sent: [HTTPClientRequest] { log.withLock { $0 } }
-    func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
-        log.withLock { $0.append(request) }
-        return try answer(request)
-    }
-
-    static func json(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) -> RecordedTenant {
-        RecordedTenant { _ in HTTPClientResponse(status: status, headers: headers, body: Array(body.utf8)) }
-    }
-}
-
 @Suite struct ManagementClientTests {
-    // swift-format-ignore: NeverUseForceTry
-    static let settings = try! Auth0Settings(environment: [
-        "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "c", "AUTH0_CLIENT_SECRET": "s",
-        "AUTH0_SECRET": String(repeating: "x", count: 32), "APP_BASE_URL": "https://demo.example.com",
-    ])
     let clock = Clock { 1_700_000_000 }
 
-    private func client(_ tenant: RecordedTenant) -> ManagementClient {
-        ManagementClient(settings: Self.settings, http: tenant, clock: clock)
+    private func client(_ tenant: ScriptedHTTPClient) -> ManagementClient {
+        ManagementClient(settings: TestSettings.auth0, http: tenant, clock: clock)
     }
 
     @Test func readSendsTheDocumentedRequest() throws {
-        let tenant = RecordedTenant.json(
+        let tenant = ScriptedHTTPClient.json(
             200,
             #"{"user_metadata":{"personal_affirmation":"Believe in yourself!"},"app_metadata":{"display_announcement":true}}"#
         )
@@ -49,7 +29,7 @@ final class RecordedTenant: HTTPClient {
     }
 
     @Test func saveSendsAPatchOfUserMetadataOnly() throws {
-        let tenant = RecordedTenant.json(
+        let tenant = ScriptedHTTPClient.json(
             200, #"{"user_id":"auth0|123","user_metadata":{"personal_affirmation":"<b>hi</b> 🎉"}}"#)
         let document = try client(tenant).saveAffirmation("<b>hi</b> 🎉", userID: "auth0|123", accessToken: "AT")
         #expect(document.userMetadata["personal_affirmation"]?.string == "<b>hi</b> 🎉")
@@ -92,7 +72,7 @@ final class RecordedTenant: HTTPClient {
             Issue.record("no error for \(status)")
         } catch let error as ManagementError {
             #expect(error.kind == kind)
-            #expect(error.status == status)
+            #expect(error.answerStatus == status)
             #expect(error.errorCode == code)
             #expect(!error.publicMessage.isEmpty)
         } catch {
@@ -103,9 +83,9 @@ final class RecordedTenant: HTTPClient {
     @Test func rateLimitHonoursRetryAfterThenTheResetHeader() {
         let body =
             #"{"statusCode":429,"error":"Too Many Requests","message":"Too many requests","errorCode":"too_many_requests"}"#
-        let withRetry = RecordedTenant.json(
+        let withRetry = ScriptedHTTPClient.json(
             429, body, headers: [("retry-after", "7"), ("x-ratelimit-reset", "1700000050")])
-        let withReset = RecordedTenant.json(429, body, headers: [("x-ratelimit-reset", "1700000020")])
+        let withReset = ScriptedHTTPClient.json(429, body, headers: [("x-ratelimit-reset", "1700000020")])
         for (tenant, seconds) in [(withRetry, 7), (withReset, 20)] {
             #expect(
                 throws: ManagementError(
@@ -119,8 +99,8 @@ final class RecordedTenant: HTTPClient {
     }
 
     @Test func timeoutsAndRefusedConnectionsAreTyped() {
-        let slow = RecordedTenant { _ in throw HTTPClientError(.timeout, "Timeout was reached") }
-        let down = RecordedTenant { _ in throw HTTPClientError(.connect, "Couldn't connect") }
+        let slow = ScriptedHTTPClient { _ in throw HTTPClientError(.timeout, "Timeout was reached") }
+        let down = ScriptedHTTPClient { _ in throw HTTPClientError(.connect, "Couldn't connect") }
         #expect(throws: ManagementError(.timeout)) { try client(slow).readMetadata(userID: "u", accessToken: "AT") }
         #expect(throws: ManagementError(.unreachable)) { try client(down).readMetadata(userID: "u", accessToken: "AT") }
     }
@@ -132,53 +112,5 @@ final class RecordedTenant: HTTPClient {
         #expect(throws: ManagementError(.badResponse)) {
             try client(.json(200, "[1,2]")).readMetadata(userID: "u", accessToken: "AT")
         }
-    }
-}
-
-@Suite struct MetadataRulesTests {
-    private func snapshot(_ app: String, user: String = "{}") -> MetadataSnapshot {
-        MetadataSnapshot(
-            document: UserMetadataDocument(
-                userMetadata: JSONValue.parse(Array(user.utf8))!, appMetadata: JSONValue.parse(Array(app.utf8))!))
-    }
-
-    @Test func announcementNeedsTheBooleanTrueAndBothTexts() {
-        let good =
-            #"{"display_announcement":true,"announcement_text":"Tap","announcement_url":"https://example.com/a"}"#
-        #expect(snapshot(good).announcement == Announcement(text: "Tap", url: "https://example.com/a"))
-        for bad in [
-            #"{"display_announcement":"true","announcement_text":"Tap","announcement_url":"https://e.com"}"#,
-            #"{"display_announcement":1,"announcement_text":"Tap","announcement_url":"https://e.com"}"#,
-            #"{"display_announcement":[true],"announcement_text":"Tap","announcement_url":"https://e.com"}"#,
-            #"{"display_announcement":false,"announcement_text":"Tap","announcement_url":"https://e.com"}"#,
-            #"{"display_announcement":true,"announcement_text":"","announcement_url":"https://e.com"}"#,
-            #"{"display_announcement":true,"announcement_text":5,"announcement_url":"https://e.com"}"#,
-            #"{"display_announcement":true,"announcement_text":"Tap"}"#,
-            #"{}"#,
-        ] {
-            #expect(snapshot(bad).announcement == nil, "\(bad)")
-        }
-    }
-
-    @Test func onlyAbsoluteHTTPLinksAreShown() {
-        var refused: [String] = []
-        for url in [
-            "javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,x", "//evil.example", "/relative",
-            "https://", "http:/x", "https://exa mple.com", "vbscript:x", " https://e.com",
-        ] {
-            let app = #"{"display_announcement":true,"announcement_text":"Tap","announcement_url":"\#(url)"}"#
-            let document = UserMetadataDocument(
-                userMetadata: .object([:]), appMetadata: JSONValue.parse(Array(app.utf8))!)
-            #expect(MetadataSnapshot(document: document) { refused.append($0) }.announcement == nil, "\(url)")
-        }
-        #expect(refused.count == 10)
-        #expect(MetadataSnapshot.isSafeLink("http://example.com"))
-        #expect(MetadataSnapshot.isSafeLink("HTTPS://Example.com/x?y=1#z"))
-    }
-
-    @Test func affirmationMustBeAString() {
-        #expect(snapshot("{}", user: #"{"personal_affirmation":"Hi"}"#).affirmation == "Hi")
-        #expect(snapshot("{}", user: #"{"personal_affirmation":42}"#).affirmation == "")
-        #expect(snapshot("{}", user: #"{"personal_affirmation":null}"#).affirmation == "")
     }
 }

@@ -1,4 +1,5 @@
 import Auth0Web
+import TestSupport
 import Testing
 import Web
 
@@ -14,7 +15,7 @@ import Web
             refreshToken: "v1.refresh", tenantSessionID: "sid-1", csrfToken: "csrf-token",
             metadata: MetadataSnapshot(
                 affirmation: affirmation, announcement: Announcement(text: "Tap", url: "https://example.com")),
-            flash: "Saved", createdAt: createdAt)
+            createdAt: createdAt)
     }
 
     /// The Cookie header a browser sends to `path` after receiving `cookies`.

@@ -28,11 +28,12 @@ final class Stack: @unchecked Sendable {
         tenantPort = try Stack.freePort()
         devEnvironment = try Stack.devEnvironment(runDir: runDir, appPort: appPort, tenantPort: tenantPort)
         try startTenant(extra: tenantEnvironment)
-        try startWorker(extra: workerEnvironment)
+        // nginx first: the worker reads the tenant's discovery document through it at start-up.
         try renderNginxConfig()
         try start("nginx", "/usr/sbin/nginx", ["-p", runDir, "-c", runDir + "/nginx.conf", "-g", "daemon off;"])
         try waitForPort(appPort)
         try waitForPort(tenantPort)
+        try startWorker(extra: workerEnvironment)
         Stack.register(self)
     }
 

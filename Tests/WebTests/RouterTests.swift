@@ -2,15 +2,15 @@ import Testing
 import Web
 
 @Suite struct RouterTests {
-    private func router() -> Router {
-        var router = Router()
+    private func router() -> Router<Handler> {
+        var router = Router<Handler>()
         router.add("GET", "/") { _ in .text("home") }
         router.add("POST", "/save") { _ in .text("saved") }
         router.add("GET", "/save") { _ in .text("form") }
         return router
     }
 
-    private func body(_ match: Router.Match, _ request: Request) throws -> String? {
+    private func body(_ match: Router<Handler>.Match, _ request: Request) throws -> String? {
         guard case .handler(let handler) = match else { return nil }
         return String(decoding: try handler(request).body, as: UTF8.self)
     }

@@ -1,21 +1,25 @@
-import Auth0Web
 import OpenSSLCrypto
 import Synchronization
 import Web
 
 /// Signs tokens like a tenant and serves its JWKS to the product's HTTP client.
-final class TestKeys: HTTPClient {
+public final class TestKeys: HTTPClient {
+    /// One 2048-bit key for the whole suite (making one takes a while).
     // swift-format-ignore: NeverUseForceTry
-    static let shared = try! TestKeys()  // one 2048-bit key for the whole suite
-    let key: RSAPrivateKey
-    let kid = "test-kid"
+    public static let shared = try! TestKeys()
+    /// The signing key.
+    public let key: RSAPrivateKey
+    /// Its `kid` in the JWKS and in tokens' headers.
+    public let kid = "test-kid"
     private let jwksFetches = Mutex(0)
 
-    init() throws { key = try RSAPrivateKey(generatingBits: 2048) }
+    /// A new key pair.
+    public init() throws { key = try RSAPrivateKey(generatingBits: 2048) }
 
-    var fetches: Int { jwksFetches.withLock { $0 } }
+    /// How many times the JWKS was fetched.
+    public var fetches: Int { jwksFetches.withLock { $0 } }
 
-    func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
+    public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         guard request.url.hasSuffix("/.well-known/jwks.json") else { throw HTTPClientError(.connect, "unexpected") }
         jwksFetches.withLock { $0 += 1 }
         let (n, e) = try key.publicComponents()
@@ -31,7 +35,7 @@ final class TestKeys: HTTPClient {
     }
 
     /// A compact JWT with the given header and claims, signed RS256 (or given a signature).
-    func token(header: [String: JSONValue]? = nil, claims: [String: JSONValue], signature: [UInt8]? = nil) throws
+    public func token(header: [String: JSONValue]? = nil, claims: [String: JSONValue], signature: [UInt8]? = nil) throws
         -> String
     {
         let head: JSONValue = .object(header ?? ["alg": "RS256", "typ": "JWT", "kid": .string(kid)])

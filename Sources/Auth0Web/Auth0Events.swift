@@ -1,0 +1,25 @@
+/// What the Auth0 mechanisms report as they work, for the product's metrics and log; every
+/// method has a default that does nothing.
+public protocol Auth0Events: Sendable {
+    /// An access token was renewed with a refresh token.
+    func renewed()
+    /// A renewal failed, with the stable code of why.
+    func renewalFailed(reason: String)
+    /// A Management API call answered: its status, or `timeout`/`unreachable`.
+    func managementCall(outcome: String)
+    /// `app_metadata.announcement_url` was not a safe link, so no announcement is shown.
+    func announcementRefused(user: String)
+}
+
+extension Auth0Events {
+    public func renewed() {}
+    public func renewalFailed(reason: String) {}
+    public func managementCall(outcome: String) {}
+    public func announcementRefused(user: String) {}
+}
+
+/// Reports nothing.
+public struct NoAuth0Events: Auth0Events {
+    /// Events that go nowhere (tests, tools).
+    public init() {}
+}

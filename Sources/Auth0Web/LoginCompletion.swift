@@ -1,0 +1,101 @@
+import Web
+
+/// Finishes a login at the callback: the transaction of `state`, the code exchange, the ID
+/// token's checks, the session made from its claims, and (like the iOS app's `getMetadata()`
+/// after login) the first metadata fetch, or the save that was pending when the login began.
+public struct LoginCompletion: Sendable {
+    private let transactions: TransactionCookies
+    private let tokens: TokenClient
+    private let idTokens: IDTokenVerifier
+    private let metadata: MetadataAccess
+    private let clock: Clock
+
+    /// Completes logins with these mechanisms.
+    public init(
+        transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier, metadata: MetadataAccess,
+        clock: Clock
+    ) {
+        self.transactions = transactions
+        self.tokens = tokens
+        self.idTokens = idTokens
+        self.metadata = metadata
+        self.clock = clock
+    }
+
+    /// A finished login.
+    public struct Completed {
+        /// The new session, with the metadata when it could be fetched.
+        public var session: Session
+        /// The relative path to go back to.
+        public let returnTo: String
+        /// What became of the metadata.
+        public let metadata: MetadataOutcome
+    }
+
+    /// What became of the first metadata call; the login stands whatever it was.
+    public enum MetadataOutcome {
+        /// Fetched.
+        case loaded
+        /// The pending affirmation was saved.
+        case saved
+        /// Could not be fetched (the page shows the profile without it, and why).
+        case notLoaded(any HTTPResponseError)
+        /// The pending affirmation could not be saved: the page shows it again with why.
+        case notSaved(text: String, any HTTPResponseError)
+    }
+
+    /// Finishes the login that `query` (the callback's parameters) answers; throws `AuthError`
+    /// naming the first check that failed.
+    public func finish(query: FormData, cookies: Cookies) throws(AuthError) -> Completed {
+        let state = query["state"] ?? ""
+        guard !state.isEmpty else { throw AuthError(.missingState) }
+        guard let transaction = transactions.find(state: state, in: cookies) else { throw AuthError(.unknownState) }
+        if let error = query["error"] { throw AuthError(.tenantError, error) }
+        guard let code = query["code"], !code.isEmpty else { throw AuthError(.missingCode) }
+        let tokens = try tokens.exchange(code: code, codeVerifier: transaction.codeVerifier)
+        guard let idToken = tokens.idToken else { throw AuthError(.badTokenResponse, "no id_token") }
+        let claims = try idTokens.verify(idToken, nonce: transaction.nonce)
+        let now = Int64(clock.now())
+        var session = Session(
+            profile: Session.Profile(claims: claims),
+            accessToken: AccessToken(value: tokens.accessToken, expiresAt: now + tokens.expiresIn),
+            refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
+            createdAt: now)
+        let outcome = firstMetadata(&session, pending: transaction.pendingAffirmation)
+        return Completed(session: session, returnTo: transaction.returnTo, metadata: outcome)
+    }
+
+    private func firstMetadata(_ session: inout Session, pending: String?) -> MetadataOutcome {
+        guard let pending else {
+            do {
+                try metadata.refresh(&session)
+                return .loaded
+            } catch {
+                return .notLoaded(Self.responseError(error))
+            }
+        }
+        do {
+            try metadata.save(pending, in: &session)
+            return .saved
+        } catch {
+            try? metadata.refresh(&session)  // show what is saved, beside the text that was not
+            return .notSaved(text: pending, Self.responseError(error))
+        }
+    }
+
+    /// Errors from the mechanisms reach people as themselves; anything else as the tenant's trouble.
+    private static func responseError(_ error: any Error) -> any HTTPResponseError {
+        error as? any HTTPResponseError ?? ManagementError(.badResponse)
+    }
+}
+
+extension Session.Profile {
+    /// The profile from an ID token's verified claims; a picture that is not a safe link is dropped.
+    init(claims: JSONValue) {
+        self.init(
+            sub: claims["sub"]?.string ?? "", name: claims["name"]?.string ?? claims["nickname"]?.string ?? "",
+            email: claims["email"]?.string ?? "", emailVerified: claims["email_verified"]?.bool ?? false,
+            picture: claims["picture"]?.string.flatMap { MetadataSnapshot.isSafeLink($0) ? $0 : nil } ?? "",
+            updatedAt: claims["updated_at"]?.string ?? "")
+    }
+}

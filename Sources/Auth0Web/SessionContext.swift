@@ -1,0 +1,107 @@
+import OpenSSLCrypto
+import Web
+
+/// One request's session, kept the way hummingbird-auth's `SessionMiddleware` keeps it: the
+/// cookies parsed once, the session opened at most once and only when a handler asks, changes
+/// made through this object, and one place (`setCookies()`) that decides what the answer
+/// writes. Nothing is written unless the session changed, started or ended, its rolling lifetime
+/// is due to be extended, a flash was set or shown, or the browser sent a cookie that did not open.
+/// One per request, used by its thread only.
+public final class SessionContext {
+    /// The request's cookies, parsed once.
+    public let cookies: Cookies
+    private let sessions: SessionCookies
+    private let includesAccessToken: Bool
+    private var loaded: SessionCookies.Loaded?
+    private var current: Session?
+    private var change = Change.none
+    private var newFlash: String?
+    private var flashTaken = false
+
+    private enum Change { case none, updated, started, ended }
+
+    /// The session context of a request to `path` that sent `cookies`.
+    public init(cookies: Cookies, path: String, sessions: SessionCookies) {
+        self.cookies = cookies
+        self.sessions = sessions
+        includesAccessToken = sessions.carriesAccessToken(path: path)
+    }
+
+    /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
+    /// Opened on first use; the access token is opened only where the browser sends it.
+    public var session: Session? {
+        if loaded == nil {
+            let opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
+            loaded = opened
+            current = opened.session
+        }
+        return current
+    }
+
+    /// Changes the session in place (a no-op for a logged-out visitor). What `body` changed is
+    /// kept even when it throws: renewed tokens must be stored whatever the call after them did.
+    public func update(_ body: (inout Session) throws -> Void) rethrows {
+        guard var changed = session else { return }
+        defer {
+            current = changed
+            change = .updated
+        }
+        try body(&changed)
+    }
+
+    /// Starts a new session (a login), replacing every session cookie the browser sent.
+    public func start(_ session: Session) {
+        if loaded == nil { loaded = sessions.sent(in: cookies) }  // no need to open what is replaced
+        current = session
+        change = .started
+    }
+
+    /// Ends the session: every session cookie is cleared.
+    public func end() {
+        if loaded == nil { loaded = sessions.sent(in: cookies) }
+        current = nil
+        change = .ended
+    }
+
+    /// Shows `message` once, on the next page.
+    public func setFlash(_ message: String) { newFlash = message }
+
+    /// The message a previous answer left for this page, if any; it is shown once.
+    public func takeFlash() -> String? {
+        flashTaken = true
+        return sessions.openFlash(from: cookies)
+    }
+
+    /// True when `token` (a form's `csrf` field) is the session's CSRF token.
+    public func isValidCSRFToken(_ token: String?) -> Bool {
+        guard let token, let expected = session?.csrfToken else { return false }
+        return ConstantTime.equal(Array(token.utf8), Array(expected.utf8))
+    }
+
+    /// The `Set-Cookie` values this answer must carry; throws `SessionTooLarge` when the session
+    /// would not fit in the cookies browsers keep.
+    public func setCookies() throws -> [SetCookie] {
+        var out: [SetCookie] = []
+        if let loaded {
+            switch change {
+            case .started, .updated:
+                if let current { out += try sessions.store(current, replacing: loaded) }
+            case .ended:
+                out += sessions.clear(loaded)
+            case .none:
+                if loaded.session == nil {
+                    // A tampered, expired or foreign cookie is forgotten, not trusted and not fatal.
+                    if !loaded.sentNames.isEmpty { out += sessions.clear(loaded) }
+                } else if let current, sessions.needsTouch(loaded) {
+                    out += try sessions.store(current, replacing: loaded)  // extends the rolling lifetime
+                }
+            }
+        }
+        if let newFlash, change != .ended {
+            out += try sessions.storeFlash(newFlash)
+        } else if flashTaken || change == .ended, sessions.carriesFlash(cookies) {
+            out += sessions.clearFlash(cookies)
+        }
+        return out
+    }
+}

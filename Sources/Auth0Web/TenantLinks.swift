@@ -1,0 +1,51 @@
+import Web
+
+/// The tenant's addresses the browser is sent to: where a login starts and where a logout ends.
+public struct TenantLinks: Sendable {
+    private let settings: Auth0Settings
+    private let endpoints: TenantEndpoints
+
+    /// Links for the application `settings` on the tenant whose endpoints were discovered.
+    public init(settings: Auth0Settings, endpoints: TenantEndpoints) {
+        self.settings = settings
+        self.endpoints = endpoints
+    }
+
+    /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
+    /// (S256), `state` and `nonce`.
+    public func authorize(_ transaction: LoginTransaction) -> String {
+        endpoints.authorization + "?"
+            + PercentEncoding.formEncode([
+                ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
+                ("scope", settings.scope), ("audience", settings.audience), ("state", transaction.state),
+                ("nonce", transaction.nonce), ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)),
+                ("code_challenge_method", "S256"),
+            ])
+    }
+
+    /// Where to send the browser to end the tenant's session too: Auth0's `/v2/logout`, or the
+    /// discovered `end_session_endpoint` with `logout_hint` (the start-up check makes sure a
+    /// tenant asked for `oidc` publishes one).
+    public func logout(tenantSessionID: String?) -> String {
+        switch settings.logoutMode {
+        case .oidc:
+            if let endSession = endpoints.endSession {
+                var pairs = [("client_id", settings.clientID), ("post_logout_redirect_uri", settings.loggedOutURL)]
+                if let tenantSessionID { pairs.append(("logout_hint", tenantSessionID)) }
+                return endSession + "?" + PercentEncoding.formEncode(pairs)
+            }
+            fallthrough
+        case .v2:
+            return endpoints.auth0Logout + "?"
+                + PercentEncoding.formEncode([("client_id", settings.clientID), ("returnTo", settings.loggedOutURL)])
+        }
+    }
+
+    /// Problems of these settings on this tenant, one line each naming the setting.
+    public func problems() -> [String] {
+        guard settings.logoutMode == .oidc, endpoints.endSession == nil else { return [] }
+        return [
+            "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"
+        ]
+    }
+}

@@ -1,0 +1,63 @@
+import Auth0Web
+import Foundation
+import Synchronization
+import Testing
+import Web
+
+@Suite struct Auth0SettingsTests {
+    static let good = [
+        "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "c", "AUTH0_CLIENT_SECRET": "s",
+        "AUTH0_SECRET": String(repeating: "x", count: 32), "APP_BASE_URL": "https://demo.example.com/",
+    ]
+
+    @Test func readsHostAsHTTPSAndDefaults() throws {
+        let settings = try Auth0Settings(environment: Self.good)
+        #expect(settings.issuer == "https://tenant.example.com/")
+        #expect(settings.audience == "https://tenant.example.com/api/v2/")
+        #expect(settings.baseURL == "https://demo.example.com")
+        #expect(settings.callbackURL == "https://demo.example.com/callback")
+        #expect(settings.scope == "openid profile email read:current_user update:current_user_metadata offline_access")
+        #expect(settings.secureCookies)
+    }
+
+    @Test func reportsEveryProblemAtOnceNamingTheSetting() {
+        let bad = [
+            "AUTH0_DOMAIN": "http://tenant.example.com", "AUTH0_SECRET": "short,\(String(repeating: "y", count: 40))",
+            "APP_BASE_URL": "http://demo.example.com", "AUTH0_LOGOUT": "maybe",
+        ]
+        do {
+            _ = try Auth0Settings(environment: bad)
+            Issue.record("accepted bad settings")
+        } catch let problems as SettingsProblems {
+            let names = problems.lines.map { String($0.prefix { $0 != ":" }) }
+            #expect(
+                names == [
+                    "AUTH0_DOMAIN", "AUTH0_CLIENT_ID", "AUTH0_CLIENT_SECRET", "AUTH0_SECRET", "APP_BASE_URL",
+                    "AUTH0_LOGOUT",
+                ])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func httpIsAcceptedOnlyForLoopback() throws {
+        var env = Self.good
+        env["AUTH0_DOMAIN"] = "http://127.0.0.1:8081"
+        env["APP_BASE_URL"] = "http://127.0.0.1:8080"
+        let settings = try Auth0Settings(environment: env)
+        #expect(settings.issuer == "http://127.0.0.1:8081/")
+        #expect(!settings.secureCookies)
+    }
+
+    @Test func secretsMayComeFromFilesAndRotate() throws {
+        let path = NSTemporaryDirectory() + "secret-\(UUID().uuidString)"
+        try "\(String(repeating: "n", count: 32)),\(String(repeating: "o", count: 32))\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        var env = Self.good
+        env["AUTH0_SECRET"] = nil
+        env["AUTH0_SECRET_FILE"] = path
+        #expect(try Auth0Settings(environment: env).cookieSecrets.count == 2)
+        env["AUTH0_SECRET_FILE"] = "/nonexistent/secret"
+        #expect(throws: SettingsProblems.self) { try Auth0Settings(environment: env) }
+    }
+}

@@ -1,0 +1,77 @@
+import Auth0Web
+import TestSupport
+import Testing
+import Web
+
+@Suite struct TenantEndpointsTests {
+    static let issuer = "https://tenant.example.com/"
+
+    /// Auth0's discovery document, as `shared/auth0-api.md` records it.
+    static let auth0Document = """
+        {"issuer":"https://tenant.example.com/","authorization_endpoint":"https://tenant.example.com/authorize",
+        "token_endpoint":"https://tenant.example.com/oauth/token","userinfo_endpoint":"https://tenant.example.com/userinfo",
+        "jwks_uri":"https://tenant.example.com/.well-known/jwks.json","revocation_endpoint":"https://tenant.example.com/oauth/revoke",
+        "end_session_endpoint":"https://tenant.example.com/oidc/logout","response_types_supported":["code"],
+        "code_challenge_methods_supported":["S256","plain"],"subject_types_supported":["public"]}
+        """
+
+    @Test func readsAuth0sDocumentAsItsDocumentedPaths() throws {
+        let tenant = ScriptedHTTPClient.json(200, Self.auth0Document)
+        let endpoints = try TenantEndpoints.discover(issuer: Self.issuer, http: tenant, timeoutSeconds: 3)
+        #expect(endpoints == TenantEndpoints.documented(issuer: Self.issuer))
+        #expect(endpoints.auth0Logout == "https://tenant.example.com/v2/logout")
+        let sent = try #require(tenant.sent.first)
+        #expect(sent.url == "https://tenant.example.com/.well-known/openid-configuration")
+        #expect(sent.timeoutSeconds == 3)
+    }
+
+    @Test func aCustomDomainsEndpointsAreUsedAsPublished() throws {
+        let document = Self.auth0Document.replacingOccurrences(
+            of: "https://tenant.example.com/oauth/token", with: "https://login.example.com/oauth/token")
+        let endpoints = try TenantEndpoints.discover(
+            issuer: Self.issuer, http: ScriptedHTTPClient.json(200, document), timeoutSeconds: 3)
+        #expect(endpoints.token == "https://login.example.com/oauth/token")
+    }
+
+    @Test(arguments: [
+        (
+            #"{"issuer":"https://other.example.com/","authorization_endpoint":"https://a/","token_endpoint":"https://t/","jwks_uri":"https://j/"}"#,
+            "the tenant calls itself https://other.example.com/"
+        ),
+        (
+            #"{"issuer":"https://tenant.example.com/","authorization_endpoint":"https://a/","jwks_uri":"https://j/"}"#,
+            "no token_endpoint"
+        ),
+        (
+            #"{"issuer":"https://tenant.example.com/","authorization_endpoint":"http://a/","token_endpoint":"https://t/","jwks_uri":"https://j/"}"#,
+            "authorization_endpoint is not an https URL"
+        ),
+        ("[1]", "not a JSON object"),
+    ])
+    func aWrongDocumentIsAProblemNamingAUTH0_DOMAIN(body: String, reason: String) {
+        do {
+            _ = try TenantEndpoints.discover(
+                issuer: Self.issuer, http: ScriptedHTTPClient.json(200, body), timeoutSeconds: 3)
+            Issue.record("accepted \(body)")
+        } catch {
+            #expect(error.line.hasPrefix("AUTH0_DOMAIN: "))
+            #expect(error.reason.contains(reason), "\(error.reason)")
+            #expect(!error.transient)
+        }
+    }
+
+    @Test func noAnswerOrA5xxMayBeTriedAgain() {
+        let down = ScriptedHTTPClient { _ in throw HTTPClientError(.connect, "refused") }
+        #expect(throws: DiscoveryProblem.self) {
+            try TenantEndpoints.discover(issuer: Self.issuer, http: down, timeoutSeconds: 1)
+        }
+        for (tenant, transient) in [(down, true), (ScriptedHTTPClient.json(502, ""), true), (.json(404, "{}"), false)] {
+            do {
+                _ = try TenantEndpoints.discover(issuer: Self.issuer, http: tenant, timeoutSeconds: 1)
+            } catch {
+                #expect(error.transient == transient)
+                #expect(error.line.hasPrefix("AUTH0_DOMAIN: "))
+            }
+        }
+    }
+}

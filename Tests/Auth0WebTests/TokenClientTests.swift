@@ -1,0 +1,48 @@
+import Auth0Web
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import Web
+
+@Suite struct TokenClientTests {
+    @Test func codeExchangeSendsPKCEVerifierAndClientSecretPost() throws {
+        let tenant = ScriptedHTTPClient.json(
+            200,
+            #"{"access_token":"AT","id_token":"ID","refresh_token":"RT","token_type":"Bearer","expires_in":86400,"scope":"openid"}"#
+        )
+        let tokens = try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+            .exchange(
+                code: "C", codeVerifier: "V")
+        #expect(tokens.accessToken == "AT")
+        #expect(tokens.idToken == "ID")
+        #expect(tokens.expiresIn == 86_400)
+        let sent = try #require(tenant.sent.first)
+        #expect(sent.url == "https://tenant.example.com/oauth/token")
+        let form = try FormData(urlEncoded: sent.body)
+        #expect(form["grant_type"] == "authorization_code")
+        #expect(form["code_verifier"] == "V")
+        #expect(form["redirect_uri"] == "https://demo.example.com/callback")
+        #expect(form["client_secret"] == "s")
+    }
+
+    @Test func errorsKeepTheOAuthErrorNameButNoSecrets() {
+        let tenant = ScriptedHTTPClient.json(
+            403, #"{"error":"invalid_grant","error_description":"Invalid authorization code"}"#)
+        do {
+            _ = try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant).exchange(
+                code: "SECRET-CODE", codeVerifier: "V")
+        } catch let error as AuthError {
+            #expect(error.code == .codeExchangeFailed)
+            #expect(!error.description.contains("SECRET-CODE"))
+            #expect(error.description.contains("invalid_grant"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        let down = ScriptedHTTPClient { _ in throw HTTPClientError(.timeout, "t") }
+        #expect(throws: AuthError(.tenantUnreachable, "timeout")) {
+            try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: down).exchange(
+                code: "C", codeVerifier: "V")
+        }
+    }
+}

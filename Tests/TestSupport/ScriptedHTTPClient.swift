@@ -1,0 +1,33 @@
+import Synchronization
+import Web
+
+/// An HTTP client that answers from a script and records what was sent: the tenant of tests
+/// that run without sockets. With no script, every call fails as a refused connection would.
+public final class ScriptedHTTPClient: HTTPClient {
+    private let requests = Mutex<[HTTPClientRequest]>([])
+    private let answer: @Sendable (HTTPClientRequest) throws -> HTTPClientResponse
+
+    /// A client whose every call is answered by `answer`.
+    public init(
+        _ answer: @escaping @Sendable (HTTPClientRequest) throws -> HTTPClientResponse = { _ in
+            throw HTTPClientError(.connect, "no tenant in this test")
+        }
+    ) {
+        self.answer = answer
+    }
+
+    /// A client that answers every call with one JSON body.
+    public static func json(_ status: Int, _ body: String, headers: [(name: String, value: String)] = [])
+        -> ScriptedHTTPClient
+    {
+        ScriptedHTTPClient { _ in HTTPClientResponse(status: status, headers: headers, body: Array(body.utf8)) }
+    }
+
+    /// Every request sent so far, in order.
+    public var sent: [HTTPClientRequest] { requests.withLock { $0 } }
+
+    public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
+        requests.withLock { $0.append(request) }
+        return try answer(request)
+    }
+}

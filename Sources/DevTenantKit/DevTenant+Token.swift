@@ -5,6 +5,12 @@ import Web
 /// detection) and `/userinfo`.
 extension DevTenant {
     func token(_ request: Request) -> Response {
+        if let status = config.faults.tokenFailStatus {
+            // As Auth0 answers when rate-limited or in trouble: an OAuth error body, nothing used up.
+            return status == 429
+                ? oauthError(429, "too_many_requests", "Global limit has been reached")
+                : oauthError(status, "server_error", "The tenant is having trouble")
+        }
         guard let params = tokenParameters(request) else {
             return oauthError(400, "invalid_request", "The request body could not be read")
         }

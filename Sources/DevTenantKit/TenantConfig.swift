@@ -32,13 +32,16 @@ public struct TenantConfig: Sendable {
     /// `DEV_TENANT_USER_RATE_PER_MINUTE`: Management API calls per user per minute (Auth0's free tier: 10).
     public let userRatePerMinute: Int
     /// Fault injection for tests on the Management API: `DEV_TENANT_LATENCY_MS`,
-    /// `DEV_TENANT_FAIL_PERCENT` (share of 500s), `DEV_TENANT_FORCE_429` (`1`: every call is 429).
+    /// `DEV_TENANT_FAIL_PERCENT` (share of 500s), `DEV_TENANT_FORCE_429` (`1`: every call is 429);
+    /// on the token endpoint: `DEV_TENANT_TOKEN_FAIL_STATUS` (every call answers this 429 or 5xx).
     public let faults: Faults
 
     public struct Faults: Sendable {
         public let latencyMilliseconds: Int
         public let failPercent: Int
         public let force429: Bool
+        /// When set, `/oauth/token` answers every call with this status (429 or 5xx).
+        public let tokenFailStatus: Int?
     }
 
     public var managementAudience: String { issuer + "api/v2/" }
@@ -73,7 +76,13 @@ public struct TenantConfig: Sendable {
         faults = Faults(
             latencyMilliseconds: number("DEV_TENANT_LATENCY_MS", 0),
             failPercent: min(100, number("DEV_TENANT_FAIL_PERCENT", 0)),
-            force429: environment["DEV_TENANT_FORCE_429"] == "1")
+            force429: environment["DEV_TENANT_FORCE_429"] == "1",
+            tokenFailStatus: environment["DEV_TENANT_TOKEN_FAIL_STATUS"].map { _ in
+                number("DEV_TENANT_TOKEN_FAIL_STATUS", 0)
+            })
+        if let status = faults.tokenFailStatus, status != 429, !(500...599).contains(status) {
+            problems.append("DEV_TENANT_TOKEN_FAIL_STATUS: \(status) is not 429 or a 5xx status")
+        }
 
         var clients: [Client] = []
         var users: [JSONValue] = []

@@ -153,6 +153,28 @@ import Web
         #expect(try submit(browser, "save", "").status == 303)
     }
 
+    /// The tenant's token endpoint in trouble (429, 503) when a save needs a renewal: the person
+    /// stays logged in, sees why with their text kept, and the next save renews and succeeds.
+    @Test(.serialized, arguments: ["503", "429"])
+    func tokenEndpointTroubleKeepsTheSessionAndIsTriedAgain(status: String) throws {
+        try restartTenant(["DEV_TENANT_ACCESS_TOKEN_SECONDS": "30"])  // every save renews first
+        defer { try? restartTenant() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        try restartTenant(["DEV_TENANT_ACCESS_TOKEN_SECONDS": "30", "DEV_TENANT_TOKEN_FAIL_STATUS": status])
+        let failed = try submit(browser, "save", "Not lost")
+        #expect(failed.status == 503)
+        #expect(failed.body.contains("You’re logged in!"))
+        #expect(failed.body.contains("Auth0 is busy or having trouble"))
+        #expect(field(failed) == "Not lost")
+        #expect(!failed.headers("set-cookie").contains { $0.hasPrefix("mds=;") })  // not logged out
+        #expect(try home(browser).body.contains("You’re logged in!"))
+        try restartTenant(["DEV_TENANT_ACCESS_TOKEN_SECONDS": "30"])
+        let saved = try submit(browser, "save", "Saved on the second try")
+        #expect(saved.status == 303)
+        #expect(field(try home(browser)) == "Saved on the second try")
+    }
+
     private func tokenRenewals() -> Int {
         stack.log("dev-tenant").components(separatedBy: "path=/oauth/token status=200").count
     }

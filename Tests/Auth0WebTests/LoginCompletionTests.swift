@@ -1,0 +1,81 @@
+import Auth0Web
+import TestSupport
+import Testing
+import Web
+
+@Suite struct LoginCompletionTests {
+    let tenant = TenantScript()
+    let time = ManualClock(TenantScript.now)
+
+    /// A login begun in this browser: the callback's query and the cookies it sends back.
+    private func begun(_ mechanisms: TestMechanisms, pending: String? = nil) throws -> (FormData, Cookies) {
+        let transaction = LoginTransaction.begin(returnTo: "/back", pendingAffirmation: pending)
+        tenant.change { $0.nonce = transaction.nonce }
+        let cookies = try mechanisms.transactions.start(transaction, existing: Cookies(header: ""))
+        let header = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return (FormData(pairs: [("code", "C1"), ("state", transaction.state)]), Cookies(header: header))
+    }
+
+    @Test func aLoginMakesTheSessionFromTheIDTokenAndFetchesTheMetadata() throws {
+        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let (query, cookies) = try begun(mechanisms)
+        let login = try mechanisms.logins.finish(query: query, cookies: cookies)
+        #expect(login.returnTo == "/back")
+        #expect(login.session.profile.sub == "auth0|1")
+        #expect(login.session.tenantSessionID == "sid-1")
+        #expect(login.session.refreshToken == "RT1")
+        #expect(login.session.metadata.affirmation == "Believe in yourself!")
+        guard case .loaded = login.metadata else { Issue.record("\(login.metadata)"); return }
+    }
+
+    /// A token of under a minute and no refresh token (no `offline_access`): the login
+    /// completes and the token is used while it works (this was a 500 at the callback).
+    @Test func aShortTokenWithoutARefreshTokenIsUsedForTheFirstFetch() throws {
+        tenant.change {
+            $0.accessTokenSeconds = 30
+            $0.issuesRefreshTokens = false
+        }
+        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let (query, cookies) = try begun(mechanisms)
+        let login = try mechanisms.logins.finish(query: query, cookies: cookies)
+        guard case .loaded = login.metadata else { Issue.record("\(login.metadata)"); return }
+        #expect(login.session.refreshToken == nil)
+        #expect(tenant.sent(to: "oauth/token").count == 1)  // the exchange; nothing could renew
+    }
+
+    @Test func aPendingSaveIsMadeAndAFailedOneKeepsItsText() throws {
+        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        var (query, cookies) = try begun(mechanisms, pending: "Typed before")
+        let saved = try mechanisms.logins.finish(query: query, cookies: cookies)
+        guard case .saved = saved.metadata else { Issue.record("\(saved.metadata)"); return }
+        #expect(saved.session.metadata.affirmation == "Typed before")
+
+        (query, cookies) = try begun(mechanisms, pending: "Typed again")
+        tenant.change { $0.managementStatus = 429 }
+        let failed = try mechanisms.logins.finish(query: query, cookies: cookies)
+        guard case .notSaved(let text, let error) = failed.metadata else {
+            Issue.record("\(failed.metadata)")
+            return
+        }
+        #expect(text == "Typed again")
+        #expect(error.status == 429)
+    }
+
+    @Test func aTenantThatCannotBeReachedForTheMetadataStillLogsIn() throws {
+        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let (query, cookies) = try begun(mechanisms)
+        tenant.change { $0.managementStatus = 503 }
+        let login = try mechanisms.logins.finish(query: query, cookies: cookies)
+        guard case .notLoaded(let error) = login.metadata else { Issue.record("\(login.metadata)"); return }
+        #expect(error.status == 503)
+    }
+
+    @Test func aStateThisBrowserDidNotStartIsRefused() throws {
+        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let (query, _) = try begun(mechanisms)
+        #expect(throws: AuthError(.unknownState)) {
+            try mechanisms.logins.finish(query: query, cookies: Cookies(header: ""))
+        }
+        #expect(tenant.sent.isEmpty)  // no code is exchanged for a login this browser did not start
+    }
+}

@@ -1,0 +1,99 @@
+import Auth0Web
+import TestSupport
+import Testing
+import Web
+
+@Suite struct SessionContextTests {
+    let time = ManualClock()
+    let sessions: SessionCookies
+
+    init() throws {
+        sessions = try SessionCookies(
+            secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock,
+            accessTokenPath: "/affirmation")
+    }
+
+    private func context(_ cookies: [SetCookie], path: String = "/") -> SessionContext {
+        let header = cookies.filter { $0.maxAge != 0 }.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return SessionContext(cookies: Cookies(header: header), path: path, sessions: sessions)
+    }
+
+    private var stored: [SetCookie] {
+        get throws { try sessions.store(SessionCookiesTests.session(createdAt: Int64(time.clock.now()))) }
+    }
+
+    @Test func aPageViewWritesNothingUntilATouchIsDue() throws {
+        let cookies = try stored
+        #expect(try context(cookies).setCookies().isEmpty)  // never opened
+        let viewed = context(cookies)
+        #expect(viewed.session?.profile.sub == "auth0|123")
+        #expect(viewed.session?.accessToken == nil)  // page views never carry it
+        #expect(try viewed.setCookies().isEmpty)
+        time.advance(Double(sessions.touchInterval))
+        let touched = context(cookies)
+        _ = touched.session
+        #expect(try touched.setCookies().map(\.name) == ["mds"])
+    }
+
+    @Test func theAccessTokenIsOpenedOnlyOnItsPath() throws {
+        let cookies = try stored
+        #expect(context(cookies, path: "/affirmation").session?.accessToken != nil)
+        #expect(context(cookies, path: "/me").session?.accessToken == nil)
+    }
+
+    @Test func aTamperedCookieIsAVisitorAndIsCleared() throws {
+        var cookies = try stored
+        cookies[0].value = String(cookies[0].value.dropLast(2)) + "AA"
+        let context = context(cookies)
+        #expect(context.session == nil)
+        let written = try context.setCookies()
+        #expect(written.contains { $0.name == "mds" && $0.maxAge == 0 })
+    }
+
+    @Test func anUpdateIsStoredAndAnEndClearsEverything() throws {
+        let cookies = try stored
+        let updating = context(cookies)
+        updating.update { $0.metadata.affirmation = "Changed" }
+        let written = try updating.setCookies()
+        let reopened = context(written)
+        #expect(reopened.session?.metadata.affirmation == "Changed")
+
+        let ending = context(cookies)
+        ending.setFlash("Bye")
+        ending.end()
+        let cleared = try ending.setCookies()
+        #expect(cleared.allSatisfy { $0.maxAge == 0 })
+        #expect(cleared.contains { $0.name == "mds" } && cleared.contains { $0.name == "mda" })
+    }
+
+    @Test func aFlashIsShownOnceWithoutSealingTheSessionAgain() throws {
+        let cookies = try stored
+        let saving = context(cookies)
+        saving.setFlash("Affirmation saved.")
+        let flash = try saving.setCookies()
+        #expect(flash.map(\.name) == ["mdf"])
+        let showing = context(cookies + flash)
+        #expect(showing.takeFlash() == "Affirmation saved.")
+        let after = try showing.setCookies()
+        #expect(after.map(\.name) == ["mdf"])
+        #expect(after.allSatisfy { $0.maxAge == 0 })
+        #expect(context(cookies).takeFlash() == nil)
+    }
+
+    @Test func aNewSessionReplacesWhateverWasSent() throws {
+        var cookies = try stored
+        cookies[0].value = "garbage"
+        let login = context(cookies)
+        login.start(SessionCookiesTests.session(affirmation: "Fresh", createdAt: Int64(time.clock.now())))
+        let written = try login.setCookies()
+        #expect(context(written).session?.metadata.affirmation == "Fresh")
+    }
+
+    @Test func theCSRFTokenIsTheSessions() throws {
+        let context = context(try stored)
+        #expect(context.isValidCSRFToken("csrf-token"))
+        #expect(!context.isValidCSRFToken("csrf-tokem"))
+        #expect(!context.isValidCSRFToken(nil))
+        #expect(!self.context([]).isValidCSRFToken("csrf-token"))
+    }
+}

@@ -1,0 +1,140 @@
+import Auth0Web
+import MetadataDemoApp
+import TestSupport
+import Testing
+import Web
+
+/// `POST /affirmation` through the product's pipeline, with a scripted tenant and no sockets.
+@Suite struct AffirmationRouteTests {
+    let tenant = TenantScript()
+    let time = ManualClock(TenantScript.now)
+    let jar = CookieJar()
+    let app: MetadataDemo
+
+    init() throws {
+        app = try TestServices.app(http: tenant, clock: time.clock)
+    }
+
+    /// Logs in through `/login` and `/callback` as a browser would; returns the page's CSRF token.
+    @discardableResult
+    private func logIn() throws -> String {
+        let login = app.respond(to: Request(method: "GET", path: "/login"))
+        jar.take(login)
+        let location = try #require(login.header("Location"))
+        let query = try FormData(urlEncoded: Array(location.split(separator: "?", maxSplits: 1)[1].utf8))
+        tenant.change { $0.nonce = query["nonce"] ?? "" }
+        let callback = get("/callback", query: "code=C1&state=\(query["state"] ?? "")")
+        #expect(callback.status == 302)
+        let page = get("/")
+        return TestHTML.hiddenField("csrf", in: page) ?? ""
+    }
+
+    private func get(_ path: String, query: String = "") -> Response {
+        let response = app.respond(
+            to: Request(method: "GET", path: path, query: query, headers: ["cookie": jar.header(for: path)]))
+        jar.take(response)
+        return response
+    }
+
+    private func post(_ form: [(String, String)], origin: String = "https://demo.example.com") -> Response {
+        let response = app.respond(
+            to: Request(
+                method: "POST", path: "/affirmation",
+                headers: [
+                    "cookie": jar.header(for: "/affirmation"), "content-type": "application/x-www-form-urlencoded",
+                    "origin": origin,
+                ], body: Array(PercentEncoding.formEncode(form).utf8)))
+        jar.take(response)
+        return response
+    }
+
+    @Test func aSaveRedirectsHomeWhereItIsShownOnceConfirmed() throws {
+        let csrf = try logIn()
+        let saved = post([("csrf", csrf), ("action", "save"), ("affirmation", "  Keep going  ")])
+        #expect(saved.status == 303)
+        #expect(saved.header("Location") == "/")
+        #expect(tenant.sent.last?.method == "PATCH")
+        let home = get("/")
+        #expect(TestHTML.field(in: home) == "Keep going")
+        #expect(TestHTML.text(home).contains("Affirmation saved."))
+        // Showing the confirmation clears it without sealing the session again.
+        #expect(home.headers.filter { $0.name == "Set-Cookie" }.allSatisfy { $0.value.contains("Max-Age=0") })
+        #expect(!TestHTML.text(get("/")).contains("Affirmation saved."))
+    }
+
+    @Test func refreshReadsTheMetadataAgain() throws {
+        let csrf = try logIn()
+        tenant.change { $0.affirmation = "Changed elsewhere" }
+        let refreshed = post([("csrf", csrf), ("action", "refresh"), ("affirmation", "ignored")])
+        #expect(refreshed.status == 303)
+        #expect(tenant.sent.last?.method == "GET")
+        let home = get("/")
+        #expect(TestHTML.field(in: home) == "Changed elsewhere")
+        #expect(TestHTML.text(home).contains("Affirmation refreshed."))
+    }
+
+    @Test func aTooLongAffirmationIsRefusedKeepingTheText() throws {
+        let csrf = try logIn()
+        let calls = tenant.sent.count
+        let long = String(repeating: "é", count: Pages.affirmationLimit + 1)
+        let answer = post([("csrf", csrf), ("action", "save"), ("affirmation", long)])
+        #expect(answer.status == 400)
+        #expect(TestHTML.text(answer).contains("at most \(Pages.affirmationLimit) characters"))
+        #expect(TestHTML.field(in: answer) == long)
+        #expect(tenant.sent.count == calls)
+    }
+
+    @Test func aRateLimitedSaveSaysWhenToTryAgainAndKeepsTheText() throws {
+        let csrf = try logIn()
+        tenant.change {
+            $0.managementStatus = 429
+            $0.managementHeaders = [("retry-after", "7")]
+        }
+        let answer = post([("csrf", csrf), ("action", "save"), ("affirmation", "Mine")])
+        #expect(answer.status == 429)
+        #expect(TestHTML.text(answer).contains("Auth0 is busy, try again in 7 seconds."))
+        #expect(TestHTML.field(in: answer) == "Mine")
+        #expect(jar.names.contains("__Host-mds"))  // still logged in
+    }
+
+    @Test func aWrongCSRFTokenOrAnotherOriginIsRefused() throws {
+        let csrf = try logIn()
+        let calls = tenant.sent.count
+        #expect(post([("csrf", "wrong"), ("action", "save"), ("affirmation", "x")]).status == 403)
+        #expect(post([("action", "save"), ("affirmation", "x")]).status == 403)
+        #expect(
+            post([("csrf", csrf), ("action", "save"), ("affirmation", "x")], origin: "https://evil.example").status
+                == 403)
+        #expect(tenant.sent.count == calls)
+    }
+
+    /// The token endpoint's trouble while renewing keeps the person logged in (it used to log
+    /// them out); the next save renews and succeeds.
+    @Test func tokenEndpointTroubleKeepsTheSession() throws {
+        tenant.change { $0.accessTokenSeconds = 30 }  // every save renews first
+        let csrf = try logIn()
+        tenant.change { $0.tokenStatus = 503 }
+        let failed = post([("csrf", csrf), ("action", "save"), ("affirmation", "Not lost")])
+        #expect(failed.status == 503)
+        #expect(TestHTML.field(in: failed) == "Not lost")
+        #expect(jar.names.contains("__Host-mds"))
+        tenant.change { $0.tokenStatus = 200 }
+        #expect(post([("csrf", csrf), ("action", "save"), ("affirmation", "Not lost")]).status == 303)
+    }
+
+    /// A refused refresh token ends the session: cookies cleared, off to log in, the text kept
+    /// in the login transaction.
+    @Test func aRefusedRefreshTokenLogsInAgainKeepingTheText() throws {
+        tenant.change { $0.accessTokenSeconds = 30 }
+        let csrf = try logIn()
+        tenant.change {
+            $0.tokenStatus = 403
+            $0.tokenError = "invalid_grant"
+        }
+        let answer = post([("csrf", csrf), ("action", "save"), ("affirmation", "Keep me")])
+        #expect(answer.status == 303)
+        #expect(answer.header("Location")?.hasPrefix("https://tenant.example.com/authorize?") == true)
+        #expect(!jar.names.contains("__Host-mds"))
+        #expect(tenant.sent(to: "api/v2/").count == 1)  // only the fetch at login: no call with a dead token
+    }
+}

@@ -1,0 +1,28 @@
+import Auth0Web
+import Web
+
+/// The Auth0 mechanisms wired as the product wires them, over a test tenant and clock.
+public struct TestMechanisms {
+    public let transactions: TransactionCookies
+    public let sessions: SessionCookies
+    public let metadata: MetadataAccess
+    public let logins: LoginCompletion
+
+    /// Mechanisms for `TestSettings` over `http`, at the time `clock` says.
+    public init(http: any HTTPClient, clock: Clock) throws {
+        let settings = TestSettings.auth0
+        let endpoints = TestSettings.endpoints
+        transactions = try TransactionCookies(secure: true, secrets: settings.cookieSecrets, clock: clock)
+        sessions = try SessionCookies(
+            secure: true, secrets: settings.cookieSecrets, clock: clock, accessTokenPath: "/affirmation")
+        let tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        metadata = MetadataAccess(
+            management: ManagementClient(settings: settings, http: http, clock: clock),
+            renewer: TokenRenewer(tokens: tokens, clock: clock), clock: clock, events: NoAuth0Events())
+        let keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: 5)
+        logins = LoginCompletion(
+            transactions: transactions, tokens: tokens,
+            idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
+            metadata: metadata, clock: clock)
+    }
+}

@@ -33,11 +33,11 @@ public struct CookieSealer: Sendable {
     }
 
     /// Seals `payload` for the cookie `name`, valid for `lifetime` seconds from now.
-    public func seal(_ payload: [UInt8], name: String, lifetime: Int64, issuedAt: Int64? = nil) throws -> String {
+    public func seal(_ payload: [UInt8], name: String, lifetime: Int64) throws -> String {
         let now = Int64(clock.now())
         var writer = ByteWriter(capacity: payload.count + 24)
         writer.write(CookieSealer.version)
-        writer.write(issuedAt ?? now)
+        writer.write(now)
         writer.write(now + lifetime)
         writer.write(bytes: payload)
         let sealed = try ciphers[0].seal(writer.bytes, associatedData: Array(name.utf8))

@@ -8,7 +8,6 @@ import Web
 final class CurlEasyHandle {
     private let handle: UnsafeMutableRawPointer
     /// Connections this handle opened (to check that keep-alive works).
-    private(set) var connectionsOpened = 0
 
     init() throws {
         guard let handle = curl_easy_init() else { throw HTTPClientError(.other, "curl_easy_init failed") }
@@ -60,10 +59,15 @@ final class CurlEasyHandle {
 
         var status = 0
         try check(CCurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status))
+        return HTTPClientResponse(status: status, headers: Self.parseHeaders(sink.headerLines), body: sink.body)
+    }
+
+    /// How many new connections the last call had to open (0 when it reused a kept one); read
+    /// only when asked, not on every call.
+    func connectionsOpenedByLastCall() throws -> Int {
         var connects = 0
         try check(CCurl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects))
-        connectionsOpened += connects
-        return HTTPClientResponse(status: status, headers: Self.parseHeaders(sink.headerLines), body: sink.body)
+        return connects
     }
 
     private func check(_ code: CURLcode) throws {

@@ -23,8 +23,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         try handle().perform(request, connectTimeoutSeconds: connectTimeoutSeconds)
     }
 
-    /// Connections the calling thread's handle has opened so far.
-    public func connectionsOpenedOnThisThread() throws -> Int { try handle().connectionsOpened }
+    /// How many connections the calling thread's last call opened: 0 when it reused one.
+    public func connectionsOpenedByLastCallOnThisThread() throws -> Int { try handle().connectionsOpenedByLastCall() }
 
     private func handle() throws -> CurlEasyHandle { try handles.value() }
 }

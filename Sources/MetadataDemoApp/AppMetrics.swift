@@ -9,6 +9,7 @@ public final class AppMetrics: Sendable {
     private let latency: DurationHistogram
     private let logins: Counter
     private let renewals: Counter
+    private let announcementsRefused: Counter
     private let jwksFetches: Gauge
     /// Request counters by route and status, cached per thread: the registry's own look-up
     /// validates names and labels on every call, and one shared cache behind a lock made the
@@ -37,6 +38,9 @@ public final class AppMetrics: Sendable {
                 .milliseconds(100), .milliseconds(500), .seconds(2), .seconds(10),
             ])
         logins = registry.makeCounter(descriptor: Self.name("logins", unit: "total", help: "Completed logins"))
+        announcementsRefused = registry.makeCounter(
+            descriptor: Self.name(
+                "announcements_refused", unit: "total", help: "announcement_url values refused as not http(s) links"))
         renewals = registry.makeCounter(
             descriptor: Self.name("token_renewals", unit: "total", help: "Access tokens renewed with a refresh token"))
         jwksFetches = registry.makeGauge(
@@ -64,6 +68,8 @@ public final class AppMetrics: Sendable {
     }
 
     func renewed() { renewals.increment() }
+
+    func announcementRefused() { announcementsRefused.increment() }
 
     func renewalFailed(reason: String) {
         registry.makeCounter(descriptor: Self.renewalFailures, labels: [("reason", reason)]).increment()

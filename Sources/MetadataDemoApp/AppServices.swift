@@ -77,6 +77,7 @@ struct AppEvents: Auth0Events {
     func managementCall(outcome: String) { metrics.managementCall(outcome: outcome) }
 
     func announcementRefused(user: String) {
+        metrics.announcementRefused()
         log(.warning, "announcement_url refused: not an absolute http(s) URL", ["user": user])
     }
 }

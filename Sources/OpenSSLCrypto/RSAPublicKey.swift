@@ -33,8 +33,6 @@ public final class RSAPublicKey: @unchecked Sendable {
         self.key = key
     }
 
-    init(owning key: OpaquePointer) { self.key = key }
-
     deinit { EVP_PKEY_free(key) }
 
     /// True when `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.

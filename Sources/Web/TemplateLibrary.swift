@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Every template of a folder, parsed once with partials resolved; a broken file stops loading
 /// with its name and line.
 public struct TemplateLibrary: Sendable {

@@ -278,11 +278,13 @@ import Web
         let stack = try Stack()
         defer { stack.stop() }
         let client = CurlHTTPClient()
+        var opened = 0
         for _ in 0..<100 {
             let answer = try client.send(
                 HTTPClientRequest(method: "GET", url: stack.tenantURL + "/.well-known/jwks.json", timeoutSeconds: 5))
             #expect(answer.status == 200)
+            opened += try client.connectionsOpenedByLastCallOnThisThread()
         }
-        #expect(try client.connectionsOpenedOnThisThread() == 1)
+        #expect(opened == 1)
     }
 }

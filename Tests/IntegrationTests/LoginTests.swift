@@ -74,7 +74,7 @@ import Web
         let reused = try second.get(stack.baseURL + "/callback?code=\(code)&state=\(state)")
         #expect(reused.status == 400)
         #expect(reused.body.contains("Auth0 did not accept this login"))
-        #expect(stack.log("dev-tenant").contains("path=/oauth/token status=403"))
+        #expect(try stack.metric(#"metadata_demo_login_failures_total{reason="code_exchange_failed"}"#) == 1)
     }
 
     @Test func forgedStateIsRefused() throws {

@@ -110,6 +110,18 @@ final class Stack: @unchecked Sendable {
         try startTenant(extra: extra)
     }
 
+    /// True while the process started under `name` has not exited (the tests run no supervisor:
+    /// a crash would leave it dead).
+    func isRunning(_ name: String) -> Bool { lock.withLock { processes[name] }?.isRunning ?? false }
+
+    /// A counter's value from the worker's `/metrics` (through nginx, from loopback), summed over
+    /// its labels.
+    func metric(_ name: String) throws -> Double {
+        let text = try TestClient().get(baseURL + "/metrics").body
+        return text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+    }
+
     /// Sends a signal to one of the processes and waits for it to exit; returns its status.
     @discardableResult
     func signal(_ name: String, _ signal: Int32) -> Int32 {

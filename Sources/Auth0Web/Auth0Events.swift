@@ -12,9 +12,13 @@ public protocol Auth0Events: Sendable {
 }
 
 extension Auth0Events {
+    /// Does nothing by default.
     public func renewed() {}
+    /// Does nothing by default.
     public func renewalFailed(reason: String) {}
+    /// Does nothing by default.
     public func managementCall(outcome: String) {}
+    /// Does nothing by default.
     public func announcementRefused(user: String) {}
 }
 

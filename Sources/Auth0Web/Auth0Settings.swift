@@ -24,12 +24,15 @@ public struct Auth0Settings: Sendable {
     public let logoutMode: LogoutMode
     /// `SESSION_ROLLING_SECONDS` (default 86400) and `SESSION_ABSOLUTE_SECONDS` (default 604800).
     public let rollingLifetime: Int64
+    /// `SESSION_ABSOLUTE_SECONDS`: seconds after login after which the session ends whatever happens.
     public let absoluteLifetime: Int64
     /// `AUTH0_TIMEOUT_SECONDS`: the limit of each call to the tenant (default 10).
     public let timeoutSeconds: Double
 
+    /// Which logout endpoint of the tenant ends its session.
     public enum LogoutMode: String, Sendable { case v2, oidc }
 
+    /// The scopes asked for when `AUTH0_SCOPE` is not set.
     public static let defaultScope =
         "openid profile email read:current_user update:current_user_metadata offline_access"
 
@@ -41,8 +44,10 @@ public struct Auth0Settings: Sendable {
     public var callbackURL: String { baseURL + "/callback" }
     /// Where Auth0 sends the browser back after logout.
     public var loggedOutURL: String { baseURL + "/logged-out" }
-    /// The Management API's base, e.g. `https://TENANT/api/v2/`.
-    public var managementAPI: String { issuer + "api/v2/" }
+    /// The Management API's base, e.g. `https://TENANT/api/v2/`: the audience when that is a
+    /// Management API (with a custom domain, the tenant's canonical one, where Auth0 serves it),
+    /// else the issuer's.
+    public var managementAPI: String { audience.hasSuffix("/api/v2/") ? audience : issuer + "api/v2/" }
 
     /// Reads and checks the settings; throws `SettingsProblems` listing every problem.
     public init(environment: [String: String]) throws {
@@ -163,7 +168,10 @@ public struct Auth0Settings: Sendable {
 
 /// Every problem found in the settings, one line each, naming the setting.
 public struct SettingsProblems: Error, CustomStringConvertible {
+    /// One line per problem, each starting with the setting's name.
     public let lines: [String]
+    /// Problems to report together.
     public init(lines: [String]) { self.lines = lines }
+    /// The lines, one per problem.
     public var description: String { lines.joined(separator: "\n") }
 }

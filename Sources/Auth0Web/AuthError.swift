@@ -54,8 +54,11 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// True when the tenant or the network is at fault and the same request may work later.
     public var isTenantTrouble: Bool { code == .tenantUnreachable || code == .tenantUnavailable }
 
+    /// The status of the page that explains this failure.
     public var status: Int { page.status }
+    /// The page's heading.
     public var title: String { page.title }
+    /// What happened, in plain words; never a token or a code.
     public var publicMessage: String { page.message }
     /// Its page offers `Log in`: every failed login does (never a redirect loop).
     public var offersLogin: Bool { true }

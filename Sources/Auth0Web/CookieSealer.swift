@@ -9,7 +9,9 @@ public struct CookieSealer: Sendable {
     public struct Opened: Sendable {
         /// What was sealed, as a slice of the opened buffer.
         public let payload: ArraySlice<UInt8>
+        /// When it was sealed (seconds since 1970).
         public let issuedAt: Int64
+        /// When it stops opening (seconds since 1970).
         public let expiresAt: Int64
     }
 

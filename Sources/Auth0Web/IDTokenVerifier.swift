@@ -3,12 +3,14 @@ import Web
 /// Checks an ID token as OpenID Connect requires: RS256 signature against the tenant's JWKS,
 /// `iss`, `aud` (and `azp` when there are several audiences), `exp` and `iat` with leeway, `nonce`.
 public struct IDTokenVerifier: Sendable {
+    /// Clock skew allowed on `exp` and `iat`, in seconds.
     public static let leewaySeconds: Double = 60
     private let issuer: String
     private let clientID: String
     private let keys: JWKSCache
     private let clock: Clock
 
+    /// Checks tokens from `issuer` for the application `clientID`, with keys from `keys`.
     public init(issuer: String, clientID: String, keys: JWKSCache, clock: Clock) {
         self.issuer = issuer
         self.clientID = clientID

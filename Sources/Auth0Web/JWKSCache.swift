@@ -18,8 +18,10 @@ public final class JWKSCache: Sendable {
     private let state = Mutex(State())
     /// Serialises fetches so a burst of unknown `kid`s fetches once.
     private let fetchLock = Mutex(())
+    /// The least time between two fetches, in seconds: an unknown `kid` cannot make it fetch more often.
     public static let refetchInterval: Double = 60
 
+    /// A cache of the JWKS at `url`, fetched within `timeoutSeconds`.
     public init(url: String, http: any HTTPClient, clock: Clock, timeoutSeconds: Double) {
         self.url = url
         self.http = http

@@ -3,8 +3,11 @@ import Web
 
 /// A compact JWS (`header.payload.signature`) split and decoded, not yet trusted.
 public struct JWT: Sendable {
+    /// The decoded JOSE header.
     public let header: JSONValue
+    /// The decoded claims.
     public let claims: JSONValue
+    /// The signature's bytes.
     public let signature: [UInt8]
     /// `header.payload` as sent: the bytes the signature covers.
     public let signedPart: [UInt8]

@@ -2,14 +2,18 @@ import Web
 
 /// One login in progress: what the callback needs to finish it safely.
 public struct LoginTransaction: Sendable, Equatable {
+    /// The `state` sent to the tenant and expected back.
     public var state: String
+    /// The `nonce` the ID token must carry.
     public var nonce: String
+    /// The PKCE verifier whose S256 challenge went to the tenant.
     public var codeVerifier: String
     /// The relative path to return to afterwards.
     public var returnTo: String
     /// An affirmation typed when the session had expired, saved once the person is back.
     public var pendingAffirmation: String?
 
+    /// A transaction with the given values (`begin` makes fresh ones).
     public init(state: String, nonce: String, codeVerifier: String, returnTo: String, pendingAffirmation: String? = nil)
     {
         self.state = state
@@ -64,10 +68,12 @@ public struct TransactionCookies: Sendable {
     /// At most this many logins in progress per browser; the oldest are cleared.
     public static let maxOpen = 4
 
+    /// The cookie name prefix; the state follows it.
     public let prefix: String
     private let secure: Bool
     private let sealer: CookieSealer
 
+    /// Transaction cookies sealed with `secrets` (`Secure` and `__Host-` when `secure`).
     public init(secure: Bool, secrets: [String], clock: Clock) throws {
         self.secure = secure
         prefix = secure ? "__Host-mdtx." : "mdtx."

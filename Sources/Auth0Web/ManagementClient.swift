@@ -2,9 +2,12 @@ import Web
 
 /// The person's own user, as far as the product reads it from the Management API.
 public struct UserMetadataDocument: Sendable, Equatable {
+    /// `user_metadata`, or an empty object.
     public let userMetadata: JSONValue
+    /// `app_metadata`, or an empty object.
     public let appMetadata: JSONValue
 
+    /// A document with both metadata objects.
     public init(userMetadata: JSONValue, appMetadata: JSONValue) {
         self.userMetadata = userMetadata
         self.appMetadata = appMetadata
@@ -18,6 +21,7 @@ public struct ManagementClient: Sendable {
     private let timeoutSeconds: Double
     private let clock: Clock
 
+    /// A client of the settings' Management API, with their timeout.
     public init(settings: Auth0Settings, http: any HTTPClient, clock: Clock) {
         baseURL = settings.managementAPI
         self.http = http

@@ -17,6 +17,7 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
     /// Seconds to wait before trying again (429), from `Retry-After` or `x-ratelimit-reset`.
     public let retryAfterSeconds: Int?
 
+    /// An error of `kind`, with what the API said.
     public init(_ kind: Kind, status: Int = 0, errorCode: String? = nil, retryAfterSeconds: Int? = nil) {
         self.kind = kind
         self.answerStatus = status
@@ -76,6 +77,7 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
         }
     }
 
+    /// A stable code with the status and Auth0's `errorCode`, for the log.
     public var description: String {
         "management_api_\(kind.rawValue)" + (answerStatus > 0 ? " status=\(answerStatus)" : "")
             + (errorCode.map { " code=\($0)" } ?? "")

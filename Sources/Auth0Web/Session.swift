@@ -5,13 +5,20 @@
 public struct Session: Sendable, Equatable {
     /// The person's profile, from the ID token's claims.
     public struct Profile: Sendable, Equatable {
+        /// The person's id at the tenant (`sub`).
         public var sub: String
+        /// `name`, else `nickname`.
         public var name: String
+        /// `email`.
         public var email: String
+        /// `email_verified`.
         public var emailVerified: Bool
+        /// `picture`, when it is a safe http(s) link; else empty.
         public var picture: String
+        /// `updated_at`.
         public var updatedAt: String
 
+        /// A profile with these claims.
         public init(sub: String, name: String, email: String, emailVerified: Bool, picture: String, updatedAt: String) {
             self.sub = sub
             self.name = name
@@ -22,10 +29,12 @@ public struct Session: Sendable, Equatable {
         }
     }
 
+    /// Who the person is, from the ID token.
     public var profile: Profile
     /// The Management API access token; nil when the request did not carry it (page views never
     /// do) or it was lost, in which case the refresh token gets a new one when one is needed.
     public var accessToken: AccessToken?
+    /// The refresh token, when `offline_access` was granted.
     public var refreshToken: String?
     /// The tenant's session id (`sid`), for OIDC logout's `logout_hint`.
     public var tenantSessionID: String?
@@ -36,6 +45,7 @@ public struct Session: Sendable, Equatable {
     /// When the person logged in (seconds since 1970): the absolute lifetime counts from here.
     public var createdAt: Int64
 
+    /// A session with these values.
     public init(
         profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
@@ -53,10 +63,12 @@ public struct Session: Sendable, Equatable {
 
 /// An access token and when it stops working.
 public struct AccessToken: Sendable, Equatable {
+    /// The bearer token.
     public var value: String
     /// Seconds since 1970.
     public var expiresAt: Int64
 
+    /// A token that works until `expiresAt` (seconds since 1970).
     public init(value: String, expiresAt: Int64) {
         self.value = value
         self.expiresAt = expiresAt
@@ -71,6 +83,7 @@ public struct MetadataSnapshot: Sendable, Equatable {
     /// The announcement link, when `app_metadata` turns it on and its URL is safe.
     public var announcement: Announcement?
 
+    /// A snapshot with this affirmation and announcement.
     public init(affirmation: String = "", announcement: Announcement? = nil) {
         self.affirmation = affirmation
         self.announcement = announcement
@@ -79,9 +92,12 @@ public struct MetadataSnapshot: Sendable, Equatable {
 
 /// The text and target of the announcement link.
 public struct Announcement: Sendable, Equatable {
+    /// `announcement_text`.
     public var text: String
+    /// `announcement_url`, an absolute http(s) URL.
     public var url: String
 
+    /// An announcement link.
     public init(text: String, url: String) {
         self.text = text
         self.url = url

@@ -12,7 +12,9 @@ public final class SessionContext {
     public let cookies: Cookies
     private let sessions: SessionCookies
     private let includesAccessToken: Bool
-    private var loaded: SessionCookies.Loaded?
+    /// What the browser sent (names, when sealed); the session itself lives in `current` only,
+    /// so a page view holds one copy of it.
+    private var sent: SessionCookies.Loaded?
     private var current: Session?
     private var change = Change.none
     private var newFlash: String?
@@ -30,10 +32,10 @@ public final class SessionContext {
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
     /// Opened on first use; the access token is opened only where the browser sends it.
     public var session: Session? {
-        if loaded == nil {
-            let opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
-            loaded = opened
-            current = opened.session
+        if sent == nil {
+            var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
+            current = opened.takeSession()
+            sent = opened
         }
         return current
     }
@@ -51,14 +53,14 @@ public final class SessionContext {
 
     /// Starts a new session (a login), replacing every session cookie the browser sent.
     public func start(_ session: Session) {
-        if loaded == nil { loaded = sessions.sent(in: cookies) }  // no need to open what is replaced
+        if sent == nil { sent = sessions.sent(in: cookies) }  // no need to open what is replaced
         current = session
         change = .started
     }
 
     /// Ends the session: every session cookie is cleared.
     public func end() {
-        if loaded == nil { loaded = sessions.sent(in: cookies) }
+        if sent == nil { sent = sessions.sent(in: cookies) }
         current = nil
         change = .ended
     }
@@ -82,25 +84,25 @@ public final class SessionContext {
     /// would not fit in the cookies browsers keep.
     public func setCookies() throws -> [SetCookie] {
         var out: [SetCookie] = []
-        if let loaded {
+        if let sent {
             switch change {
             case .started, .updated:
-                if let current { out += try sessions.store(current, replacing: loaded) }
+                if let current { out += try sessions.store(current, replacing: sent) }
             case .ended:
-                out += sessions.clear(loaded)
+                out += sessions.clear(sent)
             case .none:
-                if loaded.session == nil {
+                if current == nil {
                     // A tampered, expired or foreign cookie is forgotten, not trusted and not fatal.
-                    if !loaded.sentNames.isEmpty { out += sessions.clear(loaded) }
-                } else if let current, sessions.needsTouch(loaded) {
-                    out += try sessions.store(current, replacing: loaded)  // extends the rolling lifetime
+                    if !sent.sentNames.isEmpty { out += sessions.clear(sent) }
+                } else if sessions.needsTouch(issuedAt: sent.issuedAt) {
+                    out += try sessions.store(current!, replacing: sent)  // extends the rolling lifetime
                 }
             }
         }
         if let newFlash, change != .ended {
             out += try sessions.storeFlash(newFlash)
         } else if flashTaken || change == .ended, sessions.carriesFlash(cookies) {
-            out += sessions.clearFlash(cookies)
+            out += sessions.clearFlash()
         }
         return out
     }

@@ -4,8 +4,9 @@ import Web
 /// every page view, and its access token in a cookie of its own scoped to `accessTokenPath`, so
 /// the browser sends the token only to the route that calls the Management API. Page views
 /// stay small and never carry a bearer token. Each is split into numbered chunks when larger
-/// than one cookie may safely be.
-public struct SessionCookies: Sendable {
+/// than one cookie may safely be. A class: every request's context refers to the one made at
+/// start-up instead of copying its names, paths and keys.
+public final class SessionCookies: Sendable {
     /// The most text one cookie carries (browsers keep at least 4096 bytes per cookie).
     public static let chunkSize = ChunkedSealedCookie.chunkSize
 
@@ -51,7 +52,7 @@ public struct SessionCookies: Sendable {
     /// What the request's cookies hold.
     public struct Loaded: Sendable {
         /// The session, when a valid one came (with its access token when asked for and valid).
-        public let session: Session?
+        public private(set) var session: Session?
         /// When it was sealed (to decide whether to extend it).
         public let issuedAt: Int64
         /// Session cookie names the browser sent (all are replaced or cleared on write).
@@ -59,6 +60,12 @@ public struct SessionCookies: Sendable {
         /// Access-token cookie names the browser sent; nil when they were not looked for (the
         /// request was outside the token's path, where the browser does not show them).
         public let sentAccessTokenNames: [String]?
+
+        /// Moves the session out (the request's context keeps the one copy); what was sent stays.
+        mutating func takeSession() -> Session? {
+            defer { session = nil }
+            return session
+        }
     }
 
     /// True when the browser sends the access-token cookie to `path`.
@@ -92,8 +99,11 @@ public struct SessionCookies: Sendable {
     /// True when a loaded session should be sealed again to extend its rolling lifetime.
     public func needsTouch(_ loaded: Loaded) -> Bool {
         guard case .some = loaded.session else { return false }  // a match, not a copy of the session
-        return Int64(clock.now()) - loaded.issuedAt >= touchInterval
+        return needsTouch(issuedAt: loaded.issuedAt)
     }
+
+    /// True when a session sealed at `issuedAt` should be sealed again to extend its rolling lifetime.
+    public func needsTouch(issuedAt: Int64) -> Bool { Int64(clock.now()) - issuedAt >= touchInterval }
 
     /// The `Set-Cookie` values that store `session`, replacing whatever `loaded` says was sent
     /// (nil: nothing was). The access-token cookie is written only when the session holds a token
@@ -130,18 +140,20 @@ public struct SessionCookies: Sendable {
         try flash.seal(Array(message.utf8), lifetime: SessionCookies.flashLifetime, replacing: [])
     }
 
-    /// The flash message the request carries, if any came intact.
+    /// The flash message the request carries, if one came intact. A flash is one short cookie,
+    /// never split: looking for it costs a page view one pass over the names, no allocation.
     public func openFlash(from cookies: Cookies) -> String? {
-        let sent = flash.sentNames(in: cookies)
-        guard !sent.isEmpty, let opened = flash.open(from: cookies, sentNames: sent) else { return nil }
+        guard carriesFlash(cookies), let opened = flash.open(from: cookies, sentNames: [flash.name]) else {
+            return nil
+        }
         return String(decoding: opened.payload, as: UTF8.self)
     }
 
     /// True when the request carries a flash cookie (shown or not, it is then cleared).
-    public func carriesFlash(_ cookies: Cookies) -> Bool { !flash.sentNames(in: cookies).isEmpty }
+    public func carriesFlash(_ cookies: Cookies) -> Bool { cookies.count(of: flash.name) > 0 }
 
-    /// The `Set-Cookie` values that clear every flash cookie the request carries.
-    public func clearFlash(_ cookies: Cookies) -> [SetCookie] { flash.clear(flash.sentNames(in: cookies)) }
+    /// The `Set-Cookie` that clears the flash cookie.
+    public func clearFlash() -> [SetCookie] { flash.clear([]) }
 }
 
 /// The session would need more cookies than browsers reliably keep.

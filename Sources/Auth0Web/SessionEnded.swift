@@ -10,8 +10,12 @@ public struct SessionEnded: HTTPResponseError, Equatable {
     /// An ended session, with a stable reason.
     public init(_ reason: String) { self.reason = reason }
 
+    /// 401: the person must log in again.
     public var status: Int { 401 }
+    /// The page's heading.
     public var title: String { "Logged out" }
+    /// What happened, in plain words.
     public var publicMessage: String { "Your login has ended. Log in again to continue." }
+    /// The way on is `Log in`.
     public var offersLogin: Bool { true }
 }

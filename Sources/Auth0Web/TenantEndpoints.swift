@@ -111,5 +111,6 @@ public struct DiscoveryProblem: Error, Equatable, CustomStringConvertible {
 
     /// The line start-up and `check-config` print.
     public var line: String { "AUTH0_DOMAIN: " + reason }
+    /// The same as `line`.
     public var description: String { line }
 }

@@ -25,6 +25,7 @@ public final class TokenRenewer: Sendable {
     private let flights = Mutex<[[UInt8]: Flight]>([:])
     private let renewals = Atomic<Int>(0)
 
+    /// A renewer calling `tokens`, keeping results by the time `clock` says.
     public init(tokens: TokenClient, clock: Clock) {
         self.tokens = tokens
         self.clock = clock

@@ -19,6 +19,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         self.connectTimeoutSeconds = connectTimeoutSeconds
     }
 
+    /// Sends `request` on this thread's kept handle; throws `HTTPClientError` when no answer came.
     public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         try handle().perform(request, connectTimeoutSeconds: connectTimeoutSeconds)
     }

@@ -20,6 +20,7 @@ public struct DevTenant: Responder {
     /// with the product's cookies, which share the browser's jar on the same host.
     static let ssoCookie = "devtenant_sso"
 
+    /// A tenant with `config`, its state and key files loaded (or made), its templates parsed.
     public init(config: TenantConfig, clock: Clock = .system, log: Log) throws {
         self.config = config
         self.clock = clock
@@ -49,6 +50,7 @@ public struct DevTenant: Responder {
         return router
     }
 
+    /// Answers one request as Auth0 would.
     public func respond(to request: Request) -> Response {
         var response: Response
         do {
@@ -78,6 +80,7 @@ public struct DevTenant: Responder {
         return response
     }
 
+    /// Answers a request the server refused before reading it (a body over the limit).
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
         message(error.status, "Too large", error.publicMessage)
     }

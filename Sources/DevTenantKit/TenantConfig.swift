@@ -4,16 +4,23 @@ import Web
 /// The dev tenant's settings: its application(s) and seed users from a JSON file, its address
 /// and behaviour from the environment.
 public struct TenantConfig: Sendable {
+    /// An application registered at the tenant.
     public struct Client: Sendable {
+        /// Its display name.
         public let name: String
+        /// `client_id`.
         public let clientID: String
+        /// `client_secret`.
         public let clientSecret: String
+        /// Allowed Callback URLs.
         public let callbacks: [String]
+        /// Allowed Logout URLs.
         public let logoutURLs: [String]
     }
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
     public let issuer: String
+    /// The applications.
     public let clients: [Client]
     /// The people the tenant starts with when it has no saved state.
     public let seedUsers: [JSONValue]
@@ -26,8 +33,11 @@ public struct TenantConfig: Sendable {
     /// Lifetimes in seconds: `DEV_TENANT_ACCESS_TOKEN_SECONDS` (86400), `DEV_TENANT_ID_TOKEN_SECONDS` (36000),
     /// `DEV_TENANT_CODE_SECONDS` (60), `DEV_TENANT_REFRESH_TOKEN_SECONDS` (2592000).
     public let accessTokenLifetime: Int64
+    /// Seconds an ID token lasts.
     public let idTokenLifetime: Int64
+    /// Seconds an authorization code lasts.
     public let codeLifetime: Int64
+    /// Seconds a refresh token family lasts.
     public let refreshTokenLifetime: Int64
     /// `DEV_TENANT_USER_RATE_PER_MINUTE`: Management API calls per user per minute (Auth0's free tier: 10).
     public let userRatePerMinute: Int
@@ -36,17 +46,24 @@ public struct TenantConfig: Sendable {
     /// on the token endpoint: `DEV_TENANT_TOKEN_FAIL_STATUS` (every call answers this 429 or 5xx).
     public let faults: Faults
 
+    /// Faults injected for tests.
     public struct Faults: Sendable {
+        /// Added to every Management API answer, in milliseconds.
         public let latencyMilliseconds: Int
+        /// The share of Management API calls answered 500, in percent.
         public let failPercent: Int
+        /// Every Management API call is answered 429.
         public let force429: Bool
         /// When set, `/oauth/token` answers every call with this status (429 or 5xx).
         public let tokenFailStatus: Int?
     }
 
+    /// The Management API's audience.
     public var managementAudience: String { issuer + "api/v2/" }
+    /// The audience of tokens for `/userinfo`.
     public var userinfoAudience: String { issuer + "userinfo" }
 
+    /// The application with this `client_id`.
     public func client(_ id: String) -> Client? { clients.first { $0.clientID == id } }
 
     /// Reads the JSON file named by `DEV_TENANT_CONFIG` and the environment.
@@ -116,6 +133,8 @@ public struct TenantConfig: Sendable {
 
 /// Every problem in the dev tenant's settings, one line each.
 public struct TenantConfigProblems: Error, CustomStringConvertible {
+    /// One line per problem, naming the setting.
     public let lines: [String]
+    /// The lines, one per problem.
     public var description: String { lines.joined(separator: "\n") }
 }

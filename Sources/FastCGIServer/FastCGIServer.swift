@@ -9,6 +9,7 @@ import Web
 /// thread between requests, and nginx may keep as many as it likes. Stops on SIGTERM or SIGINT:
 /// stops taking requests, lets those in flight finish (up to a deadline), then returns.
 public final class FastCGIServer: Sendable {
+    /// How the server serves.
     public struct Options: Sendable {
         /// Requests served at once (a call to the tenant holds its thread while it waits).
         public var threads: Int = 32
@@ -23,7 +24,9 @@ public final class FastCGIServer: Sendable {
         public var stallSeconds: Int32 = 30
         /// How long requests in flight may take to finish at shutdown.
         public var drainSeconds: Double = 10
+        /// The listening socket's queue of connections not yet accepted.
         public var backlog: Int32 = 512
+        /// The defaults.
         public init() {}
     }
 
@@ -33,6 +36,7 @@ public final class FastCGIServer: Sendable {
     private let log: Log
     private let inFlight = Atomic<Int>(0)
 
+    /// A server of `responder` on `address`, logging to `log`.
     public init(address: ListenAddress, options: Options, responder: any Responder, log: Log) {
         self.address = address
         self.options = options
@@ -207,6 +211,7 @@ extension FastCGIServer {
 
 /// A failure to start serving.
 public struct FastCGIError: Error, CustomStringConvertible {
+    /// What failed, naming the call or setting.
     public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -23,6 +23,7 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
         return .tcp(host: host.isEmpty ? "127.0.0.1" : host, port: port)
     }
 
+    /// The address as `FASTCGI_LISTEN` writes it.
     public var description: String {
         switch self {
         case .unixSocket(let path): "unix:\(path)"

@@ -30,6 +30,7 @@ public final class AppMetrics: Sendable {
         "management_api_calls", unit: "total",
         help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
 
+    /// The product's metrics, all at zero.
     public init() {
         latency = registry.makeDurationHistogram(
             descriptor: Self.name("request_duration", unit: "seconds", help: "Time the worker spent on a request"),

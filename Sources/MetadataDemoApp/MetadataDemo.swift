@@ -13,6 +13,7 @@ public struct MetadataDemo: Responder {
     private let log: Log
     private let metrics: AppMetrics
 
+    /// The product with its pages and services, logging to `log`.
     public init(pages: Pages, services: AppServices, log: Log) {
         self.pages = pages
         self.security = services.securityHeaders
@@ -22,6 +23,7 @@ public struct MetadataDemo: Responder {
         router = Routes(pages: pages, services: services, log: log).router()
     }
 
+    /// Answers one request: route, session context, page, cookies, headers, metrics and log line.
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         OutboundCalls.reset()
@@ -46,6 +48,7 @@ public struct MetadataDemo: Responder {
         return finish(response, for: request, route: route, started: started)
     }
 
+    /// Answers a request the server refused before reading it (a body over the limit).
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
         OutboundCalls.reset()
         return finish(pages.page(for: error), for: request, route: "rejected", started: .now)

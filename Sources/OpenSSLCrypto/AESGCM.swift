@@ -6,7 +6,9 @@ import PerThread
 public struct AESGCM: Sendable {
     /// The cipher, fetched once: OpenSSL 3 would otherwise look it up on every operation.
     nonisolated(unsafe) fileprivate static let cipher: OpaquePointer = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)!
+    /// The nonce's size in bytes (96 bits, as GCM prefers).
     public static let nonceSize = 12
+    /// The authentication tag's size in bytes.
     public static let tagSize = 16
     /// Each thread keeps its own contexts with the key already set up: a new context per call
     /// would expand the key again every time (a third of the cost of opening a session cookie).

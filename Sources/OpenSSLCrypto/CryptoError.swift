@@ -2,7 +2,9 @@ internal import COpenSSL
 
 /// A failure inside OpenSSL, with OpenSSL's own reason when it gave one. Never holds key material.
 public struct CryptoError: Error, Equatable, CustomStringConvertible {
+    /// The OpenSSL call that failed.
     public let operation: String
+    /// OpenSSL's reason, from its error queue.
     public let reason: String
 
     init(_ operation: String) {
@@ -18,5 +20,6 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible {
         ERR_clear_error()
     }
 
+    /// `operation: reason`.
     public var description: String { "\(operation): \(reason)" }
 }

@@ -10,6 +10,7 @@ public final class ThreadLocal<Value: AnyObject, Failure: Error>: @unchecked Sen
     private let key: pthread_key_t
     private let make: @Sendable () throws(Failure) -> Value
 
+    /// Values that `make` creates once per thread, on first use.
     public init(_ make: @escaping @Sendable () throws(Failure) -> Value) {
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { value in

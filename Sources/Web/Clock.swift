@@ -6,6 +6,7 @@
 public struct Clock: Sendable {
     private let read: @Sendable () -> Double
 
+    /// A clock that reads the time from `read` (seconds since 1970).
     public init(_ read: @escaping @Sendable () -> Double) { self.read = read }
 
     /// The system clock.

@@ -95,14 +95,22 @@ public struct Cookies: Sendable {
 
 /// A `Set-Cookie` header value with safe defaults (`HttpOnly`, `SameSite=Lax`, `Path=/`).
 public struct SetCookie: Sendable, Equatable {
+    /// The `SameSite` attribute.
     public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax", none = "None" }
 
+    /// The cookie's name (a token).
     public var name: String
+    /// Its value (cookie-octets).
     public var value: String
+    /// `Max-Age` in seconds; 0 clears it; nil makes a browser-session cookie.
     public var maxAge: Int?
+    /// `Path`.
     public var path: String = "/"
+    /// `Secure`: sent over https only.
     public var secure: Bool
+    /// `HttpOnly`: not readable by scripts.
     public var httpOnly: Bool = true
+    /// `SameSite`; `Lax` by default.
     public var sameSite: SameSite = .lax
 
     /// A cookie; `name` must be a token and `value` cookie-octets (both are checked).

@@ -3,10 +3,12 @@ public struct FormData: Sendable, Equatable {
     /// The pairs as sent; a name may repeat.
     public let pairs: [(name: String, value: String)]
 
+    /// Equal when the pairs are equal, in order.
     public static func == (a: FormData, b: FormData) -> Bool {
         a.pairs.elementsEqual(b.pairs) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// Form data with these pairs.
     public init(pairs: [(name: String, value: String)]) { self.pairs = pairs }
 
     /// Parses URL-encoded bytes; throws `WebError.badRequest` on bad escapes, bad UTF-8 or NUL.

@@ -1,12 +1,17 @@
 /// An outbound HTTP request.
 public struct HTTPClientRequest: Sendable {
+    /// `GET`, `POST`, `PATCH`, …
     public var method: String
+    /// The absolute URL.
     public var url: String
+    /// Header fields to send.
     public var headers: [(name: String, value: String)]
+    /// The body to send.
     public var body: [UInt8]
     /// The whole call's time limit, connecting included.
     public var timeoutSeconds: Double
 
+    /// A request; `timeoutSeconds` limits the whole call.
     public init(
         method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
         timeoutSeconds: Double = 10
@@ -21,11 +26,14 @@ public struct HTTPClientRequest: Sendable {
 
 /// An answer to an outbound request.
 public struct HTTPClientResponse: Sendable {
+    /// The status code.
     public var status: Int
     /// Header fields, names in lower case, in order received.
     public var headers: [(name: String, value: String)]
+    /// The body.
     public var body: [UInt8]
 
+    /// An answer with this status, headers and body.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
@@ -41,16 +49,20 @@ public struct HTTPClientResponse: Sendable {
 
 /// Why an outbound call got no answer at all.
 public struct HTTPClientError: Error, Equatable, CustomStringConvertible {
+    /// Why: the time limit passed, no connection could be made, or anything else.
     public enum Kind: Sendable, Equatable { case timeout, connect, other }
+    /// The kind of failure.
     public let kind: Kind
     /// The transport's own words; holds no header or body.
     public let detail: String
 
+    /// A failure of `kind`, with the transport's words.
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
     }
 
+    /// `kind: detail`, for the log.
     public var description: String { "\(kind): \(detail)" }
 }
 

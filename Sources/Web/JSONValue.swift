@@ -10,8 +10,10 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral 
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// A string from a literal.
     public init(stringLiteral value: String) { self = .string(value) }
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -29,6 +31,7 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral 
         }
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -5,8 +5,10 @@
 /// One-line logfmt records on standard error: `level=info msg="…" key=value`.
 /// Callers pass only what is safe to print: never tokens, cookies or codes.
 public struct Log: Sendable {
+    /// How important a record is.
     public enum Level: Int, Sendable, Comparable {
         case debug, info, warning, error
+        /// Less important first.
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         var name: String { ["debug", "info", "warning", "error"][rawValue] }
 
@@ -22,8 +24,10 @@ public struct Log: Sendable {
         }
     }
 
+    /// Records below this level are not written.
     public let minimum: Level
 
+    /// A log that writes records of `minimum` and above.
     public init(minimum: Level = .info) { self.minimum = minimum }
 
     /// Whether records of this level are written (check before building costly fields).

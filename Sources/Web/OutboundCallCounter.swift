@@ -5,8 +5,10 @@ import PerThread
 public struct CountingHTTPClient: HTTPClient {
     private let wrapped: any HTTPClient
 
+    /// Counts the calls made through `wrapped`.
     public init(_ wrapped: any HTTPClient) { self.wrapped = wrapped }
 
+    /// Sends through the wrapped client and counts the call for this thread's request.
     public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         OutboundCalls.add()
         return try wrapped.send(request)

@@ -13,6 +13,7 @@ public struct Request: Sendable {
     /// An identifier shared with the front server's log, when it sends one.
     public var requestID: String
 
+    /// A request with these parts.
     public init(
         method: String, path: String, query: String = "", headers: [String: String] = [:],
         body: [UInt8] = [], requestID: String = ""

@@ -1,9 +1,13 @@
 /// One HTTP response: status, header fields in order, and body bytes.
 public struct Response: Sendable {
+    /// The status code.
     public var status: Int
+    /// Header fields, in the order they are sent.
     public var headers: [(name: String, value: String)]
+    /// The body.
     public var body: [UInt8]
 
+    /// A response with this status, headers and body.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

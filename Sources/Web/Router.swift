@@ -4,13 +4,16 @@ public typealias Handler = @Sendable (Request) throws -> Response
 /// Exact-path routes by method; answers 404 for an unknown path and 405 with `Allow` for a known
 /// path and another method. `HEAD` is served by the `GET` handler. Generic over what a route
 /// holds, so each responder chooses its handlers' shape (the product passes a session context).
+/// Inlinable, so a responder in another module gets a copy specialised for its route type
+/// (unspecialised generic code looks up type metadata on every request).
 public struct Router<Route: Sendable>: Sendable {
-    private var routes: [String: [String: Route]] = [:]
+    @usableFromInline var routes: [String: [String: Route]] = [:]
 
     /// An empty router.
     public init() {}
 
     /// Adds a route for a method and an exact path.
+    @inlinable
     public mutating func add(_ method: String, _ path: String, _ route: Route) {
         routes[path, default: [:]][method] = route
     }
@@ -26,6 +29,7 @@ public struct Router<Route: Sendable>: Sendable {
     }
 
     /// Finds the route for a request.
+    @inlinable
     public func match(_ request: Request) -> Match {
         guard let methods = routes[request.path] else { return .notFound }
         if let route = methods[request.method] { return .handler(route) }

@@ -1,9 +1,13 @@
 /// Why a template could not be loaded: the file, the line and what is wrong.
 public struct TemplateError: Error, Equatable, CustomStringConvertible {
+    /// The template's file name.
     public let file: String
+    /// The line the problem is on.
     public let line: Int
+    /// What is wrong.
     public let message: String
 
+    /// `file:line: message`.
     public var description: String { "\(file):\(line): \(message)" }
 }
 
@@ -103,15 +107,5 @@ enum TemplateParser {
             i += 1
         }
         return nil
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces, tabs and line feeds.
-    public func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" { s = s.dropLast() }
-        return String(s)
     }
 }

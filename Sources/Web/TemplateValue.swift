@@ -5,6 +5,7 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     private var names: [String] = []
     private var values: [TemplateValue] = []
 
+    /// A context from name–value pairs.
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
         names.reserveCapacity(elements.count + 4)
         values.reserveCapacity(elements.count + 4)
@@ -42,7 +43,9 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
     /// A section repeats once per item, each item's names on top.
     case list([TemplateContext])
 
+    /// Text from a literal.
     public init(stringLiteral value: String) { self = .text(value) }
+    /// A flag from a literal.
     public init(booleanLiteral value: Bool) { self = .flag(value) }
 
     var isTruthy: Bool {

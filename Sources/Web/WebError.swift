@@ -12,6 +12,7 @@ public protocol HTTPResponseError: Error {
 }
 
 extension HTTPResponseError {
+    /// A heading that fits the status.
     public var title: String {
         switch status {
         case 400: "Bad request"
@@ -24,6 +25,7 @@ extension HTTPResponseError {
         }
     }
 
+    /// Not by default.
     public var offersLogin: Bool { false }
 }
 
@@ -39,6 +41,7 @@ public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// The body is over the limit.
     public static let contentTooLarge = WebError(code: .contentTooLarge)
 
+    /// 400, 415 or 413.
     public var status: Int {
         switch code {
         case .badRequest: 400
@@ -47,6 +50,7 @@ public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What was wrong with the request, in plain words.
     public var publicMessage: String {
         switch code {
         case .badRequest(let why): "The request could not be understood: \(why)."
@@ -55,5 +59,6 @@ public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The public message.
     public var description: String { publicMessage }
 }

@@ -60,6 +60,7 @@ func fuzzOne(_ data: [UInt8]) {
 }
 
 #if FUZZING
+    /// libFuzzer's entry point: feeds one input to the parser its first byte selects.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fuzzOne(Array(UnsafeBufferPointer(start: data, count: size)))

@@ -1,6 +1,7 @@
 import Auth0Web
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Web
 
@@ -59,5 +60,20 @@ import Web
         #expect(try Auth0Settings(environment: env).cookieSecrets.count == 2)
         env["AUTH0_SECRET_FILE"] = "/nonexistent/secret"
         #expect(throws: SettingsProblems.self) { try Auth0Settings(environment: env) }
+    }
+
+    @Test func theManagementAPIIsTheAudienceWhenItIsOne() throws {
+        #expect(
+            try Auth0Settings(environment: TestSettings.environment).managementAPI
+                == "https://tenant.example.com/api/v2/")
+        let custom = try Auth0Settings(
+            environment: TestSettings.environment([
+                "AUTH0_DOMAIN": "login.example.com", "AUTH0_AUDIENCE": "https://tenant.eu.auth0.com/api/v2/",
+            ]))
+        #expect(custom.issuer == "https://login.example.com/")
+        #expect(custom.managementAPI == "https://tenant.eu.auth0.com/api/v2/")
+        let otherAPI = try Auth0Settings(
+            environment: TestSettings.environment(["AUTH0_AUDIENCE": "https://api.example.com"]))
+        #expect(otherAPI.managementAPI == "https://tenant.example.com/api/v2/")
     }
 }

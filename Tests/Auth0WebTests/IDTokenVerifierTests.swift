@@ -28,10 +28,8 @@ import Web
         do {
             _ = try verifier().0.verify(token, nonce: nonce)
             return nil
-        } catch let error as AuthError {
-            return error.code
         } catch {
-            return nil
+            return error.code
         }
     }
 

@@ -26,6 +26,7 @@ public final class ScriptedHTTPClient: HTTPClient {
     /// Every request sent so far, in order.
     public var sent: [HTTPClientRequest] { requests.withLock { $0 } }
 
+    /// Records the request and answers from the script.
     public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         requests.withLock { $0.append(request) }
         return try answer(request)

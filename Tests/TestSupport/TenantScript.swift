@@ -21,6 +21,7 @@ public final class TenantScript: HTTPClient {
         public var tokenError = "invalid_grant"
         /// The status of the Management API, and its headers (429's `Retry-After`, say).
         public var managementStatus = 200
+        /// Headers of a failing Management API answer.
         public var managementHeaders: [(name: String, value: String)] = []
         /// The person's metadata.
         public var affirmation = "Believe in yourself!"
@@ -52,6 +53,7 @@ public final class TenantScript: HTTPClient {
     /// The requests sent to `path` (e.g. `oauth/token`).
     public func sent(to path: String) -> [HTTPClientRequest] { sent.filter { $0.url.hasPrefix(issuer + path) } }
 
+    /// Answers as the tenant; an address it does not script is refused.
     public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         requests.withLock { $0.append(request) }
         let answers = state.withLock { $0 }

@@ -4,8 +4,8 @@ import Web
 
 /// Signs tokens like a tenant and serves its JWKS to the product's HTTP client.
 public final class TestKeys: HTTPClient {
-    /// One 2048-bit key for the whole suite (making one takes a while).
     // swift-format-ignore: NeverUseForceTry
+    /// One 2048-bit key for the whole suite (making one takes a while).
     public static let shared = try! TestKeys()
     /// The signing key.
     public let key: RSAPrivateKey
@@ -19,6 +19,7 @@ public final class TestKeys: HTTPClient {
     /// How many times the JWKS was fetched.
     public var fetches: Int { jwksFetches.withLock { $0 } }
 
+    /// Serves the JWKS; any other address is refused.
     public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         guard request.url.hasSuffix("/.well-known/jwks.json") else { throw HTTPClientError(.connect, "unexpected") }
         jwksFetches.withLock { $0 += 1 }

@@ -3,9 +3,13 @@ import Web
 
 /// The Auth0 mechanisms wired as the product wires them, over a test tenant and clock.
 public struct TestMechanisms {
+    /// The login transaction cookies.
     public let transactions: TransactionCookies
+    /// The session cookies (`/affirmation` carries the access token).
     public let sessions: SessionCookies
+    /// Metadata reads and saves with renewal.
     public let metadata: MetadataAccess
+    /// Login completion at the callback.
     public let logins: LoginCompletion
 
     /// Mechanisms for `TestSettings` over `http`, at the time `clock` says.

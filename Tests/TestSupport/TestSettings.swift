@@ -9,8 +9,8 @@ public enum TestSettings {
         "AUTH0_SECRET": String(repeating: "x", count: 32), "APP_BASE_URL": "https://demo.example.com",
     ]
 
-    /// `environment` read as the worker reads it.
     // swift-format-ignore: NeverUseForceTry
+    /// `environment` read as the worker reads it.
     public static let auth0 = try! Auth0Settings(environment: environment)
 
     /// The tenant's endpoints at Auth0's documented paths.

@@ -11,8 +11,8 @@ public struct Auth0Settings: Sendable {
     public let clientID: String
     /// `AUTH0_CLIENT_SECRET`, or the contents of the file `AUTH0_CLIENT_SECRET_FILE`.
     public let clientSecret: String
-    /// `AUTH0_SECRET` (or `AUTH0_SECRET_FILE`): comma-separated secrets of at least 32 characters;
-    /// the first seals cookies, all open them.
+    /// `AUTH0_SECRET` (or `AUTH0_SECRET_FILE`): comma-separated secrets, each at least 32 random
+    /// bytes written as hex or base64; the first seals cookies, all open them.
     public let cookieSecrets: [String]
     /// `APP_BASE_URL`: where people reach the product, e.g. `https://demo.example.com`.
     public let baseURL: String
@@ -84,8 +84,10 @@ public struct Auth0Settings: Sendable {
         if secrets == nil, value("AUTH0_SECRET_FILE") == nil {
             problems.append(
                 "AUTH0_SECRET: missing; generate one with `openssl rand -hex 32` (or set AUTH0_SECRET_FILE)")
-        } else if let secrets, secrets.isEmpty || secrets.contains(where: { $0.count < 32 }) {
-            problems.append("AUTH0_SECRET: each comma-separated secret must be at least 32 characters")
+        } else if let secrets, secrets.isEmpty || secrets.contains(where: { CookieSecret.randomBytes($0) == nil }) {
+            problems.append(
+                "AUTH0_SECRET: each comma-separated secret must be at least 32 random bytes written as hex or base64 "
+                    + "(a chosen phrase can be guessed from any cookie); make one with `openssl rand -hex 32`")
         }
         let baseURL = value("APP_BASE_URL").flatMap { Self.baseURL($0) }
         if value("APP_BASE_URL") == nil {
@@ -150,8 +152,18 @@ public struct Auth0Settings: Sendable {
         return result
     }
 
+    /// True for `localhost`, an IPv4 address in 127.0.0.0/8 or `::1`, read as addresses: a name
+    /// such as `127.evil.example` is not loopback, whatever it starts with.
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+        if host.lowercased() == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4,
+            parts.allSatisfy({ part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+                    && Int(part)! <= 255
+            })
+        else { return false }
+        return parts[0] == "127"
     }
 
     private static func seconds(_ text: String?, default value: Int64, name: String, _ problems: inout [String])

@@ -45,8 +45,11 @@ public struct Log: Sendable {
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 
-    /// Quotes a value when it has spaces, quotes or control characters.
-    static func quoted(_ value: String) -> String {
+    /// Quotes a value when it has spaces, quotes, `=` or anything but printable ASCII. Inside
+    /// the quotes every control character (C0, DEL, C1) and every line or paragraph separator
+    /// (U+0085, U+2028, U+2029, which some log viewers break lines at) is written as `\u{…}`, so
+    /// a value can never start a forged line.
+    public static func quoted(_ value: String) -> String {
         let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 < 0x7F }
         if plain { return value }
         var out = "\""
@@ -55,9 +58,21 @@ public struct Log: Sendable {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar.value < 0x20 ? "?" : scalar)
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if Log.needsEscape(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""
+    }
+
+    /// C0 controls, DEL, C1 controls (U+0085 among them), and U+2028/U+2029.
+    private static func needsEscape(_ value: UInt32) -> Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
     }
 }

@@ -8,7 +8,7 @@ import Web
 @Suite struct Auth0SettingsTests {
     static let good = [
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "c", "AUTH0_CLIENT_SECRET": "s",
-        "AUTH0_SECRET": String(repeating: "x", count: 32), "APP_BASE_URL": "https://demo.example.com/",
+        "AUTH0_SECRET": TestSettings.cookieSecret, "APP_BASE_URL": "https://demo.example.com/",
     ]
 
     @Test func readsHostAsHTTPSAndDefaults() throws {
@@ -52,7 +52,7 @@ import Web
 
     @Test func secretsMayComeFromFilesAndRotate() throws {
         let path = NSTemporaryDirectory() + "secret-\(UUID().uuidString)"
-        try "\(String(repeating: "n", count: 32)),\(String(repeating: "o", count: 32))\n".write(
+        try "\(TestSettings.cookieSecret),\(TestSettings.otherCookieSecret)\n".write(
             toFile: path, atomically: true, encoding: .utf8)
         var env = Self.good
         env["AUTH0_SECRET"] = nil
@@ -75,5 +75,41 @@ import Web
         let otherAPI = try Auth0Settings(
             environment: TestSettings.environment(["AUTH0_AUDIENCE": "https://api.example.com"]))
         #expect(otherAPI.managementAPI == "https://tenant.example.com/api/v2/")
+    }
+
+    /// Loopback is decided by reading the host as an address: a name that merely starts with
+    /// `127.` gets neither plain http to the tenant nor cookies without `Secure`.
+    @Test(arguments: [
+        ("http://127.0.0.1:8081", true), ("http://127.1.2.3", true), ("http://localhost:8081", true),
+        ("http://[::1]:8081", true), ("http://127.evil.example", false), ("http://127.0.0.1.evil.example", false),
+        ("http://127.0.0.256", false), ("http://1127.0.0.1", false), ("http://128.0.0.1", false),
+    ])
+    func onlyLoopbackAddressesMayUsePlainHTTP(url: String, accepted: Bool) {
+        #expect(((try? Auth0Settings(environment: TestSettings.environment(["AUTH0_DOMAIN": url]))) != nil) == accepted)
+        #expect(((try? Auth0Settings(environment: TestSettings.environment(["APP_BASE_URL": url]))) != nil) == accepted)
+    }
+
+    @Test(arguments: [
+        TestSettings.cookieSecret, "P5wN8x2kQ7vR1mZ4tY9bC3jH6fL0sD8gA2eK5uW7iO0=",
+        "P5wN8x2kQ7vR1mZ4tY9bC3jH6fL0sD8gA2eK5uW7iO0", "P5wN8x2kQ7vR1mZ4tY9bC3jH6fL0sD8gA2eK5uW7-_0",
+    ])
+    func randomHexOrBase64SecretsAreAccepted(secret: String) {
+        #expect((try? Auth0Settings(environment: TestSettings.environment(["AUTH0_SECRET": secret]))) != nil)
+    }
+
+    /// A chosen phrase or a repeated pattern is refused, naming the setting and how to make one.
+    @Test(arguments: [
+        "correct horse battery staple 1234", String(repeating: "x", count: 32), String(repeating: "ab", count: 32),
+        String(repeating: "0", count: 64), "00112233445566778899aabbccddeeff", TestSettings.cookieSecret + ",short",
+    ])
+    func weakSecretsAreRefused(secret: String) throws {
+        do {
+            _ = try Auth0Settings(environment: TestSettings.environment(["AUTH0_SECRET": secret]))
+            Issue.record("accepted \(secret)")
+        } catch let problems as SettingsProblems {
+            #expect(problems.lines.count == 1)
+            #expect(problems.lines[0].hasPrefix("AUTH0_SECRET: "))
+            #expect(problems.lines[0].contains("openssl rand -hex 32"))
+        }
     }
 }

@@ -2,11 +2,16 @@ import Auth0Web
 
 /// Settings of a made-up tenant and site, shared by the unit tests.
 public enum TestSettings {
+    /// A cookie secret as `openssl rand -hex 32` prints one.
+    public static let cookieSecret = "3f9c1a7be04d5628c1f0e9b7a4d23c856e1fb07a9d3c42e8b5f6019a7c3e2d4b"
+    /// Another, for rotation.
+    public static let otherCookieSecret = "b8e27d0c5f419a36e7c2d81f04b9a5e6c3d71f28a0e94b6c5d2f83a17e09c4b2"
+
     /// The environment of a good configuration: tenant `tenant.example.com`, client `c`, site
     /// `https://demo.example.com`.
     public static let environment = [
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "c", "AUTH0_CLIENT_SECRET": "s",
-        "AUTH0_SECRET": String(repeating: "x", count: 32), "APP_BASE_URL": "https://demo.example.com",
+        "AUTH0_SECRET": cookieSecret, "APP_BASE_URL": "https://demo.example.com",
     ]
 
     // swift-format-ignore: NeverUseForceTry

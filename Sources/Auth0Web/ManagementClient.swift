@@ -55,7 +55,11 @@ public struct ManagementClient: Sendable {
         do {
             response = try http.send(request)
         } catch let error as HTTPClientError {
-            throw error.kind == .timeout ? ManagementError(.timeout) : ManagementError(.unreachable)
+            switch error.kind {
+            case .timeout: throw ManagementError(.timeout)
+            case .tooLarge: throw ManagementError(.badResponse)
+            case .connect, .other: throw ManagementError(.unreachable)
+            }
         }
         guard response.status == 200 else { throw ManagementError(response: response, now: clock.now()) }
         return response

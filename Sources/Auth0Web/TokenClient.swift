@@ -10,6 +10,8 @@ public struct TokenSet: Sendable {
     public let refreshToken: String?
     /// Seconds the access token lasts, as the tenant said.
     public let expiresIn: Int64
+    /// The longest `expires_in` believed: a year (Auth0 allows at most 30 days).
+    public static let longestLifetime: Double = 365 * 86_400
 }
 
 /// Calls the tenant's token endpoint: the authorization code exchange (with the PKCE verifier)
@@ -65,8 +67,11 @@ public struct TokenClient: Sendable {
         do {
             return try http.send(request)
         } catch {
-            let timedOut = (error as? HTTPClientError)?.kind == .timeout
-            throw AuthError(.tenantUnreachable, timedOut ? "timeout" : "no connection")
+            switch (error as? HTTPClientError)?.kind {
+            case .tooLarge: throw AuthError(.badTokenResponse, "answer over the size limit")
+            case .timeout: throw AuthError(.tenantUnreachable, "timeout")
+            default: throw AuthError(.tenantUnreachable, "no connection")
+            }
         }
     }
 
@@ -88,8 +93,14 @@ public struct TokenClient: Sendable {
         guard let body, let accessToken = body["access_token"]?.string, !accessToken.isEmpty else {
             throw AuthError(.badTokenResponse)
         }
+        // `expires_in` comes from outside: a number that is not a sane count of seconds (1e20
+        // would trap converting to Int64) is a bad answer, not a crash.
+        let expiresIn = body["expires_in"]?.number ?? 86_400
+        guard expiresIn.isFinite, expiresIn >= 0, expiresIn <= TokenSet.longestLifetime else {
+            throw AuthError(.badTokenResponse, "expires_in out of range")
+        }
         return TokenSet(
             accessToken: accessToken, idToken: body["id_token"]?.string, refreshToken: body["refresh_token"]?.string,
-            expiresIn: Int64(body["expires_in"]?.number ?? 86_400))
+            expiresIn: Int64(expiresIn))
     }
 }

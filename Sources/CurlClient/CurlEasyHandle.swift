@@ -7,7 +7,6 @@ import Web
 /// - SeeAlso: `curl_easy_init`, `curl_easy_perform`, `curl_easy_cleanup`.
 final class CurlEasyHandle {
     private let handle: UnsafeMutableRawPointer
-    /// Connections this handle opened (to check that keep-alive works).
 
     init() throws {
         guard let handle = curl_easy_init() else { throw HTTPClientError(.other, "curl_easy_init failed") }
@@ -18,7 +17,7 @@ final class CurlEasyHandle {
 
     func perform(_ request: HTTPClientRequest, connectTimeoutSeconds: Double) throws -> HTTPClientResponse {
         curl_easy_reset(handle)
-        let sink = Sink()
+        let sink = Sink(limit: request.maxResponseBytes)
         let unmanaged = Unmanaged.passUnretained(sink).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         defer { curl_slist_free_all(headerList) }
@@ -55,6 +54,8 @@ final class CurlEasyHandle {
             }
             return withExtendedLifetime(sink) { curl_easy_perform(handle) }
         }
+        // The sink refused more than the limit: a typed error, not a truncated answer.
+        if sink.exceeded { throw HTTPClientError(.tooLarge, "answer over \(request.maxResponseBytes) bytes") }
         guard code == CURLE_OK else { throw Self.error(for: code) }
 
         var status = 0
@@ -105,8 +106,8 @@ private func curlWriteBody(
 ) -> Int {
     guard let data, let user else { return 0 }
     let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-    sink.appendBody(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    // Returning less than was given makes libcurl stop the transfer.
+    return sink.appendBody(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
 private func curlWriteHeader(
@@ -114,18 +115,38 @@ private func curlWriteHeader(
 ) -> Int {
     guard let data, let user else { return 0 }
     let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-    sink.appendHeader(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    return sink.appendHeader(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
-/// Collects the answer's bytes while curl runs.
+/// Collects the answer's bytes while curl runs, up to a limit: the tenant is not trusted to
+/// keep its answers small.
 private final class Sink {
     var body: [UInt8] = []
     var headerLines: [String] = []
+    private(set) var exceeded = false
+    private let limit: Int
+    private var headerBytes = 0
 
-    func appendBody(_ bytes: UnsafeRawBufferPointer) { body.append(contentsOf: bytes) }
+    init(limit: Int) { self.limit = limit }
 
-    func appendHeader(_ bytes: UnsafeRawBufferPointer) {
+    /// False (stop the transfer) once the body would pass the limit.
+    func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard body.count + bytes.count <= limit else {
+            exceeded = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    /// False (stop the transfer) once the header lines pass the limit.
+    func appendHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        headerBytes += bytes.count
+        guard headerBytes <= limit else {
+            exceeded = true
+            return false
+        }
         headerLines.append(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines))
+        return true
     }
 }

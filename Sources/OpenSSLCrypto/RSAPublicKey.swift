@@ -6,11 +6,25 @@ internal import COpenSSL
 public final class RSAPublicKey: @unchecked Sendable {
     let key: OpaquePointer
 
-    /// A key from its modulus and exponent as big-endian bytes (a JWK's decoded `n` and `e`).
+    /// The shortest modulus accepted, in bits.
+    public static let minimumBits = 2048
+    /// The longest modulus accepted, in bits: longer keys only cost time to verify.
+    public static let maximumBits = 8192
+
+    /// A key from its modulus and exponent as big-endian bytes (a JWK's decoded `n` and `e`);
+    /// a modulus outside 2048–8192 bits or an exponent that is not odd, ≥ 3 and 32-bit is refused.
     public init(modulus: [UInt8], exponent: [UInt8]) throws {
-        guard modulus.count >= 256, !exponent.isEmpty else {
-            throw CryptoError("RSA key: modulus under 2048 bits")
+        // Sizes are read without leading zero bytes: zeros in front do not make a key longer.
+        let modulus = Array(modulus.drop { $0 == 0 })
+        let exponent = Array(exponent.drop { $0 == 0 })
+        let bits = modulus.isEmpty ? 0 : (modulus.count - 1) * 8 + (8 - modulus[0].leadingZeroBitCount)
+        guard (RSAPublicKey.minimumBits...RSAPublicKey.maximumBits).contains(bits) else {
+            throw CryptoError(
+                "RSA key: modulus of \(bits) bits, not \(RSAPublicKey.minimumBits) to \(RSAPublicKey.maximumBits)")
         }
+        // A public exponent is odd, at least 3 and fits 32 bits (Auth0 uses 65537).
+        guard (1...4).contains(exponent.count), exponent.last! & 1 == 1, exponent.count > 1 || exponent[0] >= 3
+        else { throw CryptoError("RSA key: exponent not an odd number from 3 to 2^32") }
         guard let builder = OSSL_PARAM_BLD_new() else { throw CryptoError("OSSL_PARAM_BLD_new") }
         defer { OSSL_PARAM_BLD_free(builder) }
         let n = BN_bin2bn(modulus, Int32(modulus.count), nil)

@@ -10,17 +10,21 @@ public struct HTTPClientRequest: Sendable {
     public var body: [UInt8]
     /// The whole call's time limit, connecting included.
     public var timeoutSeconds: Double
+    /// The most bytes of answer (body, and headers apart) accepted; past it the call fails with
+    /// `HTTPClientError.Kind.tooLarge`. 1 MiB by default: a tenant's answers are a few KB.
+    public var maxResponseBytes: Int
 
     /// A request; `timeoutSeconds` limits the whole call.
     public init(
         method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-        timeoutSeconds: Double = 10
+        timeoutSeconds: Double = 10, maxResponseBytes: Int = 1 << 20
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeoutSeconds = timeoutSeconds
+        self.maxResponseBytes = maxResponseBytes
     }
 }
 
@@ -49,8 +53,8 @@ public struct HTTPClientResponse: Sendable {
 
 /// Why an outbound call got no answer at all.
 public struct HTTPClientError: Error, Equatable, CustomStringConvertible {
-    /// Why: the time limit passed, no connection could be made, or anything else.
-    public enum Kind: Sendable, Equatable { case timeout, connect, other }
+    /// Why: the time limit passed, no connection could be made, the answer was over the size limit, or anything else.
+    public enum Kind: Sendable, Equatable { case timeout, connect, tooLarge, other }
     /// The kind of failure.
     public let kind: Kind
     /// The transport's own words; holds no header or body.

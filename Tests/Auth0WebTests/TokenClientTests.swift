@@ -44,4 +44,28 @@ import Web
                 code: "C", codeVerifier: "V")
         }
     }
+
+    /// `expires_in` is the tenant's word: one that is not a sane number of seconds is a bad
+    /// answer (1e20 used to trap converting to Int64, killing the worker).
+    @Test(arguments: ["1e20", "-5", "1e300", "\"soon\""])
+    func anExpiryOutOfRangeIsABadAnswerNotACrash(expiresIn: String) throws {
+        let tenant = ScriptedHTTPClient.json(
+            200, #"{"access_token":"AT","id_token":"ID","token_type":"Bearer","expires_in":"# + expiresIn + "}")
+        let client = TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+        if expiresIn == "\"soon\"" {
+            #expect(try client.exchange(code: "C", codeVerifier: "V").expiresIn == 86_400)  // not a number: the default
+        } else {
+            #expect(throws: AuthError(.badTokenResponse, "expires_in out of range")) {
+                try client.exchange(code: "C", codeVerifier: "V")
+            }
+        }
+    }
+
+    @Test func anAnswerOverTheSizeLimitIsABadAnswer() {
+        let tenant = ScriptedHTTPClient { _ in throw HTTPClientError(.tooLarge, "answer over 1048576 bytes") }
+        let client = TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+        #expect(throws: AuthError(.badTokenResponse, "answer over the size limit")) {
+            try client.exchange(code: "C", codeVerifier: "V")
+        }
+    }
 }

@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(
             name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport"]),
-        .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Seeds"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web"]),
     ],
     swiftLanguageModes: [.v6]

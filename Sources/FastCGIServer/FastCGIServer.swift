@@ -54,6 +54,9 @@ public final class FastCGIServer: Sendable {
         for index in 0..<max(1, options.threads) {
             let thread = Thread { [self] in serve(poller) }
             thread.name = "fcgi-\(index)"
+            // 1 MiB is ample for the request path once JSON nesting is capped at 64 levels before
+            // decoding (JSONValue.decode): 400 levels used to overflow it. Kept small because
+            // there are WORKER_THREADS of them.
             thread.stackSize = 1 << 20
             thread.start()
         }

@@ -49,10 +49,22 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral 
         }
     }
 
-    /// Parses JSON bytes; nil when they are not JSON.
-    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// Parses JSON bytes; nil when they are not JSON or nest deeper than 64 levels (see `decode`).
+    public static func parse(_ bytes: [UInt8]) -> JSONValue? { try? decode(bytes) }
+
+    /// Parses JSON bytes. Nesting is measured first and refused past `maxDepth` levels, before
+    /// the (recursive) decoder sees it: deep nesting must be an error, never a stack overflow.
+    public static func decode(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+        guard !JSONDepth.exceedsLimit(bytes) else { throw .tooDeep }
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            throw .notJSON
+        }
     }
+
+    /// The deepest nesting of arrays and objects `decode` accepts.
+    public static var maxDepth: Int { JSONDepth.limit }
 
     /// The value as compact JSON bytes, keys sorted (stable for files and tests).
     public func serialized() -> [UInt8] {
@@ -77,4 +89,20 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral 
     public var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
     /// The items, when this is an array.
     public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+}
+
+/// Why bytes could not be read as JSON.
+public enum JSONError: Error, Equatable, CustomStringConvertible {
+    /// Not JSON text.
+    case notJSON
+    /// Arrays and objects nested deeper than `JSONValue.maxDepth`.
+    case tooDeep
+
+    /// A short reason for a log or an error body.
+    public var description: String {
+        switch self {
+        case .notJSON: "not JSON"
+        case .tooDeep: "JSON nested deeper than \(JSONValue.maxDepth) levels"
+        }
+    }
 }

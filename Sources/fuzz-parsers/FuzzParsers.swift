@@ -1,7 +1,8 @@
 import Auth0Web
 import Web
 
-// libFuzzer target over the parsers that face the network. The first byte picks the parser,
+// libFuzzer target over the parsers that face the network. The first byte picks the parser (6:
+// JSON; seeds in Tests/FuzzTests/Seeds include nesting far past the limit),
 // the rest is its input. Built by `make fuzz` with `--sanitize=fuzzer -Xswiftc -DFUZZING`
 // (libFuzzer brings main); a plain build makes a tool that replays input files through it.
 
@@ -23,7 +24,7 @@ func fuzzOne(_ data: [UInt8]) {
     guard let selector = data.first else { return }
     let input = Array(data.dropFirst())
     let text = String(decoding: input, as: UTF8.self)
-    switch selector % 6 {
+    switch selector % 7 {
     case 0:
         let cookies = Cookies(header: "mds=" + text)
         if store.load(from: cookies).session != nil {
@@ -48,6 +49,12 @@ func fuzzOne(_ data: [UInt8]) {
         }
     case 3:
         if let jwt = JWT(text) { _ = jwt.audiences }
+    case 6:
+        // JSON from outside (token answers, metadata, request bodies): deep nesting is refused
+        // before decoding, and what is accepted reads back the same.
+        if let value = try? JSONValue.decode(input) {
+            precondition(JSONValue.parse(value.serialized()) == value, "JSON does not round-trip")
+        }
     default:
         let path = ReturnPath.sanitize(text)
         // Bytes, not characters: "/" plus a combining mark is one Character but still a path.

@@ -1,5 +1,6 @@
 import Auth0Web
 import Foundation
+import Synchronization
 import Testing
 import Web
 
@@ -127,5 +128,36 @@ import Web
             #expect(bytes.first == UInt8(ascii: "/"))
             #expect(bytes.count == 1 || (bytes[1] != UInt8(ascii: "/") && bytes[1] != UInt8(ascii: "\\")))
         }
+    }
+
+    /// JSON from outside is decoded on serving threads with 1 MiB stacks, so the loop runs on
+    /// one: nesting past the limit must be refused before the recursive decoder sees it, and
+    /// what is accepted must read back the same.
+    @Test func jsonDecodingRefusesDeepNestingAndRoundTrips() throws {
+        let seedsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Seeds")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: seedsFolder.path).filter {
+            $0.hasPrefix("json-")
+        }
+        .map { Array(try Data(contentsOf: seedsFolder.appendingPathComponent($0)).dropFirst()) }
+        #expect(seeds.count >= 4)
+        let failures = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            Self.loop(seeds) { bytes in
+                do {
+                    let value = try JSONValue.decode(bytes)
+                    if JSONValue.parse(value.serialized()) != value {
+                        failures.withLock { $0.append("does not round-trip: \(bytes.prefix(80))") }
+                    }
+                } catch {
+                    // Refused: not JSON, or nested too deep. Either way, no crash.
+                }
+            }
+            done.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        done.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
     }
 }

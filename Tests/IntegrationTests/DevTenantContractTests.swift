@@ -82,6 +82,22 @@ import Web
             body: Array(body.utf8))
     }
 
+    /// The review's request: one unauthenticated 2.4 KB JSON body nested 400 deep used to crash
+    /// the dev tenant (SIGSEGV: a complete object that deep overflows a 1 MiB serving thread). It is a 400 with an OAuth error, and the same process serves on.
+    @Test func deeplyNestedJSONIsRefusedWithoutCrashing() throws {
+        let client = TestClient()
+        let deep = String(repeating: #"{"a":"#, count: 400) + "1" + String(repeating: "}", count: 400)
+        for body in [deep, String(repeating: #"{"a":"#, count: 400), String(repeating: "[", count: 20_000)] {
+            let answer = try client.send(
+                "POST", stack.tenantURL + "/oauth/token", headers: [("Content-Type", "application/json")],
+                body: Array(body.utf8))
+            #expect(answer.status == 400)
+            #expect(JSONValue.parse(Array(answer.body.utf8))?["error"]?.string == "invalid_request")
+        }
+        #expect(stack.isRunning("dev-tenant"))
+        #expect(try client.get(stack.tenantURL + "/healthz").status == 200)
+    }
+
     @Test func discoveryAndKeysLookLikeAuth0s() throws {
         let discovery = JSONValue.parse(
             Array(try TestClient().get(stack.tenantURL + "/.well-known/openid-configuration").body.utf8))

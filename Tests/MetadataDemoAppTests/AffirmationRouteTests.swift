@@ -1,5 +1,7 @@
 import Auth0Web
+import Foundation
 import MetadataDemoApp
+import Synchronization
 import TestSupport
 import Testing
 import Web
@@ -136,5 +138,37 @@ import Web
         #expect(answer.header("Location")?.hasPrefix("https://tenant.example.com/authorize?") == true)
         #expect(!jar.names.contains("__Host-mds"))
         #expect(tenant.sent(to: "api/v2/").count == 1)  // only the fetch at login: no call with a dead token
+    }
+
+    /// Metadata nested 400 deep (a person can write their own `user_metadata` through other
+    /// clients) used to overflow a serving thread's 1 MiB stack and kill the worker. Answered
+    /// on a thread of that size, it is a plain error page and the person stays logged in.
+    @Test func deeplyNestedMetadataFromTheTenantIsABadAnswerNotACrash() throws {
+        let csrf = try logIn()
+        tenant.change {
+            $0.managementBody =
+                #"{"user_metadata":"# + String(repeating: #"{"a":"#, count: 400) + "1"
+                + String(repeating: "}", count: 400) + "}"
+        }
+        let request = Request(
+            method: "POST", path: "/affirmation",
+            headers: [
+                "cookie": jar.header(for: "/affirmation"), "content-type": "application/x-www-form-urlencoded",
+                "origin": "https://demo.example.com",
+            ], body: Array(PercentEncoding.formEncode([("csrf", csrf), ("action", "refresh")]).utf8))
+        let answer = Mutex<Response?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let app = self.app
+        let thread = Thread {
+            answer.withLock { $0 = app.respond(to: request) }
+            done.signal()
+        }
+        thread.stackSize = 1 << 20  // as the worker's serving threads
+        thread.start()
+        done.wait()
+        let page = try #require(answer.withLock { $0 })
+        #expect(page.status == 503)
+        #expect(TestHTML.text(page).contains("Auth0 had a problem"))
+        #expect(TestHTML.text(page).contains("You\u{2019}re logged in!"))
     }
 }

@@ -25,6 +25,8 @@ public final class TenantScript: HTTPClient {
         public var managementHeaders: [(name: String, value: String)] = []
         /// The person's metadata.
         public var affirmation = "Believe in yourself!"
+        /// A raw body the Management API answers instead (a hostile or broken tenant).
+        public var managementBody: String?
 
         /// The answers of a tenant in good health.
         public init() {}
@@ -88,6 +90,7 @@ public final class TenantScript: HTTPClient {
     }
 
     private func management(_ request: HTTPClientRequest, _ answers: Answers) -> HTTPClientResponse {
+        if let raw = answers.managementBody { return HTTPClientResponse(status: 200, body: Array(raw.utf8)) }
         guard answers.managementStatus == 200 else {
             let body: JSONValue = .object([
                 "statusCode": .number(Double(answers.managementStatus)), "error": "Scripted", "message": "scripted",

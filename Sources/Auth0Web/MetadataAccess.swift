@@ -45,7 +45,7 @@ public struct MetadataAccess: Sendable {
         case .renew(let refreshToken):
             let tokens: TokenSet
             do {
-                tokens = try renewer.renew(refreshToken: refreshToken)
+                tokens = try renewer.renew(refreshToken: refreshToken, session: session.renewalScope)
             } catch {
                 events.renewalFailed(reason: error.code.rawValue)
                 if error.code == .refreshRefused { throw SessionEnded(error.code.rawValue) }
@@ -75,4 +75,9 @@ public struct MetadataAccess: Sendable {
     private func snapshot(_ document: UserMetadataDocument, user: String) -> MetadataSnapshot {
         MetadataSnapshot(document: document) { _ in events.announcementRefused(user: user) }
     }
+}
+
+extension Session {
+    /// What a renewal's result is shared within: this person's login that began at `createdAt`.
+    var renewalScope: String { profile.sub + "\u{0}" + String(createdAt) }
 }

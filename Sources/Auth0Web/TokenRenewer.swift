@@ -3,15 +3,17 @@ import OpenSSLCrypto
 import Synchronization
 import Web
 
-/// Renews access tokens with the refresh token, once per refresh token in the process:
-/// concurrent requests of one session wait for the renewal in flight and share its result, and
-/// a request that still carries the old refresh token shortly afterwards gets the same result
-/// instead of replaying a used token (which the tenant would treat as theft). Only new tokens and
-/// a refusal of the token are kept: after any other failure (no answer, 429, 5xx) the next
-/// request tries again.
+/// Renews access tokens with the refresh token, once per refresh token and session in the
+/// process: concurrent requests of one session wait for the renewal in flight and share its
+/// result, and one that still carries the old refresh token a moment later (it left the browser
+/// before the new cookies came back) gets the same result instead of replaying a used token,
+/// which the tenant would treat as theft. Only new tokens and a refusal of the token are kept:
+/// after any other failure (no answer, 429, 5xx) the next request tries again.
 public final class TokenRenewer: Sendable {
-    /// How long a finished renewal's result is kept for latecomers.
-    public static let resultGraceSeconds: Double = 60
+    /// How long a finished renewal's result is handed to latecomers. Only as long as requests
+    /// already on their way need: kept longer, it would also hand new tokens to whoever replays
+    /// a copied older cookie.
+    public static let resultGraceSeconds: Double = 10
 
     private final class Flight: @unchecked Sendable {
         // Guarded by `condition`.
@@ -34,9 +36,11 @@ public final class TokenRenewer: Sendable {
     /// How many renewals actually reached the tenant.
     public var renewalCount: Int { renewals.load(ordering: .relaxed) }
 
-    /// The tokens that replace those of `refreshToken`.
-    public func renew(refreshToken: String) throws(AuthError) -> TokenSet {
-        let key = SHA256.hash(Array(refreshToken.utf8))  // raw tokens are not kept as keys
+    /// The tokens that replace those of `refreshToken`, for the session `session` names (the
+    /// person and the login time): a result is shared only within the session it was made for.
+    public func renew(refreshToken: String, session: String) throws(AuthError) -> TokenSet {
+        // Raw tokens are not kept as keys.
+        let key = SHA256.hash(Array(refreshToken.utf8) + [0] + Array(session.utf8))
         let now = clock.now()
         let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
             flights = flights.filter { now - $0.value.finishedAt < TokenRenewer.resultGraceSeconds }

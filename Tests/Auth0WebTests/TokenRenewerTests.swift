@@ -23,7 +23,7 @@ import Web
         let renewer = renewer(tenant)
         let results = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let tokens = try? renewer.renew(refreshToken: "RT1")
+            let tokens = try? renewer.renew(refreshToken: "RT1", session: "s1")
             results.withLock { $0.append(tokens?.refreshToken ?? "failed") }
         }
         #expect(results.withLock { $0 } == Array(repeating: "RT2", count: 8))
@@ -41,9 +41,40 @@ import Web
                 status: 200, body: Array(#"{"access_token":"AT2","refresh_token":"RT2","expires_in":60}"#.utf8))
         }
         let renewer = renewer(tenant)
-        #expect(try renewer.renew(refreshToken: "RT1").accessToken == "AT2")
-        #expect(try renewer.renew(refreshToken: "RT1").accessToken == "AT2")
+        #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
+        #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
         #expect(tenant.sent.count == 1)
+    }
+
+    /// The shared result lives only seconds, and only for its session: a copied older cookie
+    /// replayed later (or under another session) reaches the tenant with its used token, which
+    /// the tenant refuses, instead of being handed the new tokens.
+    @Test func theResultIsSharedOnlyBrieflyAndOnlyWithinItsSession() throws {
+        let calls = Mutex(0)
+        let tenant = ScriptedHTTPClient { _ in
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            if call > 1 {
+                return HTTPClientResponse(status: 403, body: Array(#"{"error":"invalid_grant"}"#.utf8))
+            }
+            return HTTPClientResponse(
+                status: 200, body: Array(#"{"access_token":"AT2","refresh_token":"RT2","expires_in":86400}"#.utf8))
+        }
+        let time = ManualClock()
+        let renewer = renewer(tenant, clock: time.clock)
+        #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
+        time.advance(TokenRenewer.resultGraceSeconds - 1)
+        #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")  // a request in flight
+        #expect(throws: AuthError(.refreshRefused, "403 invalid_grant")) {
+            try renewer.renew(refreshToken: "RT1", session: "another")
+        }
+        time.advance(2)
+        #expect(throws: AuthError(.refreshRefused, "403 invalid_grant")) {
+            try renewer.renew(refreshToken: "RT1", session: "s1")
+        }
+        #expect(TokenRenewer.resultGraceSeconds <= 10)
     }
 
     @Test func aRefusedRefreshTokenIsRefusedAndStaysRefused() {
@@ -52,7 +83,7 @@ import Web
         let renewer = renewer(tenant)
         for _ in 0..<2 {
             #expect(throws: AuthError(.refreshRefused, "403 invalid_grant")) {
-                try renewer.renew(refreshToken: "RT")
+                try renewer.renew(refreshToken: "RT", session: "s1")
             }
         }
         #expect(tenant.sent.count == 1)  // the answer about the token is kept; no second try
@@ -80,8 +111,8 @@ import Web
                 status: 200, body: Array(#"{"access_token":"AT2","refresh_token":"RT2","expires_in":86400}"#.utf8))
         }
         let renewer = renewer(tenant)
-        #expect(throws: expected) { try renewer.renew(refreshToken: "RT1") }
-        #expect(try renewer.renew(refreshToken: "RT1").accessToken == "AT2")
+        #expect(throws: expected) { try renewer.renew(refreshToken: "RT1", session: "s1") }
+        #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
         #expect(tenant.sent.count == 2)
     }
 }

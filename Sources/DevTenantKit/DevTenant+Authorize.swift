@@ -40,44 +40,67 @@ extension DevTenant {
             return try issueCode(JSONValue.object(pending), user: user, sessionID: sid)
         }
         if prompt == "none" { return fail("login_required", "Login required") }
-        let tx = try sealer.seal(.object(pending), purpose: "login", expiresAt: now() + 1800)
-        return renderLogin(tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: redirectURI)
+        // The form's ticket is bound to this browser by a cookie and used once.
+        let (tx, cookie) = try issueTicket(.object(pending), purpose: "login")
+        var page = renderLogin(
+            tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: redirectURI)
+        page.setCookie(cookie)
+        return page
     }
 
     func submitLogin(_ request: Request) throws -> Response {
+        // Login CSRF: a form posted from another site is refused before anything is read.
+        guard isSameOrigin(request) else {
+            return message(403, "Not allowed", "This login form was not sent from the tenant's own login page.")
+        }
         let form = try request.formBody()
-        guard let tx = form["tx"], let pending = sealer.open(tx, purpose: "login", now: now()),
+        guard let tx = form["tx"], let (ticket, pending) = readTicket(tx, purpose: "login", request: request),
             let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
             let client = config.client(clientID)
-        else {
-            return message(
-                400, "Login expired", "This login page has expired. Go back to the application and log in again.")
-        }
+        else { return loginExpired() }
         var errorPairs: [(String, String)] = []
         if let state = pending["state"]?.string { errorPairs.append(("state", state)) }
         if form["action"] == "cancel" {
-            return DevTenant.redirect(
+            guard useTicket(ticket) else { return loginExpired() }
+            var response = DevTenant.redirect(
                 redirectURI,
                 [("error", "access_denied"), ("error_description", "The user cancelled the login")] + errorPairs)
+            response.setCookie(clearTicket(ticket))
+            return response
         }
         let email = form["email"] ?? ""
+        let address = request.remoteAddress
+        if guardian.isLimited(email: email, address: address, now: now()) {
+            var page = message(
+                429, "Too many attempts", "Too many wrong passwords. Wait a few minutes and try again.")
+            page.add("Retry-After", String(Int(LoginGuard.window)))
+            return page
+        }
         guard let user = store.user(email: email),
             ConstantTime.equal(Array(user.password.utf8), Array((form["password"] ?? "").utf8))
         else {
+            guardian.recordFailure(email: email, address: address, now: now())
             return renderLogin(
                 tx: tx, clientName: client.name, email: email, error: "Wrong email or password.", status: 400,
                 returnsTo: redirectURI)
         }
+        // Used once: the same form cannot log in twice, nor two people.
+        guard useTicket(ticket) else { return loginExpired() }
         if user.blocked {
             return DevTenant.redirect(
                 redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
         }
         let sid = Base64URL.encode(SecureRandom.bytes(16))
         var response = try issueCode(pending, user: user, sessionID: sid)
+        response.setCookie(clearTicket(ticket))
         let sso = try sealer.seal(
             .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
         response.setCookie(SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.issuer.hasPrefix("https")))
         return response
+    }
+
+    private func loginExpired() -> Response {
+        message(400, "Login expired", "This login page has expired. Go back to the application and log in again.")
     }
 
     /// The person logged in to the tenant in this browser, if any.

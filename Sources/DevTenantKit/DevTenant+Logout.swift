@@ -47,24 +47,38 @@ extension DevTenant {
         }
         // Without a matching hint, Auth0 asks the person to confirm.
         guard hinted || current == nil else {
-            var fields = [("post_logout_redirect_uri", target)]
-            if let clientID = query["client_id"] { fields.append(("client_id", clientID)) }
-            fields += pairs
-            return message(
+            var fields: [String: JSONValue] = ["post_logout_redirect_uri": .string(target)]
+            if let clientID = query["client_id"] { fields["client_id"] = .string(clientID) }
+            if let state = query["state"] { fields["state"] = .string(state) }
+            // The confirmation is a ticket bound to this browser and used once, like the login form.
+            let (ticket, cookie) = try issueTicket(.object(fields), purpose: "logout-confirm")
+            var page = message(
                 200, "Log out?", "Do you want to log out of the dev tenant?", confirmAction: "/oidc/logout/confirm",
-                fields: fields)
+                fields: [("ticket", ticket)])
+            page.setCookie(cookie)
+            return page
         }
         return endSession(redirectTo: target, pairs)
     }
 
     func confirmOIDCLogout(_ request: Request) throws -> Response {
+        guard isSameOrigin(request) else {
+            return message(403, "Not allowed", "This form was not sent from the tenant's own page.")
+        }
         let form = try request.formBody()
-        var query: [String: String] = [:]
-        for (name, value) in form.pairs { query[name] = value }
-        guard let target = allowedPostLogoutURI(FormData(pairs: form.pairs)) else {
+        guard let (ticket, fields) = readTicket(form["ticket"], purpose: "logout-confirm", request: request),
+            useTicket(ticket)
+        else {
+            return message(
+                400, "Logout expired", "This page has expired. Go back to the application and log out again.")
+        }
+        let pairs = (fields.object ?? [:]).compactMap { name, value in value.string.map { (name, $0) } }
+        guard let target = allowedPostLogoutURI(FormData(pairs: pairs)) else {
             return message(400, "invalid_request", "post_logout_redirect_uri is not an Allowed Logout URL.")
         }
-        return endSession(redirectTo: target, query["state"].map { [("state", $0)] } ?? [])
+        var response = endSession(redirectTo: target, fields["state"]?.string.map { [("state", $0)] } ?? [])
+        response.setCookie(clearTicket(ticket))
+        return response
     }
 
     private func allowedPostLogoutURI(_ query: FormData) -> String? {

@@ -13,6 +13,8 @@ public struct DevTenant: Responder {
     let clock: Clock
     let log: Log
     let loginPage: Template
+    /// Attempt limits and used form tickets.
+    let guardian = LoginGuard()
     let messagePage: Template
     private var router = Router<Handler>()
 

@@ -63,6 +63,7 @@ final class FastCGIConnection {
             case "REQUEST_URI": uri = value()
             case "QUERY_STRING": queryString = value()
             case "REQUEST_ID": request.requestID = value()
+            case "REMOTE_ADDR": request.remoteAddress = value()
             case "CONTENT_TYPE":
                 let type = value()
                 if !type.isEmpty { request.headers["content-type"] = type }

@@ -12,6 +12,8 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// An identifier shared with the front server's log, when it sends one.
     public var requestID: String
+    /// The client's address as the front server saw it (`REMOTE_ADDR`); empty when unknown.
+    public var remoteAddress: String = ""
 
     /// A request with these parts.
     public init(

@@ -98,6 +98,81 @@ import Web
         #expect(try client.get(stack.tenantURL + "/healthz").status == 200)
     }
 
+    /// The login form's ticket for a fresh `/authorize` in `browser`.
+    private func loginTicket(_ browser: TestClient) throws -> String {
+        let pairs = [
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", callback), ("scope", "openid"),
+            ("state", "st"), ("code_challenge", sha256url("verifier-verifier-verifier-verifier-verifier")),
+            ("code_challenge_method", "S256"),
+        ]
+        let page = try browser.get(stack.tenantURL + "/authorize?" + PercentEncoding.formEncode(pairs))
+        return try #require(TestClient.hiddenField("tx", in: page.body))
+    }
+
+    private func submit(
+        _ browser: TestClient, tx: String, _ user: (email: String, password: String), origin: String? = nil
+    ) throws -> TestClient.Answer {
+        try browser.post(
+            stack.tenantURL + "/u/login",
+            form: [("tx", tx), ("email", user.email), ("password", user.password), ("action", "login")],
+            headers: [("Origin", origin ?? stack.tenantURL)])
+    }
+
+    /// Login CSRF: a form posted from another site, or with a ticket this browser was not
+    /// given, logs nobody in; a ticket logs in once, one person.
+    @Test func theLoginFormRefusesOtherSitesOtherBrowsersAndASecondUse() throws {
+        let browser = TestClient()
+        let tx = try loginTicket(browser)
+        let forged = try submit(browser, tx: tx, DemoUser.random, origin: "https://evil.example")
+        #expect(forged.status == 403)
+        #expect(browser.cookies["devtenant_sso"] == nil)
+        let elsewhere = try submit(TestClient(), tx: tx, DemoUser.random)  // no cookie of this ticket
+        #expect(elsewhere.status == 400)
+        #expect(elsewhere.body.contains("Login expired"))
+        let first = try submit(browser, tx: tx, DemoUser.random)
+        #expect(first.status == 302)
+        #expect(first.header("location")?.hasPrefix(callback + "?code=") == true)
+        let again = try submit(browser, tx: tx, DemoUser.skippy)
+        #expect(again.status == 400)
+        #expect(again.body.contains("Login expired"))
+    }
+
+    /// Guessing: after 10 wrong passwords for one email, even the right one is answered 429
+    /// with a plain page; other people are not locked out by it.
+    @Test func wrongPasswordsAreLimitedPerEmail() throws {
+        let browser = TestClient()
+        let tx = try loginTicket(browser)
+        for _ in 0..<10 {
+            #expect(try submit(browser, tx: tx, (DemoUser.random.email, "wrong")).status == 400)
+        }
+        let limited = try submit(browser, tx: tx, DemoUser.random)
+        #expect(limited.status == 429)
+        #expect(limited.body.contains("Too many attempts"))
+        #expect(limited.header("retry-after") != nil)
+        #expect(try submit(browser, tx: tx, DemoUser.skippy).status == 302)
+    }
+
+    /// The same for the OIDC logout confirmation: only from the tenant's own page, once.
+    @Test func theLogoutConfirmationRefusesOtherSitesAndASecondUse() throws {
+        let browser = TestClient()
+        _ = try browser.logIn(stack, as: DemoUser.random)
+        let page = try browser.get(
+            stack.tenantURL + "/oidc/logout?client_id=\(clientID)&post_logout_redirect_uri="
+                + PercentEncoding.encode(stack.baseURL + "/logged-out"))
+        let ticket = try #require(TestClient.hiddenField("ticket", in: page.body))
+        let confirm = { (origin: String) in
+            try browser.post(
+                self.stack.tenantURL + "/oidc/logout/confirm", form: [("ticket", ticket)], headers: [("Origin", origin)]
+            )
+        }
+        #expect(try confirm("https://evil.example").status == 403)
+        #expect(browser.cookies["devtenant_sso"] != nil)  // still logged in at the tenant
+        let done = try confirm(stack.tenantURL)
+        #expect(done.status == 302)
+        #expect(done.header("location") == stack.baseURL + "/logged-out")
+        #expect(try confirm(stack.tenantURL).status == 400)
+    }
+
     @Test func discoveryAndKeysLookLikeAuth0s() throws {
         let discovery = JSONValue.parse(
             Array(try TestClient().get(stack.tenantURL + "/.well-known/openid-configuration").body.utf8))

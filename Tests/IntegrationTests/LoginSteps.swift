@@ -28,7 +28,8 @@ extension TestClient {
         }
         let tenant = authorizeURL.components(separatedBy: "/authorize")[0]
         let answer = try post(
-            tenant + "/u/login", form: [("tx", tx), ("email", email), ("password", password), ("action", "login")])
+            tenant + "/u/login", form: [("tx", tx), ("email", email), ("password", password), ("action", "login")],
+            headers: [("Origin", tenant)])
         guard answer.status == 302, let location = answer.header("location") else {
             throw StackError("sign-in refused: \(answer.status)")
         }

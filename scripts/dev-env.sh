@@ -11,6 +11,11 @@ if [ ! -s "$RUN_DIR/cookie-secret" ]; then
 fi
 export AUTH0_SECRET_FILE="$RUN_DIR/cookie-secret"
 export TEMPLATES_DIR="$here/Templates"
+# Run as root, nginx's workers are the web server's user: the sockets (mode 660) go to its group.
+if [ "$(id -u)" = 0 ]; then
+  source "$here/scripts/web-user.sh"
+  export FASTCGI_SOCKET_GROUP="$WEB_GROUP"
+fi
 export PUBLIC_DIR="$here/Public"
 
 export DEV_TENANT_ISSUER="http://127.0.0.1:${DEV_TENANT_PORT}/"

@@ -19,7 +19,7 @@ supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVE
 tenant_supervisor=${supervised_pids[-1]}
 # nginx before the worker: the worker reads the tenant's discovery document through it at start-up.
 supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
-FASTCGI_LISTEN="unix:$RUN_DIR/metadata-demo.sock" FASTCGI_SOCKET_MODE=666 \
+FASTCGI_LISTEN="unix:$RUN_DIR/metadata-demo.sock" \
   WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise worker "$bin/metadata-demo"
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
 wait_for_socket "$RUN_DIR/metadata-demo.sock" 35

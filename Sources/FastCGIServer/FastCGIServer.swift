@@ -20,6 +20,11 @@ public final class FastCGIServer: Sendable {
         /// The web servers allowed to connect over TCP (IPv4, network order); nil admits any.
         /// Unix-socket connections are governed by the socket's permissions instead.
         public var allowedPeers: Set<UInt32>?
+        /// With no list, only loopback peers (127.0.0.0/8) are admitted over TCP; false admits any.
+        public var loopbackOnlyWithoutList = true
+        /// The group that owns the unix socket (so the web server's group may connect); nil
+        /// leaves the process's own.
+        public var socketGroup: UInt32?
         /// How long the web server may pause while sending a request or reading an answer.
         public var stallSeconds: Int32 = 30
         /// How long requests in flight may take to finish at shutdown.
@@ -86,6 +91,9 @@ public final class FastCGIServer: Sendable {
             unlink(path)  // a stale socket from a killed worker
             let fd = FCGX_OpenSocket(path, options.backlog)
             guard fd >= 0 else { throw FastCGIError("cannot listen on unix socket \(path)") }
+            if let group = options.socketGroup, chown(path, uid_t.max, gid_t(group)) != 0 {
+                throw FastCGIError("cannot give unix socket \(path) to group \(group)")
+            }
             chmod(path, mode_t(options.socketMode))
             return fd
         }
@@ -122,7 +130,7 @@ public final class FastCGIServer: Sendable {
         while true {
             let fd = CFastCGI_acceptConnection(poller.listener, options.stallSeconds)
             if fd >= 0 {
-                if let allowed = options.allowedPeers, let peer = refusedPeer(fd, allowed: allowed) {
+                if let peer = refusedPeer(fd) {
                     log(.warning, "refused a connection", ["peer": peer, "setting": "FCGI_WEB_SERVER_ADDRS"])
                     close(fd)
                     continue
@@ -147,14 +155,21 @@ public final class FastCGIServer: Sendable {
         }
     }
 
-    /// The peer's address when it is a TCP peer not on the list (or cannot be told), else nil.
-    private func refusedPeer(_ fd: Int32, allowed: Set<UInt32>) -> String? {
+    /// The peer's address when it is a TCP peer not admitted (or cannot be told), else nil:
+    /// with a list, only its addresses; without one, only loopback unless told otherwise.
+    private func refusedPeer(_ fd: Int32) -> String? {
+        guard options.allowedPeers != nil || options.loopbackOnlyWithoutList else { return nil }
         var address: UInt32 = 0
         switch CFastCGI_peerIPv4(fd, &address) {
         case 0: return nil
         case 1:
-            if allowed.contains(address) { return nil }
-            return withUnsafeBytes(of: address) { $0.map(String.init).joined(separator: ".") }
+            let octets = withUnsafeBytes(of: address) { Array($0) }  // network order: first octet first
+            if let allowed = options.allowedPeers {
+                if allowed.contains(address) { return nil }
+            } else if octets[0] == 127 {
+                return nil
+            }
+            return octets.map(String.init).joined(separator: ".")
         default: return "unknown"
         }
     }

@@ -17,7 +17,14 @@ do {
     }
     var options = FastCGIServer.Options()
     options.threads = 16
-    options.socketMode = 0o666
+    // Mode 660, and the web server's group when told (FASTCGI_SOCKET_GROUP), as the worker's.
+    if let group = environment["FASTCGI_SOCKET_GROUP"], !group.isEmpty {
+        guard let gid = UInt32(group) ?? getgrnam(group).map({ $0.pointee.gr_gid }) else {
+            FileHandle.standardError.write(Data("dev-tenant: FASTCGI_SOCKET_GROUP: \"\(group)\" is not a group\n".utf8))
+            exit(2)
+        }
+        options.socketGroup = gid
+    }
     try FastCGIServer(address: address, options: options, responder: tenant, log: log).run()
     // Requests in flight have finished (or the drain deadline passed); serving threads may
     // still be inside libfcgi. Running global destructors under them can crash, so leave at once.

@@ -1,5 +1,6 @@
 import Auth0Web
 import FastCGIServer
+import Foundation
 import Web
 
 /// How the worker process runs: where it listens, with how many threads, where its templates are.
@@ -17,8 +18,14 @@ struct WorkerSettings {
     /// `LOG_LEVEL`: `debug`, `info`, `warning` or `error`. Default `info`.
     let logLevel: Log.Level
     /// `FCGI_WEB_SERVER_ADDRS`: the web servers (IPv4) allowed to connect over TCP, comma-separated,
-    /// as in libfcgi. Default: any (a firewall decides).
+    /// as in libfcgi, or `any`. Default: loopback only (127.0.0.0/8), so a worker listening on
+    /// another address refuses peers it was not told about.
     let allowedPeers: Set<UInt32>?
+    /// False when `FCGI_WEB_SERVER_ADDRS=any`: every TCP peer is admitted (a firewall decides).
+    let loopbackOnlyWithoutList: Bool
+    /// `FASTCGI_SOCKET_GROUP`: the group (name or number) given the unix socket, so the web
+    /// server's group may connect with mode 660. Default: the process's own.
+    let socketGroup: UInt32?
 
     init(environment: [String: String]) throws {
         var problems: [String] = []
@@ -38,11 +45,19 @@ struct WorkerSettings {
         let level = Log.Level(name: levelText)
         if level == nil { problems.append("LOG_LEVEL: \"\(levelText)\" is not debug, info, warning or error") }
         var allowedPeers: Set<UInt32>?
-        if let peersText = environment["FCGI_WEB_SERVER_ADDRS"], !peersText.isEmpty {
+        let peersText = environment["FCGI_WEB_SERVER_ADDRS"] ?? ""
+        if !peersText.isEmpty, peersText != "any" {
             allowedPeers = FastCGIServer.allowedPeers(from: peersText)
             if allowedPeers == nil {
                 problems.append(
                     "FCGI_WEB_SERVER_ADDRS: \"\(peersText)\" is not a comma-separated list of IPv4 addresses")
+            }
+        }
+        var socketGroup: UInt32?
+        if let groupText = environment["FASTCGI_SOCKET_GROUP"], !groupText.isEmpty {
+            socketGroup = UInt32(groupText) ?? getgrnam(groupText).map { $0.pointee.gr_gid }
+            if socketGroup == nil {
+                problems.append("FASTCGI_SOCKET_GROUP: \"\(groupText)\" is not a group on this machine")
             }
         }
         guard problems.isEmpty, let listen, let threads, let mode, let level else {
@@ -55,5 +70,7 @@ struct WorkerSettings {
         self.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
         self.logLevel = level
         self.allowedPeers = allowedPeers
+        self.loopbackOnlyWithoutList = peersText != "any"
+        self.socketGroup = socketGroup
     }
 }

@@ -42,6 +42,8 @@ do {
     options.threads = settings.threads
     options.socketMode = settings.socketMode
     options.allowedPeers = settings.allowedPeers
+    options.loopbackOnlyWithoutList = settings.loopbackOnlyWithoutList
+    options.socketGroup = settings.socketGroup
     try FastCGIServer(address: settings.listen, options: options, responder: app, log: log).run()
     // Requests in flight have finished (or the drain deadline passed); serving threads may
     // still be inside libfcgi. Running global destructors under them can crash, so leave at once.

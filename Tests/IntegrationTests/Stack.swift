@@ -43,7 +43,7 @@ final class Stack: @unchecked Sendable {
     func startWorker(extra: [String: String] = [:]) throws {
         var env = devEnvironment
         env.merge([
-            "FASTCGI_LISTEN": "unix:\(runDir)/metadata-demo.sock", "FASTCGI_SOCKET_MODE": "666",
+            "FASTCGI_LISTEN": "unix:\(runDir)/metadata-demo.sock",
             "WORKER_THREADS": "8", "LOG_LEVEL": "info",
         ]) { $1 }
         env.merge(extra) { $1 }
@@ -54,10 +54,10 @@ final class Stack: @unchecked Sendable {
 
     /// Starts a second worker, named `name`, listening on TCP (as on another host behind nginx);
     /// returns its port once it accepts connections.
-    func startWorkerOnTCP(name: String, extra: [String: String] = [:]) throws -> Int {
+    func startWorkerOnTCP(name: String, host: String = "127.0.0.1", extra: [String: String] = [:]) throws -> Int {
         let port = try Stack.freePort()
         var env = devEnvironment
-        env.merge(["FASTCGI_LISTEN": "127.0.0.1:\(port)", "WORKER_THREADS": "2", "LOG_LEVEL": "info"]) { $1 }
+        env.merge(["FASTCGI_LISTEN": "\(host):\(port)", "WORKER_THREADS": "2", "LOG_LEVEL": "info"]) { $1 }
         env.merge(extra) { $1 }
         try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
         for _ in 0..<200 {
@@ -96,7 +96,7 @@ final class Stack: @unchecked Sendable {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             let name = String(entry[..<equals])
             if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name == "APP_BASE_URL"
-                || name == "TEMPLATES_DIR" || name == "PUBLIC_DIR"
+                || name == "TEMPLATES_DIR" || name == "PUBLIC_DIR" || name == "FASTCGI_SOCKET_GROUP"
             {
                 env[name] = String(entry[entry.index(after: equals)...])
             }
@@ -206,11 +206,11 @@ final class Stack: @unchecked Sendable {
         return connect(family: AF_UNIX, to: &address)
     }
 
-    /// A TCP connection to 127.0.0.1, open until the caller closes it; nil if refused.
-    static func connect(tcpPort port: Int) -> Int32? {
+    /// A TCP connection to `host` (127.0.0.1 by default), open until the caller closes it; nil if refused.
+    static func connect(tcpPort port: Int, host: String = "127.0.0.1") -> Int32? {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         address.sin_port = UInt16(port).bigEndian
         return connect(family: AF_INET, to: &address)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
@@ -64,6 +65,80 @@ import Testing
         defer { close(fd) }
         var client = FastCGITestClient(socket: fd)
         #expect(try client.get("/healthz").hasPrefix("Status: 200"))
+    }
+
+    /// Told nothing (no FCGI_WEB_SERVER_ADDRS), a worker listening on every address admits
+    /// loopback peers only; `any` admits every peer.
+    @Test func withoutAListOnlyLoopbackPeersMayConnectOverTCP() throws {
+        let outside = try #require(Self.nonLoopbackAddress(), "this test needs an IPv4 address besides loopback")
+        let stack = try Stack()
+        defer { stack.stop() }
+        let port = try stack.startWorkerOnTCP(name: "everywhere", host: "0.0.0.0")
+        let refused = try #require(Stack.connect(tcpPort: port, host: outside))
+        defer { close(refused) }
+        var byte: UInt8 = 0
+        #expect(read(refused, &byte, 1) == 0)  // hung up on before any request
+        #expect(stack.log("everywhere").contains("msg=\"refused a connection\" peer=\(outside)"))
+        let local = try #require(Stack.connect(tcpPort: port))
+        defer { close(local) }
+        var client = FastCGITestClient(socket: local)
+        #expect(try client.get("/healthz").hasPrefix("Status: 200"))
+
+        let anyPort = try stack.startWorkerOnTCP(name: "any", host: "0.0.0.0", extra: ["FCGI_WEB_SERVER_ADDRS": "any"])
+        let admitted = try #require(Stack.connect(tcpPort: anyPort, host: outside))
+        defer { close(admitted) }
+        var outsider = FastCGITestClient(socket: admitted)
+        #expect(try outsider.get("/healthz").hasPrefix("Status: 200"))
+    }
+
+    /// Run as root, nginx's workers are the web server's user, and the worker's and the dev
+    /// tenant's sockets are theirs through the group, mode 660 (they were 666, nginx root).
+    @Test func localSocketsAre660ForTheWebServersGroupAndNginxWorkersAreNotRoot() throws {
+        guard getuid() == 0 else { return }  // only root can switch nginx's workers to another user
+        let stack = try Stack()
+        defer { stack.stop() }
+        let group = try #require(getgrnam("www-data")).pointee.gr_gid
+        for socket in ["metadata-demo.sock", "dev-tenant.sock"] {
+            var info = stat()
+            #expect(stat(stack.runDir + "/" + socket, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o660, "\(socket)")
+            #expect(info.st_gid == group, "\(socket)")
+        }
+        #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)  // nginx still reaches the worker
+        let workers = try Self.nginxWorkerUsers(master: stack.runDir + "/nginx.pid")
+        #expect(!workers.isEmpty)
+        #expect(workers.allSatisfy { $0 != 0 }, "nginx workers run as \(workers)")
+    }
+
+    /// The first IPv4 address of this machine that is not loopback.
+    static func nonLoopbackAddress() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
+                continue
+            }
+            let ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                String(cString: inet_ntoa($0.pointee.sin_addr))
+            }
+            if !ip.hasPrefix("127.") { return ip }
+        }
+        return nil
+    }
+
+    /// The user ids of the nginx master's worker processes.
+    static func nginxWorkerUsers(master pidFile: String) throws -> [UInt32] {
+        let master = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(master)/task/\(master)/children", encoding: .utf8)
+        return try children.split(separator: " ").map { pid in
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(separator: "\t")[1]
+            return UInt32(uid ?? "0") ?? 0
+        }
     }
 
     @Test func oneThreadServesManyVisitorsAtOnceOverKeptConnections() throws {

@@ -10,6 +10,23 @@ let environment = ProcessInfo.processInfo.environment
 if CommandLine.arguments.dropFirst().first == "check-config" {
     exit(CheckConfig.run(environment: environment))
 }
+// `metadata-demo publish-static DIR`: the files of PUBLIC_DIR, under their plain and current
+// fingerprinted names, for nginx to serve (deploy/nginx-site.conf).
+if CommandLine.arguments.dropFirst().first == "publish-static" {
+    guard let output = CommandLine.arguments.dropFirst(2).first else {
+        FileHandle.standardError.write(Data("metadata-demo: usage: metadata-demo publish-static DIR\n".utf8))
+        exit(2)
+    }
+    let publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
+    do {
+        for name in try StaticAssets.publish(from: publicDirectory, to: output) { print("\(output)/\(name)") }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(
+            Data("metadata-demo: PUBLIC_DIR: cannot publish \(publicDirectory) to \(output) (\(error))\n".utf8))
+        exit(1)
+    }
+}
 
 // Every problem in every setting is reported at once, one line each, naming the setting.
 let all = AllSettings(environment: environment)

@@ -8,17 +8,7 @@ import Web
     private func run(_ path: String, _ arguments: [String], environment: [String: String] = [:], clean: Bool = false)
         throws -> (status: Int32, output: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = clean ? environment : ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Stack.run(path, arguments, environment: environment, clean: clean)
     }
 
     @Test func productionNginxSitePassesNginxT() throws {

@@ -247,17 +247,28 @@ final class Stack: @unchecked Sendable {
     }
 
     static func output(_ path: String, _ arguments: [String], environment: [String: String]) throws -> String {
+        let (status, output) = try run(path, arguments, environment: environment, errorsToo: false)
+        guard status == 0 else { throw StackError("\(path) failed") }
+        return output
+    }
+
+    /// Runs a command to its end: its exit status and what it printed (standard error too,
+    /// unless `errorsToo` is false). `clean` gives it only `environment`.
+    static func run(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], clean: Bool = false,
+        errorsToo: Bool = true
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = clean ? environment : ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
+        if errorsToo { process.standardError = pipe }
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw StackError("\(path) failed") }
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     // Stacks still running when the test process exits are stopped, so no nginx outlives it.

@@ -6,8 +6,8 @@ import Web
 /// The libcurl client against a real HTTP peer on loopback (Python's http.server).
 @Suite(.serialized) final class CurlHTTPClientTests {
     let directory = NSTemporaryDirectory() + "curl-peer-\(UUID().uuidString.prefix(8))"
-    let port: Int
-    let server = Process()
+    let peer: LocalHTTPPeer
+    var port: Int { peer.port }
 
     init() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -15,26 +15,11 @@ import Web
             to: URL(fileURLWithPath: directory + "/exactly-1mib"))
         try Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 1).write(
             to: URL(fileURLWithPath: directory + "/over"))
-        port = try Stack.freePort()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory]
-        server.standardError = FileHandle.nullDevice
-        server.standardOutput = FileHandle.nullDevice
-        try server.run()
-        for _ in 0..<200 {
-            if let fd = Stack.connect(tcpPort: port) {
-                close(fd)
-                return
-            }
-            usleep(25_000)
-        }
-        throw StackError("python3 -m http.server did not start")
+        peer = try LocalHTTPPeer(serving: directory)
     }
 
     deinit {
-        // SIGKILL: python's server can be left deaf to SIGTERM by the signal mask it inherits here.
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        peer.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

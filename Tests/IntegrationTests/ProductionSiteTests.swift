@@ -11,16 +11,15 @@ import Web
     let http: Int
     let https: Int
     let metrics: Int
-    let sibling: Int
+    let sibling: LocalHTTPPeer
     private var processes: [Process] = []
 
     init() throws {
         stack = try Stack()
-        (http, https, metrics, sibling) = (
-            try Stack.freePort(), try Stack.freePort(), try Stack.freePort(), try Stack.freePort()
-        )
+        (http, https, metrics) = (try Stack.freePort(), try Stack.freePort(), try Stack.freePort())
         try FileManager.default.createDirectory(atPath: dir + "/mini", withIntermediateDirectories: true)
         try "sibling\n".write(toFile: dir + "/mini/index.html", atomically: true, encoding: .utf8)
+        sibling = try LocalHTTPPeer(serving: dir)
         try Self.run(
             "/usr/bin/openssl",
             [
@@ -36,7 +35,7 @@ import Web
             ("/etc/ssl/metadata-demo", dir), ("/srv/metadata-demo", dir),
             ("unix:/run/metadata-demo/metadata-demo.sock", "unix:\(stack.runDir)/metadata-demo.sock"),
             ("listen 80", "listen 127.0.0.1:\(http)"), ("listen 443", "listen 127.0.0.1:\(https)"),
-            ("127.0.0.1:9145", "127.0.0.1:\(metrics)"), ("http://127.0.0.1:9100", "http://127.0.0.1:\(sibling)"),
+            ("127.0.0.1:9145", "127.0.0.1:\(metrics)"), ("http://127.0.0.1:9100", "http://127.0.0.1:\(sibling.port)"),
         ] {
             #expect(site.contains(from), "the site no longer has \(from)")
             site = site.replacingOccurrences(of: from, with: to)
@@ -61,24 +60,22 @@ import Web
         if getuid() == 0 { try Self.run("/bin/chmod", ["-R", "a+rX", dir + "/static", dir + "/mini"]) }
         processes.append(
             try Self.start("/usr/sbin/nginx", ["-p", dir, "-c", dir + "/nginx.conf", "-g", "daemon off;"]))
-        processes.append(
-            try Self.start(
-                "/usr/bin/python3", ["-m", "http.server", String(sibling), "--bind", "127.0.0.1", "--directory", dir]))
-        for port in [http, https, metrics, sibling] {
-            var tries = 0
-            while Stack.connect(tcpPort: port).map({ close($0) }) == nil, tries < 200 {
-                tries += 1
+        for port in [http, https, metrics] {
+            for _ in 0..<200 {
+                if let fd = Stack.connect(tcpPort: port) {
+                    close(fd)
+                    break
+                }
                 usleep(25_000)
             }
         }
     }
 
     deinit {
-        // nginx stops its workers on TERM; python's server may ignore TERM here, so KILL. Their
-        // exit is polled, not awaited: Foundation's waitUntilExit can miss a KILLed child's end.
-        for process in processes {
-            kill(process.processIdentifier, process.executableURL?.lastPathComponent == "nginx" ? SIGTERM : SIGKILL)
-        }
+        // nginx stops its workers on TERM; its exit is polled, not awaited (Foundation's
+        // waitUntilExit can miss a child's end).
+        sibling.stop()
+        for process in processes { kill(process.processIdentifier, SIGTERM) }
         for process in processes {
             for _ in 0..<200 where process.isRunning { usleep(25_000) }
         }

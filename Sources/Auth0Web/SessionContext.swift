@@ -6,8 +6,9 @@ import Web
 /// made through this object, and one place (`setCookies()`) that decides what the answer
 /// writes. Nothing is written unless the session changed, started or ended, its rolling lifetime
 /// is due to be extended, a flash was set or shown, or the browser sent a cookie that did not open.
-/// One per request, used by its thread only.
-public final class SessionContext {
+/// One per request, a value the pipeline owns and lends to the route (`inout`): no allocation
+/// and no dynamic exclusivity checks on the request path.
+public struct SessionContext {
     /// The request's cookies, parsed once.
     public let cookies: Cookies
     private let sessions: SessionCookies
@@ -31,18 +32,32 @@ public final class SessionContext {
 
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
     /// Opened on first use; the access token is opened only where the browser sends it.
+    /// Opened on first use (`mutating` for that), and read in place: a page view borrows it
+    /// rather than copying its dozen strings.
     public var session: Session? {
-        if sent == nil {
-            var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
-            current = opened.takeSession()
-            sent = opened
+        mutating _read {
+            loadIfNeeded()
+            yield current
         }
-        return current
+    }
+
+    /// True when a valid session came (opening it if not done yet).
+    public mutating func isLoggedIn() -> Bool {
+        loadIfNeeded()
+        if case .some = current { return true }  // a match, not a copy
+        return false
+    }
+
+    private mutating func loadIfNeeded() {
+        guard sent == nil else { return }
+        var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
+        current = opened.takeSession()
+        sent = opened
     }
 
     /// Changes the session in place (a no-op for a logged-out visitor). What `body` changed is
     /// kept even when it throws: renewed tokens must be stored whatever the call after them did.
-    public func update(_ body: (inout Session) throws -> Void) rethrows {
+    public mutating func update(_ body: (inout Session) throws -> Void) rethrows {
         guard var changed = session else { return }
         defer {
             current = changed
@@ -52,30 +67,30 @@ public final class SessionContext {
     }
 
     /// Starts a new session (a login), replacing every session cookie the browser sent.
-    public func start(_ session: Session) {
+    public mutating func start(_ session: Session) {
         if sent == nil { sent = sessions.sent(in: cookies) }  // no need to open what is replaced
         current = session
         change = .started
     }
 
     /// Ends the session: every session cookie is cleared.
-    public func end() {
+    public mutating func end() {
         if sent == nil { sent = sessions.sent(in: cookies) }
         current = nil
         change = .ended
     }
 
     /// Shows `message` once, on the next page.
-    public func setFlash(_ message: String) { newFlash = message }
+    public mutating func setFlash(_ message: String) { newFlash = message }
 
     /// The message a previous answer left for this page, if any; it is shown once.
-    public func takeFlash() -> String? {
+    public mutating func takeFlash() -> String? {
         flashTaken = true
         return sessions.openFlash(from: cookies)
     }
 
     /// True when `token` (a form's `csrf` field) is the session's CSRF token.
-    public func isValidCSRFToken(_ token: String?) -> Bool {
+    public mutating func isValidCSRFToken(_ token: String?) -> Bool {
         guard let token, let expected = session?.csrfToken else { return false }
         return ConstantTime.equal(Array(token.utf8), Array(expected.utf8))
     }
@@ -91,7 +106,7 @@ public final class SessionContext {
             case .ended:
                 out += sessions.clear(sent)
             case .none:
-                if current == nil {
+                if case .none = current {
                     // A tampered, expired or foreign cookie is forgotten, not trusted and not fatal.
                     if !sent.sentNames.isEmpty { out += sessions.clear(sent) }
                 } else if sessions.needsTouch(issuedAt: sent.issuedAt) {

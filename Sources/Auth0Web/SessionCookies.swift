@@ -62,10 +62,7 @@ public final class SessionCookies: Sendable {
         public let sentAccessTokenNames: [String]?
 
         /// Moves the session out (the request's context keeps the one copy); what was sent stays.
-        mutating func takeSession() -> Session? {
-            defer { session = nil }
-            return session
-        }
+        mutating func takeSession() -> Session? { session.take() }
     }
 
     /// True when the browser sends the access-token cookie to `path`.

@@ -6,7 +6,7 @@ extension Routes {
     /// `POST /affirmation` with `action=save` or `action=refresh`. Success redirects to `/` with
     /// a short confirmation; failure shows the page again with exactly what was typed. A session
     /// that has ended (or expired while the page was open) logs in again and then finishes the save.
-    func affirmation(_ request: Request, _ context: SessionContext) throws -> Response {
+    func affirmation(_ request: Request, _ context: inout SessionContext) throws -> Response {
         let form = try request.formBody()
         let typed = form["affirmation"] ?? ""
         let saving = form["action"] != "refresh"
@@ -14,9 +14,9 @@ extension Routes {
         let pending = saving && text.count <= Pages.affirmationLimit ? text : nil
         guard let session = context.session else {
             guard isSameOrigin(request) else { throw ForgedRequest() }
-            return try logInAgain(context, pending: pending)
+            return try logInAgain(&context, pending: pending)
         }
-        try checkForm(form, request: request, context: context)
+        try checkForm(form, request: request, context: &context)
         if saving && text.count > Pages.affirmationLimit {
             return pages.profile(
                 session, typed: typed,
@@ -34,7 +34,7 @@ extension Routes {
             return .redirect(to: "/", status: 303)
         } catch let error as SessionEnded {
             log(.info, "session ended", ["id": request.requestID, "reason": error.reason])
-            return try logInAgain(context, pending: pending)
+            return try logInAgain(&context, pending: pending)
         } catch let error as any HTTPResponseError {
             // The tenant's trouble: the person stays logged in and sees why, with their text.
             log(.warning, "affirmation call failed", ["id": request.requestID, "error": "\(error)"])
@@ -44,8 +44,8 @@ extension Routes {
     }
 
     /// Ends the session and sends the browser to log in, carrying the text to save afterwards.
-    private func logInAgain(_ context: SessionContext, pending: String?) throws -> Response {
+    private func logInAgain(_ context: inout SessionContext, pending: String?) throws -> Response {
         context.end()
-        return try beginLogin(context, returnTo: "/", pendingAffirmation: pending, status: 303)
+        return try beginLogin(&context, returnTo: "/", pendingAffirmation: pending, status: 303)
     }
 }

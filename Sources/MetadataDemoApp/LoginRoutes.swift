@@ -4,14 +4,14 @@ import Web
 extension Routes {
     /// `GET /login[?returnTo=/path]`: starts the authorization-code flow with PKCE, state and
     /// nonce, keeping the transaction in its own sealed cookie.
-    func login(_ request: Request, _ context: SessionContext) throws -> Response {
+    func login(_ request: Request, _ context: inout SessionContext) throws -> Response {
         let query = try request.queryParameters()
-        return try beginLogin(context, returnTo: ReturnPath.sanitize(query["returnTo"]))
+        return try beginLogin(&context, returnTo: ReturnPath.sanitize(query["returnTo"]))
     }
 
     /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.
     func beginLogin(
-        _ context: SessionContext, returnTo: String, pendingAffirmation: String? = nil, status: Int = 302
+        _ context: inout SessionContext, returnTo: String, pendingAffirmation: String? = nil, status: Int = 302
     ) throws -> Response {
         let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
         var response = Response.redirect(to: services.links.authorize(transaction), status: status)
@@ -23,7 +23,7 @@ extension Routes {
 
     /// `GET /callback`: finishes the login (see `LoginCompletion`) and stores the session. Each
     /// failure has its own page with `Log in`; the transaction is used once, whatever happened.
-    func callback(_ request: Request, _ context: SessionContext) throws -> Response {
+    func callback(_ request: Request, _ context: inout SessionContext) throws -> Response {
         let query = try request.queryParameters()
         var response: Response
         do {

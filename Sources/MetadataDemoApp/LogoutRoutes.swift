@@ -3,19 +3,19 @@ import Web
 
 extension Routes {
     /// `GET /logout`: a page with a confirm button; a link alone never logs anyone out.
-    func confirmLogout(_ context: SessionContext) -> Response {
+    func confirmLogout(_ context: inout SessionContext) -> Response {
         guard let session = context.session else { return .redirect(to: "/") }
         return pages.confirmLogout(session)
     }
 
     /// `POST /logout`: clears every session cookie, revokes the refresh token and ends the
     /// tenant's session too.
-    func logout(_ request: Request, _ context: SessionContext) throws -> Response {
+    func logout(_ request: Request, _ context: inout SessionContext) throws -> Response {
         guard let session = context.session else {
             context.end()
             return .redirect(to: "/logged-out", status: 303)
         }
-        try checkForm(try request.formBody(), request: request, context: context)
+        try checkForm(try request.formBody(), request: request, context: &context)
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {

@@ -31,9 +31,9 @@ public struct MetadataDemo: Responder {
         var route = request.path
         switch router.match(request) {
         case .handler(let route):
-            let context = SessionContext(cookies: request.cookies, path: request.path, sessions: sessions)
+            var context = SessionContext(cookies: request.cookies, path: request.path, sessions: sessions)
             do {
-                response = try route(request, context)
+                response = try route(request, &context)
                 for cookie in try context.setCookies() { response.setCookie(cookie) }
             } catch {
                 logFailure(error, request: request)

@@ -18,7 +18,7 @@ extension Routes {
     }
 
     /// Checks origin and the session's CSRF token on a POST; throws `ForgedRequest` otherwise.
-    func checkForm(_ form: FormData, request: Request, context: SessionContext) throws {
+    func checkForm(_ form: FormData, request: Request, context: inout SessionContext) throws {
         guard isSameOrigin(request), context.isValidCSRFToken(form["csrf"]) else { throw ForgedRequest() }
     }
 }

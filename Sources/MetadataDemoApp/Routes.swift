@@ -3,7 +3,7 @@ import Web
 
 /// A route of the product: the request and its session context in, the answer out. The
 /// context's cookies are written by `MetadataDemo`, after the route, in one place.
-typealias Route = @Sendable (Request, SessionContext) throws -> Response
+typealias Route = @Sendable (Request, inout SessionContext) throws -> Response
 
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
@@ -14,16 +14,16 @@ struct Routes: Sendable {
     /// The router of every page.
     func router() -> Router<Route> {
         var router = Router<Route>()
-        router.add("GET", "/") { self.home($1) }
+        router.add("GET", "/") { self.home(&$1) }
         router.add("GET", "/logged-out") { _, _ in self.pages.welcome(title: "You\u{2019}re logged out.") }
         router.add("GET", "/healthz") { _, _ in Response.text("ok\n").notStored() }
-        router.add("GET", "/login") { try self.login($0, $1) }
-        router.add("GET", "/callback") { try self.callback($0, $1) }
-        router.add("GET", "/logout") { self.confirmLogout($1) }
-        router.add("POST", "/logout") { try self.logout($0, $1) }
-        router.add("POST", Routes.affirmationPath) { try self.affirmation($0, $1) }
-        router.add("GET", "/auth/check") { self.authCheck($0, $1) }
-        router.add("GET", "/me") { self.me($1) }
+        router.add("GET", "/login") { try self.login($0, &$1) }
+        router.add("GET", "/callback") { try self.callback($0, &$1) }
+        router.add("GET", "/logout") { self.confirmLogout(&$1) }
+        router.add("POST", "/logout") { try self.logout($0, &$1) }
+        router.add("POST", Routes.affirmationPath) { try self.affirmation($0, &$1) }
+        router.add("GET", "/auth/check") { self.authCheck($0, &$1) }
+        router.add("GET", "/me") { self.me(&$1) }
         router.add("GET", "/metrics") { _, _ in
             Response(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],

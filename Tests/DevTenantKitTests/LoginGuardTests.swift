@@ -1,0 +1,35 @@
+import Testing
+
+@testable import DevTenantKit
+
+/// The dev tenant's limits on guessing, and its single-use form tickets.
+@Suite struct LoginGuardTests {
+    let now: Double = 1_700_000_000
+
+    @Test func failuresAreLimitedPerAddressAcrossEmails() {
+        let guardian = LoginGuard()
+        for index in 0..<LoginGuard.failuresPerAddress {
+            #expect(!guardian.isLimited(email: "user\(index)@example.com", address: "192.0.2.7", now: now))
+            guardian.recordFailure(email: "user\(index)@example.com", address: "192.0.2.7", now: now)
+        }
+        #expect(guardian.isLimited(email: "someone-new@example.com", address: "192.0.2.7", now: now))
+        #expect(!guardian.isLimited(email: "someone-new@example.com", address: "192.0.2.8", now: now))
+        #expect(
+            !guardian.isLimited(email: "someone-new@example.com", address: "192.0.2.7", now: now + LoginGuard.window))
+    }
+
+    @Test func failuresAreLimitedPerEmailAcrossAddressesCaseBlind() {
+        let guardian = LoginGuard()
+        for index in 0..<LoginGuard.failuresPerEmail {
+            guardian.recordFailure(email: "Skippy@Example.com", address: "192.0.2.\(index)", now: now)
+        }
+        #expect(guardian.isLimited(email: "skippy@example.com", address: "198.51.100.1", now: now))
+    }
+
+    @Test func aTicketIsUsedOnce() {
+        let guardian = LoginGuard()
+        #expect(guardian.use(ticket: "t1", expiresAt: now + 1800, now: now))
+        #expect(!guardian.use(ticket: "t1", expiresAt: now + 1800, now: now + 1))
+        #expect(guardian.use(ticket: "t2", expiresAt: now + 1800, now: now + 1))
+    }
+}

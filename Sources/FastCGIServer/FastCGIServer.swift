@@ -88,13 +88,19 @@ public final class FastCGIServer: Sendable {
             guard fd >= 0 else { throw FastCGIError("cannot listen on \(host):\(port)") }
             return fd
         case .unixSocket(let path):
-            unlink(path)  // a stale socket from a killed worker
-            let fd = FCGX_OpenSocket(path, options.backlog)
+            // Made under a temporary name, given its group and mode, then renamed into place: a
+            // client finding the path never meets it half set up (nginx refused, or too open).
+            let building = path + ".\(getpid()).new"
+            unlink(building)
+            let fd = FCGX_OpenSocket(building, options.backlog)
             guard fd >= 0 else { throw FastCGIError("cannot listen on unix socket \(path)") }
-            if let group = options.socketGroup, chown(path, uid_t.max, gid_t(group)) != 0 {
+            if let group = options.socketGroup, chown(building, uid_t.max, gid_t(group)) != 0 {
                 throw FastCGIError("cannot give unix socket \(path) to group \(group)")
             }
-            chmod(path, mode_t(options.socketMode))
+            chmod(building, mode_t(options.socketMode))
+            guard rename(building, path) == 0 else {  // replaces a stale socket from a killed worker
+                throw FastCGIError("cannot put unix socket \(path) in place")
+            }
             return fd
         }
     }

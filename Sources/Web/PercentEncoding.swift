@@ -72,7 +72,8 @@ public enum PercentEncoding {
         }
     }
 
-    private static func hexValue(_ b: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit (either case); nil for any other byte.
+    public static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10

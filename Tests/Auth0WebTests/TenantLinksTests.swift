@@ -10,6 +10,16 @@ import Web
         TenantLinks(settings: try Auth0Settings(environment: TestSettings.environment(changes)), endpoints: endpoints)
     }
 
+    /// Endpoints of a tenant at `tenant.example.com` whose document names these (at least the
+    /// three discovery requires).
+    private func endpoints(authorization: String, token: String, jwks: String) throws -> TenantEndpoints {
+        try TenantEndpoints(
+            discovery: .object([
+                "issuer": "https://tenant.example.com/", "authorization_endpoint": .string(authorization),
+                "token_endpoint": .string(token), "jwks_uri": .string(jwks),
+            ]), expectedIssuer: "https://tenant.example.com/")
+    }
+
     @Test func v2AndOIDCLogoutURLs() throws {
         #expect(
             try links().logout(tenantSessionID: "sid-1")
@@ -22,26 +32,18 @@ import Web
     }
 
     @Test func loginStartsAtTheDiscoveredAuthorizationEndpoint() throws {
-        let custom = try TenantEndpoints(
-            discovery: .object([
-                "issuer": "https://tenant.example.com/",
-                "authorization_endpoint": "https://login.example.com/authorize",
-                "token_endpoint": "https://login.example.com/oauth/token",
-                "jwks_uri": "https://login.example.com/.well-known/jwks.json",
-            ]), expectedIssuer: "https://tenant.example.com/")
+        let custom = try endpoints(
+            authorization: "https://login.example.com/authorize", token: "https://login.example.com/oauth/token",
+            jwks: "https://login.example.com/.well-known/jwks.json")
         let url = try links(endpoints: custom).authorize(LoginTransaction.begin(returnTo: "/"))
         #expect(url.hasPrefix("https://login.example.com/authorize?response_type=code&client_id=c&"))
         #expect(url.contains("&code_challenge_method=S256"))
     }
 
     @Test func oidcLogoutOnATenantWithoutEndSessionStopsStartUpNamingTheSetting() throws {
-        let noEndSession = try TenantEndpoints(
-            discovery: .object([
-                "issuer": "https://tenant.example.com/",
-                "authorization_endpoint": "https://tenant.example.com/authorize",
-                "token_endpoint": "https://tenant.example.com/oauth/token",
-                "jwks_uri": "https://tenant.example.com/.well-known/jwks.json",
-            ]), expectedIssuer: "https://tenant.example.com/")
+        let noEndSession = try endpoints(  // no end_session_endpoint
+            authorization: "https://tenant.example.com/authorize", token: "https://tenant.example.com/oauth/token",
+            jwks: "https://tenant.example.com/.well-known/jwks.json")
         #expect(try links(endpoints: noEndSession).problems().isEmpty)
         let problems = try links(["AUTH0_LOGOUT": "oidc"], endpoints: noEndSession).problems()
         #expect(problems.count == 1)

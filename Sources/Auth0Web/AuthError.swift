@@ -51,9 +51,6 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// `code: detail`, for the log.
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 
-    /// True when the tenant or the network is at fault and the same request may work later.
-    public var isTenantTrouble: Bool { code == .tenantUnreachable || code == .tenantUnavailable }
-
     /// The status of the page that explains this failure.
     public var status: Int { page.status }
     /// The page's heading.

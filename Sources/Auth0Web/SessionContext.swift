@@ -31,9 +31,8 @@ public struct SessionContext {
     }
 
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
-    /// Opened on first use; the access token is opened only where the browser sends it.
-    /// Opened on first use (`mutating` for that), and read in place: a page view borrows it
-    /// rather than copying its dozen strings.
+    /// Opened on first use (`mutating` for that), the access token only where the browser sends
+    /// it; read in place, so a page view borrows it rather than copying its dozen strings.
     public var session: Session? {
         mutating _read {
             loadIfNeeded()
@@ -58,12 +57,9 @@ public struct SessionContext {
     /// Changes the session in place (a no-op for a logged-out visitor). What `body` changed is
     /// kept even when it throws: renewed tokens must be stored whatever the call after them did.
     public mutating func update(_ body: (inout Session) throws -> Void) rethrows {
-        guard var changed = session else { return }
-        defer {
-            current = changed
-            change = .updated
-        }
-        try body(&changed)
+        guard isLoggedIn() else { return }
+        change = .updated
+        try body(&current!)  // inout: what was changed before a throw is written back
     }
 
     /// Starts a new session (a login), replacing every session cookie the browser sent.

@@ -93,12 +93,6 @@ public final class SessionCookies: Sendable {
         return Loaded(session: loaded, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
     }
 
-    /// True when a loaded session should be sealed again to extend its rolling lifetime.
-    public func needsTouch(_ loaded: Loaded) -> Bool {
-        guard case .some = loaded.session else { return false }  // a match, not a copy of the session
-        return needsTouch(issuedAt: loaded.issuedAt)
-    }
-
     /// True when a session sealed at `issuedAt` should be sealed again to extend its rolling lifetime.
     public func needsTouch(issuedAt: Int64) -> Bool { Int64(clock.now()) - issuedAt >= touchInterval }
 

@@ -33,8 +33,7 @@ extension DevTenant {
 
     /// Uses a ticket up; false when it was used before.
     func useTicket(_ id: String) -> Bool {
-        guard guardian.use(ticket: id, expiresAt: now() + DevTenant.ticketLifetime, now: now()) else { return false }
-        return true
+        guardian.use(ticket: id, expiresAt: now() + DevTenant.ticketLifetime, now: now())
     }
 
     /// The cookie that forgets a used ticket.

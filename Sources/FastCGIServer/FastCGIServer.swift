@@ -17,11 +17,8 @@ public final class FastCGIServer: Sendable {
         public var maxBodyBytes: Int = 64 * 1024
         /// The unix socket's permission bits.
         public var socketMode: Int = 0o660
-        /// The web servers allowed to connect over TCP (IPv4, network order); nil admits any.
-        /// Unix-socket connections are governed by the socket's permissions instead.
-        public var allowedPeers: Set<UInt32>?
-        /// With no list, only loopback peers (127.0.0.0/8) are admitted over TCP; false admits any.
-        public var loopbackOnlyWithoutList = true
+        /// The TCP peers that may connect (loopback only by default).
+        public var peers = PeerPolicy.loopback
         /// The group that owns the unix socket (so the web server's group may connect); nil
         /// leaves the process's own.
         public var socketGroup: UInt32?
@@ -164,33 +161,15 @@ public final class FastCGIServer: Sendable {
     /// The peer's address when it is a TCP peer not admitted (or cannot be told), else nil:
     /// with a list, only its addresses; without one, only loopback unless told otherwise.
     private func refusedPeer(_ fd: Int32) -> String? {
-        guard options.allowedPeers != nil || options.loopbackOnlyWithoutList else { return nil }
+        guard options.peers != .any else { return nil }
         var address: UInt32 = 0
         switch CFastCGI_peerIPv4(fd, &address) {
         case 0: return nil
         case 1:
-            let octets = withUnsafeBytes(of: address) { Array($0) }  // network order: first octet first
-            if let allowed = options.allowedPeers {
-                if allowed.contains(address) { return nil }
-            } else if octets[0] == 127 {
-                return nil
-            }
-            return octets.map(String.init).joined(separator: ".")
+            if options.peers.admits(address) { return nil }
+            return withUnsafeBytes(of: address) { $0.map(String.init).joined(separator: ".") }
         default: return "unknown"
         }
-    }
-
-    /// Parses `FCGI_WEB_SERVER_ADDRS` as libfcgi does: comma-separated IPv4 addresses.
-    /// Nil when an entry is not one.
-    public static func allowedPeers(from text: String) -> Set<UInt32>? {
-        var peers: Set<UInt32> = []
-        for entry in text.split(separator: ",") {
-            var address: UInt32 = 0
-            let trimmed = entry.trimmingCharacters(in: .whitespaces)
-            guard CFastCGI_parseIPv4(trimmed, &address) == 1 else { return nil }
-            peers.insert(address)
-        }
-        return peers.isEmpty ? nil : peers
     }
 
     private func handle(_ fcgi: FastCGIConnection) {

@@ -46,6 +46,6 @@ extension Routes {
     /// Ends the session and sends the browser to log in, carrying the text to save afterwards.
     private func logInAgain(_ context: inout SessionContext, pending: String?) throws -> Response {
         context.end()
-        return try beginLogin(&context, returnTo: "/", pendingAffirmation: pending, status: 303)
+        return try beginLogin(context.cookies, returnTo: "/", pendingAffirmation: pending, status: 303)
     }
 }

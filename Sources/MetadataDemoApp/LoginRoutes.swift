@@ -6,16 +6,17 @@ extension Routes {
     /// nonce, keeping the transaction in its own sealed cookie.
     func login(_ request: Request, _ context: inout SessionContext) throws -> Response {
         let query = try request.queryParameters()
-        return try beginLogin(&context, returnTo: ReturnPath.sanitize(query["returnTo"]))
+        return try beginLogin(context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]))
     }
 
     /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.
-    func beginLogin(
-        _ context: inout SessionContext, returnTo: String, pendingAffirmation: String? = nil, status: Int = 302
-    ) throws -> Response {
+    /// `cookies` are the request's, so older transaction cookies can be capped.
+    func beginLogin(_ cookies: Cookies, returnTo: String, pendingAffirmation: String? = nil, status: Int = 302)
+        throws -> Response
+    {
         let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
         var response = Response.redirect(to: services.links.authorize(transaction), status: status)
-        for cookie in try services.transactions.start(transaction, existing: context.cookies) {
+        for cookie in try services.transactions.start(transaction, existing: cookies) {
             response.setCookie(cookie)
         }
         return response

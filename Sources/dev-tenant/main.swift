@@ -19,7 +19,7 @@ do {
     options.threads = 16
     // Mode 660, and the web server's group when told (FASTCGI_SOCKET_GROUP), as the worker's.
     if let group = environment["FASTCGI_SOCKET_GROUP"], !group.isEmpty {
-        guard let gid = UInt32(group) ?? getgrnam(group).map({ $0.pointee.gr_gid }) else {
+        guard let gid = FastCGIServer.groupID(group) else {
             FileHandle.standardError.write(Data("dev-tenant: FASTCGI_SOCKET_GROUP: \"\(group)\" is not a group\n".utf8))
             exit(2)
         }

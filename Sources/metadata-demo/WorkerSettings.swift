@@ -1,6 +1,5 @@
 import Auth0Web
 import FastCGIServer
-import Foundation
 import Web
 
 /// How the worker process runs: where it listens, with how many threads, where its templates are.
@@ -20,9 +19,7 @@ struct WorkerSettings {
     /// `FCGI_WEB_SERVER_ADDRS`: the web servers (IPv4) allowed to connect over TCP, comma-separated,
     /// as in libfcgi, or `any`. Default: loopback only (127.0.0.0/8), so a worker listening on
     /// another address refuses peers it was not told about.
-    let allowedPeers: Set<UInt32>?
-    /// False when `FCGI_WEB_SERVER_ADDRS=any`: every TCP peer is admitted (a firewall decides).
-    let loopbackOnlyWithoutList: Bool
+    let peers: PeerPolicy
     /// `FASTCGI_SOCKET_GROUP`: the group (name or number) given the unix socket, so the web
     /// server's group may connect with mode 660. Default: the process's own.
     let socketGroup: UInt32?
@@ -44,23 +41,20 @@ struct WorkerSettings {
         let levelText = environment["LOG_LEVEL"] ?? "info"
         let level = Log.Level(name: levelText)
         if level == nil { problems.append("LOG_LEVEL: \"\(levelText)\" is not debug, info, warning or error") }
-        var allowedPeers: Set<UInt32>?
-        let peersText = environment["FCGI_WEB_SERVER_ADDRS"] ?? ""
-        if !peersText.isEmpty, peersText != "any" {
-            allowedPeers = FastCGIServer.allowedPeers(from: peersText)
-            if allowedPeers == nil {
-                problems.append(
-                    "FCGI_WEB_SERVER_ADDRS: \"\(peersText)\" is not a comma-separated list of IPv4 addresses")
-            }
+        let peers = PeerPolicy(setting: environment["FCGI_WEB_SERVER_ADDRS"])
+        if peers == nil {
+            problems.append(
+                "FCGI_WEB_SERVER_ADDRS: \"\(environment["FCGI_WEB_SERVER_ADDRS"] ?? "")\" is not any or a "
+                    + "comma-separated list of IPv4 addresses")
         }
         var socketGroup: UInt32?
         if let groupText = environment["FASTCGI_SOCKET_GROUP"], !groupText.isEmpty {
-            socketGroup = UInt32(groupText) ?? getgrnam(groupText).map { $0.pointee.gr_gid }
+            socketGroup = FastCGIServer.groupID(groupText)
             if socketGroup == nil {
                 problems.append("FASTCGI_SOCKET_GROUP: \"\(groupText)\" is not a group on this machine")
             }
         }
-        guard problems.isEmpty, let listen, let threads, let mode, let level else {
+        guard problems.isEmpty, let listen, let threads, let mode, let level, let peers else {
             throw SettingsProblems(lines: problems)
         }
         self.listen = listen
@@ -69,8 +63,7 @@ struct WorkerSettings {
         self.templatesDirectory = environment["TEMPLATES_DIR"] ?? "Templates"
         self.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
         self.logLevel = level
-        self.allowedPeers = allowedPeers
-        self.loopbackOnlyWithoutList = peersText != "any"
+        self.peers = peers
         self.socketGroup = socketGroup
     }
 }

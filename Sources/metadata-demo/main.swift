@@ -58,8 +58,7 @@ do {
     var options = FastCGIServer.Options()
     options.threads = settings.threads
     options.socketMode = settings.socketMode
-    options.allowedPeers = settings.allowedPeers
-    options.loopbackOnlyWithoutList = settings.loopbackOnlyWithoutList
+    options.peers = settings.peers
     options.socketGroup = settings.socketGroup
     try FastCGIServer(address: settings.listen, options: options, responder: app, log: log).run()
     // Requests in flight have finished (or the drain deadline passed); serving threads may

@@ -183,7 +183,7 @@ import Web
         time.advance(3000)
         var loaded = store.load(from: jar(cookies))
         #expect(loaded.session != nil)
-        #expect(store.needsTouch(loaded))
+        #expect(store.needsTouch(issuedAt: loaded.issuedAt))
         cookies = try store.store(loaded.session!, replacing: loaded)  // rolled
         time.advance(3000)  // 6000 s after login, 3000 s after the roll
         loaded = store.load(from: jar(cookies))

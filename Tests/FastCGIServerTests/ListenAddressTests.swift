@@ -23,8 +23,14 @@ import Testing
     }
 
     @Test func theWebServerListIsIPv4AsInLibfcgi() {
-        #expect(FastCGIServer.allowedPeers(from: "127.0.0.1, 10.0.0.2")?.count == 2)
-        #expect(FastCGIServer.allowedPeers(from: "127.0.0.1,nginx") == nil)
-        #expect(FastCGIServer.allowedPeers(from: "::1") == nil)
+        guard case .only(let peers) = PeerPolicy(setting: "127.0.0.1, 10.0.0.2") else {
+            Issue.record("a list of addresses was not read as one")
+            return
+        }
+        #expect(peers.count == 2)
+        #expect(PeerPolicy(setting: "127.0.0.1,nginx") == nil)
+        #expect(PeerPolicy(setting: "::1") == nil)
+        #expect(PeerPolicy(setting: nil) == .loopback)
+        #expect(PeerPolicy(setting: "any") == .any)
     }
 }

@@ -7,7 +7,8 @@ import PackageDescription
 ///   no C library of the project's; Glibc only for the clock, the log's write(2) and memchr.
 /// - Adapters implement the ports over the C libraries and are the only modules importing them:
 ///   `FastCGIServer` (libfcgi) drives a `Responder`, `CurlClient` (libcurl) is an `HTTPClient`,
-///   `OpenSSLCrypto` (OpenSSL) seals, hashes and verifies.
+///   `OpenSSLCrypto` (OpenSSL) seals, hashes and verifies, `SQLiteStore` (SQLite) and `RedisStore`
+///   (hiredis) are the `SharedStore` of the session ledger.
 /// - Mechanisms (`Auth0Web`) and apps (`MetadataDemoApp`, `DevTenantKit`) see only `Web` and the
 ///   crypto adapter; the executables wire an app to the FastCGI and libcurl adapters.
 /// `make test` holds every target to the list below: `scripts/check-imports` refuses an import of
@@ -29,6 +30,10 @@ let package = Package(
         .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // No pkgConfig: hiredis.pc adds -D_FILE_OFFSET_BITS=64, a flag SwiftPM refuses with a warning
+        // on every build; the header is in the default include path.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
         // One object per thread, for state a serving thread keeps to itself (pthread keys; no Foundation).
         .target(name: "PerThread"),
@@ -43,6 +48,9 @@ let package = Package(
         .target(name: "FastCGIServer", dependencies: ["Web", "CFastCGI"]),
         .target(name: "CurlClient", dependencies: ["Web", "PerThread", "CCurl"]),
         .target(name: "OpenSSLCrypto", dependencies: ["PerThread", "COpenSSL"]),
+        // The session ledger's shared store: SQLite on one machine, Redis across machines.
+        .target(name: "SQLiteStore", dependencies: ["Web", "CSQLite"]),
+        .target(name: "RedisStore", dependencies: ["Web", "CHiredis"]),
 
         // Mechanisms: sessions, login transaction, ID tokens, Management API client, settings.
         .target(name: "Auth0Web", dependencies: ["Web", "OpenSSLCrypto"]),
@@ -58,7 +66,9 @@ let package = Package(
 
         .executableTarget(
             name: "metadata-demo",
-            dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "FastCGIServer", "CurlClient"]
+            dependencies: [
+                "MetadataDemoApp", "Auth0Web", "Web", "FastCGIServer", "CurlClient", "SQLiteStore", "RedisStore",
+            ]
         ),
         .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "Web", "FastCGIServer"]),
         // A micro-benchmark of session cookies, run by `make bench`.
@@ -71,13 +81,15 @@ let package = Package(
 
         .testTarget(name: "WebTests", dependencies: ["Web", "PerThread"]),
         .testTarget(name: "OpenSSLCryptoTests", dependencies: ["OpenSSLCrypto"]),
+        // One contract suite for both shared stores, each against its real engine (redis-server started by the suite).
+        .testTarget(name: "SharedStoreTests", dependencies: ["SQLiteStore", "RedisStore", "Web", "TestSupport"]),
         .testTarget(name: "FastCGIServerTests", dependencies: ["FastCGIServer", "Web"]),
         .testTarget(name: "DevTenantKitTests", dependencies: ["DevTenantKit", "Auth0Web", "Web"]),
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(
             name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Seeds"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

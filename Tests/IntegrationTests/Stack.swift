@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Web
 
@@ -229,22 +230,7 @@ final class Stack: @unchecked Sendable {
     }
 
     /// A port nothing listens on now (bound then released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw StackError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func freePort() throws -> Int { try LoopbackPort.free() }
 
     static func output(_ path: String, _ arguments: [String], environment: [String: String]) throws -> String {
         let (status, output) = try run(path, arguments, environment: environment, errorsToo: false)

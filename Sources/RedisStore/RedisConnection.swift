@@ -1,0 +1,103 @@
+internal import CHiredis
+import Web
+
+/// One blocking connection to Redis (`redisContext*`), freed in `deinit`. Not safe to share
+/// between threads: its owner guards it with a lock, and makes a new one after an error (hiredis
+/// leaves a context that failed unusable).
+final class RedisConnection {
+    private let context: UnsafeMutablePointer<redisContext>
+    private let name: String
+
+    /// Connects to `address` within `timeoutMilliseconds`, which then bounds each command too,
+    /// and logs in and selects the database when the address says so.
+    /// - SeeAlso: `redisConnectWithTimeout`, `redisSetTimeout`.
+    init(_ address: RedisAddress, timeoutMilliseconds: Int) throws(SharedStoreError) {
+        name = "Redis \(address.host):\(address.port)"
+        guard
+            let context = redisConnectWithTimeout(
+                address.host, Int32(address.port), CHiredis_milliseconds(timeoutMilliseconds))
+        else { throw SharedStoreError("\(name): out of memory") }
+        if let text = CHiredis_error(context) {
+            let message = String(cString: text)
+            redisFree(context)
+            throw SharedStoreError("\(name): cannot connect (\(message))")
+        }
+        self.context = context
+        setTimeout(milliseconds: timeoutMilliseconds)
+        if let password = address.password {
+            let login = address.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]
+            guard case .status = try command(login.map { Array($0.utf8) }) else {
+                throw SharedStoreError("\(name): AUTH was refused")
+            }
+        }
+        if address.database != 0 {
+            guard case .status = try command([Array("SELECT".utf8), Array(String(address.database).utf8)]) else {
+                throw SharedStoreError("\(name): SELECT \(address.database) was refused")
+            }
+        }
+    }
+
+    deinit { redisFree(context) }
+
+    /// Sets how long a command may take before it fails. - SeeAlso: `redisSetTimeout`.
+    func setTimeout(milliseconds: Int) {
+        _ = redisSetTimeout(context, CHiredis_milliseconds(milliseconds))
+    }
+
+    /// Sends one command (binary-safe arguments) and returns its reply; an error reply is a
+    /// `.error` value, a broken connection a thrown error. - SeeAlso: `redisCommandArgv`.
+    func command(_ arguments: [[UInt8]]) throws(SharedStoreError) -> RedisReply {
+        var pointers: [UnsafePointer<CChar>?] = []
+        var lengths: [Int] = []
+        let storage = arguments.map { bytes -> UnsafeMutablePointer<CChar> in
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
+            bytes.withUnsafeBytes { raw in
+                if let base = raw.baseAddress {
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count)
+                }
+            }
+            return buffer
+        }
+        defer { storage.forEach { $0.deallocate() } }
+        for (buffer, bytes) in zip(storage, arguments) {
+            pointers.append(UnsafePointer(buffer))
+            lengths.append(bytes.count)
+        }
+        let raw = pointers.withUnsafeMutableBufferPointer { argv in
+            lengths.withUnsafeBufferPointer { argvlen in
+                redisCommandArgv(context, Int32(arguments.count), argv.baseAddress, argvlen.baseAddress)
+            }
+        }
+        guard let raw else {
+            let message = CHiredis_error(context).map { String(cString: $0) } ?? "no answer"
+            throw SharedStoreError("\(name): \(message)")
+        }
+        let reply = raw.assumingMemoryBound(to: redisReply.self)
+        defer { freeReplyObject(raw) }
+        return RedisReply(reply)
+    }
+}
+
+/// A Redis reply, copied out of hiredis' reply object.
+enum RedisReply {
+    case string([UInt8]), array([RedisReply]), integer(Int64), null, status(String), error(String)
+
+    fileprivate init(_ reply: UnsafeMutablePointer<redisReply>) {
+        let value = reply.pointee
+        switch value.type {
+        case REDIS_REPLY_STRING:
+            self = .string(Array(UnsafeRawBufferPointer(start: value.str, count: Int(value.len))))
+        case REDIS_REPLY_ARRAY:
+            self = .array((0..<Int(value.elements)).map { RedisReply(value.element[$0]!) })
+        case REDIS_REPLY_INTEGER: self = .integer(Int64(value.integer))
+        case REDIS_REPLY_STATUS: self = .status(String(cString: value.str))
+        case REDIS_REPLY_ERROR: self = .error(String(cString: value.str))
+        default: self = .null
+        }
+    }
+
+    /// The bytes of a string reply.
+    var bytes: [UInt8]? { if case .string(let bytes) = self { bytes } else { nil } }
+    /// The elements of an array reply.
+    var elements: [RedisReply]? { if case .array(let elements) = self { elements } else { nil } }
+}

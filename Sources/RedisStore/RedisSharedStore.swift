@@ -1,0 +1,165 @@
+import Synchronization
+import Web
+
+/// The shared store of workers on several machines: one Redis. The event log is a Redis stream
+/// (`XADD`, trimmed by age with `MINID`), which a follower reads with a blocking `XREAD`, so a
+/// new event reaches every worker as soon as it is written and a worker that was cut off reads
+/// what it missed from where it stopped. Keys are `SET … NX PX` (once-only facts, locks) and
+/// plain `SET … PX`. Commands and the follower each hold a connection of their own, made again
+/// after any failure; every call is bounded by the timeout.
+public final class RedisSharedStore: SharedStore {
+    private let address: RedisAddress
+    private let prefix: String
+    private let timeoutMilliseconds: Int
+    private let commands = Mutex<RedisConnection?>(nil)
+    private let follower = Mutex<RedisConnection?>(nil)
+
+    /// A store on the Redis at `address`, its keys under `prefix`; connects on first use.
+    public init(address: RedisAddress, prefix: String = "metadata-demo:ledger:", timeoutSeconds: Double = 1) {
+        self.address = address
+        self.prefix = prefix
+        timeoutMilliseconds = Int(timeoutSeconds * 1000)
+    }
+
+    private var streamKey: [UInt8] { Array((prefix + "events").utf8) }
+
+    /// Adds `event` to the log (see `SharedStore`).
+    public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {
+        // Stream ids are milliseconds: what is older than this event's keeping time goes (a few
+        // seconds of clock skew between machines do not matter against days of keeping).
+        let now = Clock.system.now()
+        let minimum = String(max(0, Int64((2 * now - keepUntil) * 1000)))
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command(
+                [Array("XADD".utf8), streamKey, Array("MINID".utf8), Array("~".utf8), Array(minimum.utf8)]
+                    + [Array("*".utf8), Array("e".utf8), event])
+        }
+        guard case .string = reply else { throw unexpected("XADD", reply) }
+    }
+
+    /// The events after `cursor`, waiting up to `wait` seconds for one (see `SharedStore`).
+    public func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (
+        events: [[UInt8]], cursor: String?
+    ) {
+        guard let cursor else {
+            let reply = try run(on: follower) { connection throws(SharedStoreError) in
+                try connection.command([Array("XRANGE".utf8), streamKey, Array("-".utf8), Array("+".utf8)])
+            }
+            guard let entries = reply.elements else { throw unexpected("XRANGE", reply) }
+            let (events, last) = RedisSharedStore.read(entries)
+            return (events, last ?? "0-0")
+        }
+        let block = max(1, Int(wait * 1000))
+        let reply = try run(on: follower, extraMilliseconds: block) { connection throws(SharedStoreError) in
+            try connection.command(
+                [Array("XREAD".utf8), Array("COUNT".utf8), Array("1000".utf8), Array("BLOCK".utf8)]
+                    + [Array(String(block).utf8), Array("STREAMS".utf8), streamKey, Array(cursor.utf8)])
+        }
+        if case .null = reply { return ([], cursor) }
+        guard let streams = reply.elements, let stream = streams.first?.elements, stream.count == 2,
+            let entries = stream[1].elements
+        else { throw unexpected("XREAD", reply) }
+        let (events, last) = RedisSharedStore.read(entries)
+        return (events, last ?? cursor)
+    }
+
+    /// Sets `key` only if it has no live value; true when it was set (see `SharedStore`).
+    public func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool {
+        let reply = try set(key, value, ttl: ttl, extra: [Array("NX".utf8)])
+        switch reply {
+        case .status: return true
+        case .null: return false
+        default: throw unexpected("SET NX", reply)
+        }
+    }
+
+    /// Sets `key` for `ttl` seconds (see `SharedStore`).
+    public func set(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) {
+        let reply = try set(key, value, ttl: ttl, extra: [])
+        guard case .status = reply else { throw unexpected("SET", reply) }
+    }
+
+    /// The live value of `key` (see `SharedStore`).
+    public func get(_ key: String) throws(SharedStoreError) -> [UInt8]? {
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command([Array("GET".utf8), Array((prefix + key).utf8)])
+        }
+        switch reply {
+        case .string(let bytes): return bytes
+        case .null: return nil
+        default: throw unexpected("GET", reply)
+        }
+    }
+
+    /// Removes `key` if it holds `value` (see `SharedStore`).
+    public func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError) {
+        // Compare and delete in one step on the server, so a lock taken over by another is left alone.
+        let script = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command(
+                [Array("EVAL".utf8), Array(script.utf8), Array("1".utf8), Array((prefix + key).utf8), value])
+        }
+        guard case .integer = reply else { throw unexpected("EVAL", reply) }
+    }
+
+    private func set(_ key: String, _ value: [UInt8], ttl: Double, extra: [[UInt8]]) throws(SharedStoreError)
+        -> RedisReply
+    {
+        let milliseconds = String(max(1, Int64(ttl * 1000)))
+        return try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command(
+                [Array("SET".utf8), Array((prefix + key).utf8), value, Array("PX".utf8), Array(milliseconds.utf8)]
+                    + extra)
+        }
+    }
+
+    /// Runs `body` on the connection in `slot`, connecting first when there is none; a failed
+    /// connection is dropped so the next call makes a new one.
+    private func run(
+        on slot: borrowing Mutex<RedisConnection?>, extraMilliseconds: Int = 0,
+        _ body: (RedisConnection) throws(SharedStoreError) -> RedisReply
+    ) throws(SharedStoreError) -> RedisReply {
+        try slot.withLock { connection throws(SharedStoreError) -> RedisReply in
+            do throws(SharedStoreError) {
+                let live: RedisConnection
+                if let existing = connection {
+                    live = existing
+                } else {
+                    live = try RedisConnection(address, timeoutMilliseconds: timeoutMilliseconds)
+                    connection = live
+                }
+                if extraMilliseconds > 0 { live.setTimeout(milliseconds: timeoutMilliseconds + extraMilliseconds) }
+                defer { if extraMilliseconds > 0 { live.setTimeout(milliseconds: timeoutMilliseconds) } }
+                let reply = try body(live)
+                if case .error(let text) = reply, text.hasPrefix("NOAUTH") || text.hasPrefix("LOADING") {
+                    connection = nil
+                }
+                return reply
+            } catch {
+                connection = nil
+                throw error
+            }
+        }
+    }
+
+    /// The events and the last id of stream entries `[id, [field, value]]`.
+    private static func read(_ entries: [RedisReply]) -> ([[UInt8]], String?) {
+        var events: [[UInt8]] = []
+        var last: String?
+        for entry in entries {
+            guard let parts = entry.elements, parts.count == 2, let id = parts[0].bytes,
+                let fields = parts[1].elements, fields.count >= 2, let body = fields[1].bytes
+            else { continue }
+            events.append(body)
+            last = String(decoding: id, as: UTF8.self)
+        }
+        return (events, last)
+    }
+
+    private func unexpected(_ command: String, _ reply: RedisReply) -> SharedStoreError {
+        if case .error(let text) = reply {
+            return SharedStoreError("Redis \(address.host):\(address.port): \(command) failed (\(text))")
+        }
+        return SharedStoreError("Redis \(address.host):\(address.port): \(command) answered unexpectedly")
+    }
+}

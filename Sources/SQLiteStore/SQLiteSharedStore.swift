@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+import Web
+
+/// The shared store of the worker processes of one machine: a SQLite file (no server to run),
+/// in WAL mode so readers never wait for a writer. Commands use one connection; following the
+/// event log uses another, which polls SQLite's change counter (`PRAGMA data_version`, which
+/// moves when another connection commits) and reads the table only when it moved.
+public final class SQLiteSharedStore: SharedStore {
+    /// The database file.
+    public let path: String
+    private let commands: Mutex<SQLiteConnection>
+    private let follower: Mutex<Follower>
+    private let clock: Clock
+    /// How often the follower looks at the change counter while it waits.
+    private static let pollSeconds = 0.02
+
+    private struct Follower: ~Copyable {
+        let connection: SQLiteConnection
+        var dataVersion: Int64 = -1
+    }
+
+    /// Opens (or creates) the store at `path`, making its folder (mode 0700) when missing.
+    public init(path: String, clock: Clock = .system) throws(SharedStoreError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SharedStoreError(
+                    "SQLite \(path): cannot make the folder \(folder) (\(error.localizedDescription))")
+            }
+        }
+        let main = try SQLiteConnection(path: path, busySeconds: 5)
+        try main.execute(
+            """
+            PRAGMA journal_mode=WAL;
+            PRAGMA synchronous=NORMAL;
+            CREATE TABLE IF NOT EXISTS ledger_events(
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, body BLOB NOT NULL, keep_until REAL NOT NULL);
+            CREATE INDEX IF NOT EXISTS ledger_events_keep ON ledger_events(keep_until);
+            CREATE TABLE IF NOT EXISTS ledger_keys(
+                key TEXT PRIMARY KEY, value BLOB NOT NULL, expires REAL NOT NULL) WITHOUT ROWID;
+            """)
+        let reader = try SQLiteConnection(path: path, busySeconds: 5)
+        commands = Mutex(main)
+        follower = Mutex(Follower(connection: reader))
+        self.clock = clock
+        self.path = path
+    }
+
+    /// Adds `event` to the log (see `SharedStore`).
+    public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {
+        let now = clock.now()
+        try commands.withLock { db throws(SharedStoreError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(SharedStoreError) {
+                _ = try db.query("DELETE FROM ledger_events WHERE keep_until < ?", [.real(now)])
+                _ = try db.query(
+                    "INSERT INTO ledger_events(body, keep_until) VALUES(?, ?)", [.blob(event), .real(keepUntil)])
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// The events after `cursor`, waiting up to `wait` seconds for one (see `SharedStore`).
+    public func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (
+        events: [[UInt8]], cursor: String?
+    ) {
+        let deadline = clock.now() + wait
+        let since = cursor.flatMap { Int64($0) } ?? 0
+        while true {
+            let found = try follower.withLock { state throws(SharedStoreError) -> ([[UInt8]], Int64)? in
+                let version = try state.connection.query("PRAGMA data_version").first?.first?.integer ?? 0
+                guard cursor == nil || version != state.dataVersion else { return nil }
+                state.dataVersion = version
+                let rows = try state.connection.query(
+                    "SELECT seq, body FROM ledger_events WHERE seq > ? AND keep_until >= ? ORDER BY seq",
+                    [.integer(since), .real(clock.now())])
+                guard let last = rows.last?.first?.integer else { return cursor == nil ? ([], since) : nil }
+                return (rows.compactMap { $0[1].blob }, last)
+            }
+            if let (events, last) = found { return (events, String(last)) }
+            if clock.now() >= deadline { return ([], cursor) }
+            usleep(useconds_t(SQLiteSharedStore.pollSeconds * 1_000_000))
+        }
+    }
+
+    /// Sets `key` only if it has no live value; true when it was set (see `SharedStore`).
+    public func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool {
+        let now = clock.now()
+        return try commands.withLock { db throws(SharedStoreError) -> Bool in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(SharedStoreError) {
+                _ = try db.query("DELETE FROM ledger_keys WHERE key = ? AND expires <= ?", [.text(key), .real(now)])
+                _ = try db.query(
+                    "INSERT OR IGNORE INTO ledger_keys(key, value, expires) VALUES(?, ?, ?)",
+                    [.text(key), .blob(value), .real(now + ttl)])
+                let added = db.changes == 1
+                try db.execute("COMMIT")
+                return added
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Sets `key` for `ttl` seconds (see `SharedStore`).
+    public func set(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) {
+        let now = clock.now()
+        try commands.withLock { db throws(SharedStoreError) in
+            _ = try db.query(
+                "INSERT OR REPLACE INTO ledger_keys(key, value, expires) VALUES(?, ?, ?)",
+                [.text(key), .blob(value), .real(now + ttl)])
+            // Expired keys go as new ones come, so the table holds only what is live.
+            _ = try db.query("DELETE FROM ledger_keys WHERE expires <= ?", [.real(now)])
+        }
+    }
+
+    /// The live value of `key` (see `SharedStore`).
+    public func get(_ key: String) throws(SharedStoreError) -> [UInt8]? {
+        let now = clock.now()
+        return try commands.withLock { db throws(SharedStoreError) in
+            try db.query("SELECT value FROM ledger_keys WHERE key = ? AND expires > ?", [.text(key), .real(now)])
+                .first?.first?.blob
+        }
+    }
+
+    /// Removes `key` if it holds `value` (see `SharedStore`).
+    public func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError) {
+        try commands.withLock { db throws(SharedStoreError) in
+            _ = try db.query("DELETE FROM ledger_keys WHERE key = ? AND value = ?", [.text(key), .blob(value)])
+        }
+    }
+}

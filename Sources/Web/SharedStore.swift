@@ -1,0 +1,34 @@
+/// The port to state that every worker process (and machine) shares: a log of events that each
+/// worker follows, and short-lived keys for "once only" facts and locks. Implemented over SQLite
+/// (one machine, no server) and Redis (several machines); one contract suite tests both.
+/// Calls block; each has a bounded time, and a failure is a `SharedStoreError`, never a crash.
+public protocol SharedStore: Sendable {
+    /// Adds `event` to the log, kept at least until `keepUntil` (seconds since 1970).
+    func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError)
+
+    /// The events added after `cursor` (nil: every event still kept), oldest first, and the cursor
+    /// to pass next time. When there are none, waits up to `wait` seconds for one.
+    func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (events: [[UInt8]], cursor: String?)
+
+    /// Sets `key` to `value` for `ttl` seconds only if it has no live value; true when it was set.
+    func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool
+
+    /// Sets `key` to `value` for `ttl` seconds, replacing what it held.
+    func set(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError)
+
+    /// The live value of `key`, if any.
+    func get(_ key: String) throws(SharedStoreError) -> [UInt8]?
+
+    /// Removes `key` if it holds `value` (so a lock is released only by its holder).
+    func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError)
+}
+
+/// A shared store could not do what was asked: it is unreachable, or answered with an error.
+/// The text names the store and the operation, never a value (values may be sealed tokens).
+public struct SharedStoreError: Error, CustomStringConvertible {
+    /// What went wrong, for the log.
+    public let description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import RedisStore
+import SQLiteStore
+import TestSupport
+import Testing
+import Web
+
+/// The engines behind `SharedStore`, each real: a SQLite file, a `redis-server`.
+enum Backend: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, redis
+
+    var testDescription: String { rawValue }
+
+    /// Two stores over the same fresh storage, as two worker processes would open it.
+    func makePair() throws -> (any SharedStore, any SharedStore) {
+        switch self {
+        case .sqlite:
+            let path = NSTemporaryDirectory() + "ledger-\(UUID().uuidString.prefix(8))/ledger.sqlite3"
+            return (try SQLiteSharedStore(path: path), try SQLiteSharedStore(path: path))
+        case .redis:
+            let address = try RedisAddress(url: RedisServer.shared.url)
+            let prefix = "test-\(UUID().uuidString.prefix(8)):"
+            return (
+                RedisSharedStore(address: address, prefix: prefix), RedisSharedStore(address: address, prefix: prefix)
+            )
+        }
+    }
+}
+
+/// What every shared store promises (oauth2-proxy's session store tests are the model: one
+/// suite, run against each implementation).
+@Suite struct SharedStoreContractTests {
+    private static let later = Clock.system.now() + 3600
+
+    @Test(arguments: Backend.allCases)
+    func eventsComeBackInOrderWithACursorThatSkipsWhatWasRead(_ backend: Backend) throws {
+        let (store, _) = try backend.makePair()
+        try store.append(Array("one".utf8), keepUntil: Self.later)
+        try store.append(Array("two".utf8), keepUntil: Self.later)
+        let first = try store.events(after: nil, wait: 0)
+        #expect(first.events.map { String(decoding: $0, as: UTF8.self) } == ["one", "two"])
+        let none = try store.events(after: first.cursor, wait: 0.05)
+        #expect(none.events.isEmpty)
+        try store.append(Array("three".utf8), keepUntil: Self.later)
+        let next = try store.events(after: none.cursor, wait: 1)
+        #expect(next.events.map { String(decoding: $0, as: UTF8.self) } == ["three"])
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anEventFromAnotherProcessReachesAWaitingFollowerWithinASecond(_ backend: Backend) throws {
+        let (follower, writer) = try backend.makePair()
+        let start = try follower.events(after: nil, wait: 0)
+        let thread = Thread {
+            usleep(200_000)
+            try? writer.append(Array("ended".utf8), keepUntil: Self.later)
+        }
+        thread.start()
+        let began = Date()
+        var seen: [[UInt8]] = []
+        var cursor = start.cursor
+        while seen.isEmpty, Date().timeIntervalSince(began) < 2 {
+            (seen, cursor) = try follower.events(after: cursor, wait: 0.5)
+        }
+        #expect(seen == [Array("ended".utf8)])
+        #expect(Date().timeIntervalSince(began) < 1)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anEmptyLogGivesACursorThatLaterEventsFollow(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        let empty = try store.events(after: nil, wait: 0)
+        #expect(empty.events.isEmpty)
+        try other.append(Array("first".utf8), keepUntil: Self.later)
+        let next = try store.events(after: empty.cursor, wait: 1)
+        #expect(next.events == [Array("first".utf8)])
+    }
+
+    @Test(arguments: Backend.allCases)
+    func addSetsOnlyOnceUntilTheKeyExpires(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        #expect(try store.add("jti:a", [1], ttl: 0.3))
+        #expect(try other.add("jti:a", [2], ttl: 0.3) == false)
+        #expect(try other.get("jti:a") == [1])
+        usleep(400_000)
+        #expect(try other.get("jti:a") == nil)
+        #expect(try other.add("jti:a", [2], ttl: 5))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func setReplacesAndGetSeesItFromAnotherProcess(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        #expect(try store.get("result") == nil)
+        try store.set("result", [1, 2, 3], ttl: 5)
+        try store.set("result", [0, 255], ttl: 5)
+        #expect(try other.get("result") == [0, 255])
+    }
+
+    @Test(arguments: Backend.allCases)
+    func removeLeavesAKeyThatAnotherHolds(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        #expect(try store.add("lock", Array("me".utf8), ttl: 5))
+        try other.remove("lock", ifValue: Array("someone else".utf8))
+        #expect(try store.get("lock") == Array("me".utf8))
+        try store.remove("lock", ifValue: Array("me".utf8))
+        #expect(try other.get("lock") == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aStoreOpenedAgainSeesWhatWasWritten(_ backend: Backend) throws {
+        let (store, _) = try backend.makePair()
+        try store.append(Array("kept".utf8), keepUntil: Self.later)
+        let reopened: any SharedStore
+        switch backend {
+        case .sqlite:
+            // The same file, a new connection: as a restarted worker opens it.
+            reopened = try SQLiteSharedStore(path: try #require(store as? SQLiteSharedStore).path)
+        case .redis:
+            reopened = store
+        }
+        #expect(try reopened.events(after: nil, wait: 0).events.contains(Array("kept".utf8)))
+    }
+}
+
+/// What the Redis store does when its server goes away and comes back.
+@Suite(.serialized) struct RedisOutageTests {
+    @Test func aStoppedServerIsAnErrorWithinTheTimeoutAndTheStoreRecoversWhenItReturns() throws {
+        let server = try RedisServer()
+        defer { server.stop() }
+        let store = RedisSharedStore(address: try RedisAddress(url: server.url), timeoutSeconds: 0.5)
+        try store.set("k", [1], ttl: 60)
+        server.stop()
+        let began = Date()
+        #expect(throws: SharedStoreError.self) { try store.get("k") }
+        #expect(Date().timeIntervalSince(began) < 1.5)
+        try server.start()
+        try store.set("k", [2], ttl: 60)
+        #expect(try store.get("k") == [2])
+    }
+
+    @Test func addressesAreReadWithoutEverShowingThePassword() throws {
+        let address = try RedisAddress(url: "redis://:s%40cret@10.0.0.5:6380/2")
+        #expect(address.host == "10.0.0.5" && address.port == 6380 && address.database == 2)
+        #expect(address.password == "s@cret" && address.user == nil)
+        let user = try RedisAddress(url: "redis://app:pw@[::1]")
+        #expect(user.host == "::1" && user.port == 6379 && user.user == "app")
+        for bad in ["rediss://:pw@h:1/0", "http://:pw@h", "redis://:pw@h:99999", "redis://:pw@h/99"] {
+            do {
+                _ = try RedisAddress(url: bad)
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(!error.description.contains("pw"))
+            }
+        }
+    }
+}

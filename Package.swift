@@ -72,7 +72,8 @@ let package = Package(
         ),
         .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "Web", "FastCGIServer"]),
         // A micro-benchmark of session cookies, run by `make bench`.
-        .executableTarget(name: "session-bench", dependencies: ["Auth0Web", "MetadataDemoApp", "Web"]),
+        .executableTarget(
+            name: "session-bench", dependencies: ["Auth0Web", "MetadataDemoApp", "Web", "SQLiteStore"]),
         // A libFuzzer target over the parsers (see scripts/fuzz); a plain build replays inputs.
         .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web"]),
 
@@ -87,7 +88,8 @@ let package = Package(
         .testTarget(name: "DevTenantKitTests", dependencies: ["DevTenantKit", "Auth0Web", "Web"]),
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(
-            name: "MetadataDemoAppTests", dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport"]),
+            name: "MetadataDemoAppTests",
+            dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport", "SQLiteStore"]),
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Seeds"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web", "TestSupport"]),
     ],

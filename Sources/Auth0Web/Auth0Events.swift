@@ -9,6 +9,11 @@ public protocol Auth0Events: Sendable {
     func managementCall(outcome: String)
     /// `app_metadata.announcement_url` was not a safe link, so no announcement is shown.
     func announcementRefused(user: String)
+    /// The session ledger's shared store failed an operation (`append`, `follow`, `add`, `lock`);
+    /// `firstOfOutage` is true for the first failure after it last worked.
+    func ledgerFailed(operation: String, error: String, firstOfOutage: Bool)
+    /// The session ledger's shared store works again after failing.
+    func ledgerRecovered()
 }
 
 extension Auth0Events {
@@ -20,6 +25,10 @@ extension Auth0Events {
     public func managementCall(outcome: String) {}
     /// Does nothing by default.
     public func announcementRefused(user: String) {}
+    /// Does nothing by default.
+    public func ledgerFailed(operation: String, error: String, firstOfOutage: Bool) {}
+    /// Does nothing by default.
+    public func ledgerRecovered() {}
 }
 
 /// Reports nothing.

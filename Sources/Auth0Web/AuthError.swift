@@ -35,6 +35,11 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case nonceMismatch = "nonce_mismatch"
         case missingClaim = "missing_claim"
         case jwksUnavailable = "jwks_unavailable"
+        // Logout token (back-channel logout)
+        /// Not a logout token: no back-channel logout event, a `nonce`, or neither `sid` nor `sub`.
+        case notALogoutToken = "not_a_logout_token"
+        /// A logout token whose `jti` was seen before.
+        case replayedLogoutToken = "replayed_logout_token"
     }
 
     /// What failed.
@@ -83,7 +88,8 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case .refreshFailed, .revocationFailed:
             (503, "Auth0 refused", "Auth0 refused to renew your access. Please try again later.")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
-            .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim:
+            .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,
+            .replayedLogoutToken:
             (400, "Login not verified", "The login could not be verified. Please log in again.")
         }
     }

@@ -5,13 +5,15 @@ import Web
 /// cookies parsed once, the session opened at most once and only when a handler asks, changes
 /// made through this object, and one place (`setCookies()`) that decides what the answer
 /// writes. Nothing is written unless the session changed, started or ended, its rolling lifetime
-/// is due to be extended, a flash was set or shown, or the browser sent a cookie that did not open.
+/// is due to be extended, a flash was set or shown, or the browser sent a cookie that did not open
+/// or whose session the ledger says has ended (a copy kept after logout is a logged-out visitor).
 /// One per request, a value the pipeline owns and lends to the route (`inout`): no allocation
 /// and no dynamic exclusivity checks on the request path.
 public struct SessionContext {
     /// The request's cookies, parsed once.
     public let cookies: Cookies
     private let sessions: SessionCookies
+    private let ledger: SessionLedger?
     private let includesAccessToken: Bool
     /// What the browser sent (names, when sealed); the session itself lives in `current` only,
     /// so a page view holds one copy of it.
@@ -23,10 +25,12 @@ public struct SessionContext {
 
     private enum Change { case none, updated, started, ended }
 
-    /// The session context of a request to `path` that sent `cookies`.
-    public init(cookies: Cookies, path: String, sessions: SessionCookies) {
+    /// The session context of a request to `path` that sent `cookies`; sessions that `ledger`
+    /// says have ended do not open.
+    public init(cookies: Cookies, path: String, sessions: SessionCookies, ledger: SessionLedger? = nil) {
         self.cookies = cookies
         self.sessions = sessions
+        self.ledger = ledger
         includesAccessToken = sessions.carriesAccessToken(path: path)
     }
 
@@ -51,6 +55,8 @@ public struct SessionContext {
         guard sent == nil else { return }
         var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
         current = opened.takeSession()
+        // An ended session is a logged-out visitor: its cookies (the access token's too) are cleared.
+        if let ledger, let session = current, ledger.hasEnded(session) { current = nil }
         sent = opened
     }
 

@@ -8,7 +8,8 @@ import Web
 /// result, and one that still carries the old refresh token a moment later (it left the browser
 /// before the new cookies came back) gets the same result instead of replaying a used token,
 /// which the tenant would treat as theft. Only new tokens and a refusal of the token are kept:
-/// after any other failure (no answer, 429, 5xx) the next request tries again.
+/// after any other failure (no answer, 429, 5xx) the next request tries again. With a session
+/// ledger, the same holds across worker processes and machines (`SessionLedger.renewOnce`).
 public final class TokenRenewer: Sendable {
     /// How long a finished renewal's result is handed to latecomers. Only as long as requests
     /// already on their way need: kept longer, it would also hand new tokens to whoever replays
@@ -23,13 +24,19 @@ public final class TokenRenewer: Sendable {
     }
 
     private let tokens: TokenClient
+    private let ledger: SessionLedger?
+    /// How long a worker waits for another's renewal of the same token: a token call's timeout and some.
+    private let waitSeconds: Double
     private let clock: Clock
     private let flights = Mutex<[[UInt8]: Flight]>([:])
     private let renewals = Atomic<Int>(0)
 
-    /// A renewer calling `tokens`, keeping results by the time `clock` says.
-    public init(tokens: TokenClient, clock: Clock) {
+    /// A renewer calling `tokens`, keeping results by the time `clock` says, sharing renewals with
+    /// the other workers through `ledger` when there is one.
+    public init(tokens: TokenClient, clock: Clock, ledger: SessionLedger? = nil, waitSeconds: Double = 15) {
         self.tokens = tokens
+        self.ledger = ledger
+        self.waitSeconds = waitSeconds
         self.clock = clock
     }
 
@@ -51,7 +58,12 @@ public final class TokenRenewer: Sendable {
         }
         if leads {
             renewals.add(1, ordering: .relaxed)
-            let result = Result { () throws(AuthError) in try tokens.refresh(refreshToken) }
+            let result = Result { () throws(AuthError) in
+                guard let ledger else { return try tokens.refresh(refreshToken) }
+                return try ledger.renewOnce(
+                    key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds
+                ) { () throws(AuthError) in try tokens.refresh(refreshToken) }
+            }
             flight.condition.lock()
             flight.result = result
             flight.finishedAt = clock.now()

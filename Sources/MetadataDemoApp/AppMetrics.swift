@@ -11,6 +11,8 @@ public final class AppMetrics: Sendable {
     private let renewals: Counter
     private let announcementsRefused: Counter
     private let jwksFetches: Gauge
+    private let ledgerAvailable: Gauge
+    private let revalidations: Counter
     /// Request counters by route and status, cached per thread: the registry's own look-up
     /// validates names and labels on every call, and one shared cache behind a lock made the
     /// serving threads queue for it.
@@ -26,6 +28,11 @@ public final class AppMetrics: Sendable {
         "login_failures", unit: "total", help: "Failed logins by reason")
     nonisolated(unsafe) private static let renewalFailures = name(
         "token_renewal_failures", unit: "total", help: "Failed access-token renewals by reason")
+    nonisolated(unsafe) private static let ledgerFailures = name(
+        "session_ledger_failures", unit: "total",
+        help: "Session ledger store operations that failed, by operation (append, follow, add, lock, set)")
+    nonisolated(unsafe) private static let backchannelLogouts = name(
+        "backchannel_logouts", unit: "total", help: "Back-channel logout tokens, by outcome (ended, or why refused)")
     nonisolated(unsafe) private static let managementCalls = name(
         "management_api_calls", unit: "total",
         help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
@@ -46,6 +53,14 @@ public final class AppMetrics: Sendable {
             descriptor: Self.name("token_renewals", unit: "total", help: "Access tokens renewed with a refresh token"))
         jwksFetches = registry.makeGauge(
             descriptor: Self.name("jwks_fetches", help: "Times the tenant's JWKS was fetched"))
+        ledgerAvailable = registry.makeGauge(
+            descriptor: Self.name(
+                "session_ledger_available", help: "1 while the session ledger's store answers, 0 while it does not"))
+        ledgerAvailable.set(Int64(1))
+        revalidations = registry.makeCounter(
+            descriptor: Self.name(
+                "session_revalidations", unit: "total", help: "Sessions checked again with the tenant after an interval"
+            ))
     }
 
     func request(route: String, status: Int, duration: Duration) {
@@ -75,6 +90,19 @@ public final class AppMetrics: Sendable {
     func renewalFailed(reason: String) {
         registry.makeCounter(descriptor: Self.renewalFailures, labels: [("reason", reason)]).increment()
     }
+
+    func ledgerFailed(operation: String) {
+        ledgerAvailable.set(Int64(0))
+        registry.makeCounter(descriptor: Self.ledgerFailures, labels: [("operation", operation)]).increment()
+    }
+
+    func ledgerRecovered() { ledgerAvailable.set(Int64(1)) }
+
+    func backchannelLogout(outcome: String) {
+        registry.makeCounter(descriptor: Self.backchannelLogouts, labels: [("outcome", outcome)]).increment()
+    }
+
+    func revalidated() { revalidations.increment() }
 
     func managementCall(outcome: String) {
         registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", outcome)]).increment()

@@ -20,16 +20,22 @@ public struct AppServices: Sendable {
     public let metadata: MetadataAccess
     /// The tenant's signing keys.
     public let keys: JWKSCache
+    /// What sealed cookies cannot carry: ended sessions, used logout tokens, renewals in
+    /// progress; nil only in unit tests that do not need it.
+    public let ledger: SessionLedger?
+    /// Checks logout tokens (back-channel logout).
+    public let logoutTokens: LogoutTokenVerifier
     /// The product's metrics.
     public let metrics: AppMetrics
     /// The time, passed in so tests control it.
     public let clock: Clock
 
     /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
-    /// client (libcurl in the worker, a double in unit tests).
+    /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
+    /// `store` (SQLite or Redis in the worker); `startFollowing()` then starts following it.
     public init(
-        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock = .system,
-        log: Log = Log(minimum: .warning)
+        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: (any SharedStore)?,
+        clock: Clock = .system, log: Log = Log(minimum: .warning)
     ) throws {
         let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
         let metrics = AppMetrics()
@@ -46,9 +52,19 @@ public struct AppServices: Sendable {
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
         keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
+        let ledger = try store.map {
+            try SessionLedger(
+                store: $0, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
+                events: events)
+        }
+        self.ledger = ledger
+        logoutTokens = LogoutTokenVerifier(
+            issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock)
         metadata = MetadataAccess(
             management: ManagementClient(settings: settings, http: http, clock: clock),
-            renewer: TokenRenewer(tokens: tokens, clock: clock), clock: clock, events: events)
+            renewer: TokenRenewer(
+                tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5),
+            clock: clock, events: events)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
@@ -75,6 +91,19 @@ struct AppEvents: Auth0Events {
     }
 
     func managementCall(outcome: String) { metrics.managementCall(outcome: outcome) }
+
+    func ledgerFailed(operation: String, error: String, firstOfOutage: Bool) {
+        metrics.ledgerFailed(operation: operation)
+        // One warning when an outage begins (the follower retries twice a second); every failed write.
+        if firstOfOutage || operation != "follow" {
+            log(.warning, "session ledger store failed", ["operation": operation, "error": error])
+        }
+    }
+
+    func ledgerRecovered() {
+        metrics.ledgerRecovered()
+        log(.warning, "session ledger store answers again", [:])
+    }
 
     func announcementRefused(user: String) {
         metrics.announcementRefused()

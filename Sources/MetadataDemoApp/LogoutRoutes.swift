@@ -8,7 +8,8 @@ extension Routes {
         return pages.confirmLogout(session)
     }
 
-    /// `POST /logout`: clears every session cookie, revokes the refresh token and ends the
+    /// `POST /logout`: ends the session in the ledger first (so a copy of the cookie is refused by
+    /// every worker), clears every session cookie, revokes the refresh token and ends the
     /// tenant's session too.
     func logout(_ request: Request, _ context: inout SessionContext) throws -> Response {
         guard let session = context.session else {
@@ -16,6 +17,7 @@ extension Routes {
             return .redirect(to: "/logged-out", status: 303)
         }
         try checkForm(try request.formBody(), request: request, context: &context)
+        services.ledger?.endLogin(session)  // a store that is away is reported; this worker refuses it at once
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {

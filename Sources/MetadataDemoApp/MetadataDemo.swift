@@ -9,6 +9,7 @@ public struct MetadataDemo: Responder {
     private let router: Router<Route>
     private let pages: Pages
     private let sessions: SessionCookies
+    private let ledger: SessionLedger?
     private let security: SecurityHeaders
     private let log: Log
     private let metrics: AppMetrics
@@ -19,6 +20,7 @@ public struct MetadataDemo: Responder {
         self.security = services.securityHeaders
         self.log = log
         sessions = services.sessions
+        ledger = services.ledger
         metrics = services.metrics
         router = Routes(pages: pages, services: services, log: log).router()
     }
@@ -31,7 +33,8 @@ public struct MetadataDemo: Responder {
         var route = request.path
         switch router.match(request) {
         case .handler(let route):
-            var context = SessionContext(cookies: request.cookies, path: request.path, sessions: sessions)
+            var context = SessionContext(
+                cookies: request.cookies, path: request.path, sessions: sessions, ledger: ledger)
             do {
                 response = try route(request, &context)
                 for cookie in try context.setCookies() { response.setCookie(cookie) }

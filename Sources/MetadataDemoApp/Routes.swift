@@ -24,6 +24,7 @@ struct Routes: Sendable {
         router.add("POST", Routes.affirmationPath) { try self.affirmation($0, &$1) }
         router.add("GET", "/auth/check") { self.authCheck($0, &$1) }
         router.add("GET", "/me") { self.me(&$1) }
+        router.add("POST", "/backchannel-logout") { request, _ in self.backchannelLogout(request) }
         router.add("GET", "/metrics") { _, _ in
             Response(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],

@@ -71,7 +71,8 @@ public final class SQLiteSharedStore: SharedStore {
     public func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (
         events: [[UInt8]], cursor: String?
     ) {
-        let deadline = clock.now() + wait
+        // Real time, not the injected clock: a test's stopped clock must not make this wait forever.
+        let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
         let since = cursor.flatMap { Int64($0) } ?? 0
         while true {
             let found = try follower.withLock { state throws(SharedStoreError) -> ([[UInt8]], Int64)? in
@@ -85,7 +86,7 @@ public final class SQLiteSharedStore: SharedStore {
                 return (rows.compactMap { $0[1].blob }, last)
             }
             if let (events, last) = found { return (events, String(last)) }
-            if clock.now() >= deadline { return ([], cursor) }
+            if ContinuousClock.now >= deadline { return ([], cursor) }
             usleep(useconds_t(SQLiteSharedStore.pollSeconds * 1_000_000))
         }
     }

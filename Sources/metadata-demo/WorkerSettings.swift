@@ -1,5 +1,6 @@
 import Auth0Web
 import FastCGIServer
+import RedisStore
 import Web
 
 /// How the worker process runs: where it listens, with how many threads, where its templates are.
@@ -23,6 +24,18 @@ struct WorkerSettings {
     /// `FASTCGI_SOCKET_GROUP`: the group (name or number) given the unix socket, so the web
     /// server's group may connect with mode 660. Default: the process's own.
     let socketGroup: UInt32?
+    /// `SESSION_STORE`: where the session ledger lives. `sqlite` (the default): a SQLite file in
+    /// `STATE_DIR`, shared by the worker processes of this machine; `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`:
+    /// a Redis shared by workers on several machines.
+    let ledgerStore: LedgerStore
+    /// `STATE_DIR`: the folder of the embedded ledger (`session-ledger.sqlite3`). Default `state`.
+    let stateDirectory: String
+
+    /// Where the session ledger's shared store is.
+    enum LedgerStore {
+        case sqlite(path: String)
+        case redis(RedisAddress)
+    }
 
     init(environment: [String: String]) throws {
         var problems: [String] = []
@@ -54,7 +67,18 @@ struct WorkerSettings {
                 problems.append("FASTCGI_SOCKET_GROUP: \"\(groupText)\" is not a group on this machine")
             }
         }
-        guard problems.isEmpty, let listen, let threads, let mode, let level, let peers else {
+        let stateDirectory = environment["STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "state"
+        var ledgerStore: LedgerStore?
+        switch environment["SESSION_STORE"] ?? "" {
+        case "", "sqlite": ledgerStore = .sqlite(path: stateDirectory + "/session-ledger.sqlite3")
+        case let url where url.hasPrefix("redis://") || url.hasPrefix("rediss://"):
+            do { ledgerStore = .redis(try RedisAddress(url: url)) } catch {
+                problems.append("SESSION_STORE: \(error.description)")
+            }
+        default:
+            problems.append("SESSION_STORE: is not sqlite or a redis://HOST:PORT/DB URL")
+        }
+        guard problems.isEmpty, let listen, let threads, let mode, let level, let peers, let ledgerStore else {
             throw SettingsProblems(lines: problems)
         }
         self.listen = listen
@@ -65,5 +89,7 @@ struct WorkerSettings {
         self.logLevel = level
         self.peers = peers
         self.socketGroup = socketGroup
+        self.ledgerStore = ledgerStore
+        self.stateDirectory = stateDirectory
     }
 }

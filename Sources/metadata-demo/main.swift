@@ -3,6 +3,8 @@ import CurlClient
 import FastCGIServer
 import Foundation
 import MetadataDemoApp
+import RedisStore
+import SQLiteStore
 import Web
 
 // Wiring only: read settings, load templates, start the FastCGI server.
@@ -52,8 +54,22 @@ guard linkProblems.isEmpty else {
     AllSettings.report(linkProblems)
     exit(2)
 }
+// The session ledger's store: opening the SQLite file fails start-up (a wrong STATE_DIR); a
+// Redis that does not answer yet is only reported, since page views serve from the local copy.
+let store: any SharedStore
+switch settings.ledgerStore {
+case .sqlite(let path):
+    do { store = try SQLiteSharedStore(path: path) } catch {
+        AllSettings.report(["STATE_DIR: \(error.description)"])
+        exit(2)
+    }
+case .redis(let address):
+    store = RedisSharedStore(address: address, timeoutSeconds: 1)
+}
 do {
-    let services = try AppServices(settings: auth0, endpoints: endpoints, http: CurlHTTPClient(), log: log)
+    let services = try AppServices(
+        settings: auth0, endpoints: endpoints, http: CurlHTTPClient(), store: store, log: log)
+    services.ledger?.startFollowing()
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
     options.threads = settings.threads

@@ -1,6 +1,7 @@
 import Auth0Web
 import Foundation
 import MetadataDemoApp
+import SQLiteStore
 import Web
 
 // Micro-benchmarks, in one process on one thread: seal and open a realistic session, as every
@@ -50,7 +51,11 @@ for _ in 0..<iterations { _ = try store.store(session) }
 let sealTime = ContinuousClock.now - sealStart
 precondition(opened == 2 * iterations, "a session failed to open")
 
-// The logged-in page, through the product's responder with its real templates.
+// The logged-in page, through the product's responder with its real templates, and a session
+// ledger (SQLite, as `make run` has it) remembering a thousand ended logins and people: every
+// page view looks its session up in the ledger's in-memory copy.
+let ledgerFolder = NSTemporaryDirectory() + "session-bench-\(getpid())"
+defer { try? FileManager.default.removeItem(atPath: ledgerFolder) }
 let services = try AppServices(
     settings: Auth0Settings(environment: [
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "bench", "AUTH0_CLIENT_SECRET": "bench-secret",
@@ -58,7 +63,13 @@ let services = try AppServices(
         "APP_BASE_URL": "https://demo.example.com",
     ]),
     endpoints: .documented(issuer: "https://tenant.example.com/"),
-    http: RefusingHTTPClient())
+    http: RefusingHTTPClient(), store: try SQLiteSharedStore(path: ledgerFolder + "/ledger.sqlite3"))
+for index in 0..<1000 {
+    var other = session
+    other.csrfToken = "ended-\(index)"
+    services.ledger!.endLogin(other)
+    services.ledger!.endSessions(of: "auth0|ended-\(index)", issuedBefore: now)
+}
 let pages = try Pages(library: TemplateLibrary(directory: "Templates"), assets: StaticAssets(directory: "Public"))
 let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .warning))
 let pageRequest = Request(

@@ -1,0 +1,97 @@
+/// What the ledger remembers of ended sessions, as one worker's in-memory copy: a page view
+/// asks it, never the shared store. Each entry is kept until no cookie it could match is valid
+/// any more (the session's absolute lifetime), then pruned.
+struct EndedSessions {
+    /// A fact about ended sessions, as written to the shared store's event log.
+    enum Entry: Equatable {
+        /// One login of this product ended (its logout): keyed by that login's CSRF token, which
+        /// is random per login and useless once the login has ended.
+        case login(String, until: Int64)
+        /// The tenant session `sid` ended (back-channel logout): every login within it.
+        case tenantSession(String, until: Int64)
+        /// Every session of the person `sub` that began at or before `before` ended.
+        case person(String, before: Int64, until: Int64)
+
+        var until: Int64 {
+            switch self {
+            case .login(_, let until), .tenantSession(_, let until), .person(_, _, let until): until
+            }
+        }
+    }
+
+    private var logins: [String: Int64] = [:]
+    private var tenantSessions: [String: Int64] = [:]
+    private var people: [String: (before: Int64, until: Int64)] = [:]
+
+    /// True when nothing is remembered (a page view then skips the lookup).
+    var isEmpty: Bool { logins.isEmpty && tenantSessions.isEmpty && people.isEmpty }
+
+    /// Remembers `entry` (again: entries are idempotent).
+    mutating func apply(_ entry: Entry) {
+        switch entry {
+        case .login(let key, let until): logins[key] = max(until, logins[key] ?? 0)
+        case .tenantSession(let sid, let until): tenantSessions[sid] = max(until, tenantSessions[sid] ?? 0)
+        case .person(let sub, let before, let until):
+            let known = people[sub]
+            people[sub] = (max(before, known?.before ?? .min), max(until, known?.until ?? 0))
+        }
+    }
+
+    /// True when `session` ended.
+    func contains(_ session: Session) -> Bool {
+        if logins[session.csrfToken] != nil { return true }
+        if let sid = session.tenantSessionID, tenantSessions[sid] != nil { return true }
+        if let ended = people[session.profile.sub], session.createdAt <= ended.before { return true }
+        return false
+    }
+
+    /// Forgets what no valid cookie can match any more.
+    mutating func prune(now: Int64) {
+        logins = logins.filter { $0.value > now }
+        tenantSessions = tenantSessions.filter { $0.value > now }
+        people = people.filter { $0.value.until > now }
+    }
+}
+
+extension EndedSessions.Entry {
+    private static let formatVersion: UInt8 = 1
+
+    /// The entry as bytes for the shared store's log.
+    var encoded: [UInt8] {
+        var w = ByteWriter(capacity: 96)
+        w.write(EndedSessions.Entry.formatVersion)
+        switch self {
+        case .login(let key, let until):
+            w.write(UInt8(1))
+            w.write(key)
+            w.write(until)
+        case .tenantSession(let sid, let until):
+            w.write(UInt8(2))
+            w.write(sid)
+            w.write(until)
+        case .person(let sub, let before, let until):
+            w.write(UInt8(3))
+            w.write(sub)
+            w.write(before)
+            w.write(until)
+        }
+        return w.bytes
+    }
+
+    /// Reads what `encoded` wrote; nil for anything else (an event of a newer version is skipped).
+    init?(encoded bytes: [UInt8]) {
+        var r = ByteReader(bytes[...])
+        do {
+            guard try r.readByte() == EndedSessions.Entry.formatVersion else { return nil }
+            switch try r.readByte() {
+            case 1: self = .login(try r.readString(), until: try r.readInt64())
+            case 2: self = .tenantSession(try r.readString(), until: try r.readInt64())
+            case 3: self = .person(try r.readString(), before: try r.readInt64(), until: try r.readInt64())
+            default: return nil
+            }
+            guard r.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+}

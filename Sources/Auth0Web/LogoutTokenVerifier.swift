@@ -1,0 +1,49 @@
+import Web
+
+/// Checks a logout token as OpenID Connect Back-Channel Logout 1.0 requires: the checks of an ID
+/// token (`TenantJWT`), the back-channel logout event, a `sid` or a `sub`, a `jti`, and no
+/// `nonce` (so an ID token can never pass for a logout token). Whether its `jti` was seen
+/// before is the ledger's to say.
+public struct LogoutTokenVerifier: Sendable {
+    /// The `events` member a logout token carries.
+    public static let event = "http://schemas.openid.net/event/backchannel-logout"
+    private let tenant: TenantJWT
+
+    /// Checks tokens from `issuer` for the application `clientID`, with keys from `keys`.
+    public init(issuer: String, clientID: String, keys: JWKSCache, clock: Clock) {
+        tenant = TenantJWT(issuer: issuer, clientID: clientID, keys: keys, clock: clock)
+    }
+
+    /// What a valid logout token ends.
+    public struct Logout: Sendable, Equatable {
+        /// The tenant session it ends, when it names one.
+        public let sid: String?
+        /// The person, when it names one.
+        public let sub: String?
+        /// Its id, to refuse a replay.
+        public let jti: String
+        /// When it was issued (seconds since 1970): a `sub` alone ends the sessions begun before.
+        public let issuedAt: Int64
+        /// Until when a replay must be refused (its `exp` plus leeway).
+        public let replayableUntil: Double
+    }
+
+    /// The logout a valid token asks for; throws `AuthError` naming the first failure.
+    public func verify(_ token: String) throws(AuthError) -> Logout {
+        let jwt = try tenant.verify(token)
+        let claims = jwt.claims
+        guard claims["events"]?[LogoutTokenVerifier.event]?.object != nil else {
+            throw AuthError(.notALogoutToken, "no back-channel logout event")
+        }
+        guard claims["nonce"] == nil else { throw AuthError(.notALogoutToken, "nonce present") }
+        let sid = claims["sid"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        let sub = claims["sub"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        guard sid != nil || sub != nil else { throw AuthError(.notALogoutToken, "neither sid nor sub") }
+        guard let jti = claims["jti"]?.string, !jti.isEmpty else { throw AuthError(.missingClaim, "jti") }
+        // TenantJWT checked both are numbers.
+        let iat = claims["iat"]?.number ?? 0
+        let exp = claims["exp"]?.number ?? 0
+        return Logout(
+            sid: sid, sub: sub, jti: jti, issuedAt: Int64(iat), replayableUntil: exp + IDTokenVerifier.leewaySeconds)
+    }
+}

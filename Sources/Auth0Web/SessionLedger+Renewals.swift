@@ -1,0 +1,113 @@
+import Foundation
+import OpenSSLCrypto
+import Web
+
+/// One renewal per refresh token across every worker: the worker that takes the token's lock
+/// in the shared store renews at the tenant and leaves the result there, sealed, for a short
+/// grace; the others wait for that result instead of spending the used token again (which the
+/// tenant would take for theft and answer by revoking the whole token family).
+extension SessionLedger {
+    /// What a waiting worker learns from the one that renewed.
+    enum SharedRenewal: Equatable {
+        case tokens(accessToken: String, refreshToken: String?, expiresIn: Int64)
+        case refused
+    }
+
+    /// Runs `renew` for the refresh token whose digest is `key` on one worker at a time and
+    /// shares its result; `timeout` bounds the wait for another worker's renewal. If the store
+    /// cannot be reached, renews here: Auth0's rotation overlap period is the second safety net.
+    func renewOnce(
+        key: [UInt8], graceSeconds: Double, timeout: Double, _ renew: () throws(AuthError) -> TokenSet
+    ) throws(AuthError) -> TokenSet {
+        let name = "renewal:" + Base64URL.encode(key)
+        let owner = Base64URL.encode(SecureRandom.bytes(12))
+        let deadline = clock.now() + timeout
+        do {
+            while true {
+                if let shared = try result(name) { return try shared.tokenSet() }
+                if try store.add(name + ":lock", Array(owner.utf8), ttl: timeout) { break }
+                guard clock.now() < deadline else { throw AuthError(.tenantUnavailable) }
+                usleep(20_000)  // another worker is renewing: its result comes within the call's timeout
+            }
+        } catch let error as SharedStoreError {
+            failed("lock", error)
+            return try renew()
+        } catch let error as AuthError {
+            throw error
+        } catch {
+            throw AuthError(.tenantUnavailable)
+        }
+        defer { try? store.remove(name + ":lock", ifValue: Array(owner.utf8)) }
+        let outcome = Result { () throws(AuthError) in try renew() }
+        var shared: SharedRenewal?
+        switch outcome {
+        case .success(let tokens):
+            shared = .tokens(
+                accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)
+        case .failure(let error) where error.code == .refreshRefused:
+            shared = .refused
+        case .failure:
+            shared = nil  // the tenant's trouble: the next request tries again
+        }
+        if let shared {
+            do {
+                let sealed = try renewalSealer.seal(shared.encoded, name: name, lifetime: Int64(graceSeconds) + 1)
+                try store.set(name, Array(sealed.utf8), ttl: graceSeconds)
+            } catch let error as SharedStoreError {
+                failed("set", error)
+            } catch {
+                failed("set", error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    private func result(_ name: String) throws -> SharedRenewal? {
+        guard let sealed = try store.get(name), let text = String(validating: sealed, as: UTF8.self),
+            let opened = renewalSealer.open(text, name: name)
+        else { return nil }
+        return SharedRenewal(encoded: Array(opened.payload))
+    }
+}
+
+extension SessionLedger.SharedRenewal {
+    var encoded: [UInt8] {
+        var w = ByteWriter(capacity: 256)
+        switch self {
+        case .tokens(let access, let refresh, let expiresIn):
+            w.write(UInt8(1))
+            w.write(access)
+            w.write(optional: refresh)
+            w.write(expiresIn)
+        case .refused:
+            w.write(UInt8(2))
+        }
+        return w.bytes
+    }
+
+    init?(encoded bytes: [UInt8]) {
+        var r = ByteReader(bytes[...])
+        do {
+            switch try r.readByte() {
+            case 1:
+                self = .tokens(
+                    accessToken: try r.readString(), refreshToken: try r.readOptionalString(),
+                    expiresIn: try r.readInt64())
+            case 2: self = .refused
+            default: return nil
+            }
+            guard r.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+
+    func tokenSet() throws(AuthError) -> TokenSet {
+        switch self {
+        case .tokens(let access, let refresh, let expiresIn):
+            return TokenSet(accessToken: access, idToken: nil, refreshToken: refresh, expiresIn: expiresIn)
+        case .refused:
+            throw AuthError(.refreshRefused)
+        }
+    }
+}

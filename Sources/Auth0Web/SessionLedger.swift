@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+import Web
+
+/// What a sealed cookie cannot carry: that a session ended, that a logout token was already
+/// used, and which worker is renewing a refresh token right now. The facts live in a
+/// `SharedStore` (SQLite on one machine, Redis across machines); each worker keeps an in-memory
+/// copy of the ended sessions, follows the store's log on a thread of its own, and answers page
+/// views from the copy. When the store cannot be reached, the copy keeps serving, what this
+/// worker ended is kept and written when the store returns, and every failure is reported.
+public final class SessionLedger: Sendable {
+    /// How long a session may live (its absolute lifetime): ended entries are kept that long.
+    public let retentionSeconds: Int64
+    let store: any SharedStore
+    /// Seals renewal results while they wait in the store for the other workers.
+    let renewalSealer: CookieSealer
+    let clock: Clock
+    let events: any Auth0Events
+    private let ended = Mutex(EndedSessions())
+    /// Mirrors `ended.isEmpty`, so a page view on a fresh deployment takes no lock.
+    private let hasEntries = Atomic<Bool>(false)
+    private let pending = Mutex<[EndedSessions.Entry]>([])
+    /// Logout tokens seen while the store was away (so a replay to this worker is still refused).
+    private let localTokenIDs = Mutex<[String: Int64]>([:])
+    private let healthy = Atomic<Bool>(true)
+    private let cursor = Mutex<String?>(nil)
+    private let following = Atomic<Bool>(false)
+
+    /// A ledger over `store`, keeping ended sessions for `retentionSeconds`, sealing renewal
+    /// results with a key derived from `secrets` (`AUTH0_SECRET`), reporting to `events`.
+    public init(
+        store: any SharedStore, retentionSeconds: Int64, secrets: [String], clock: Clock = .system,
+        events: any Auth0Events
+    ) throws {
+        self.store = store
+        renewalSealer = try CookieSealer(secrets: secrets, purpose: "renewal-result", clock: clock)
+        self.retentionSeconds = retentionSeconds
+        self.clock = clock
+        self.events = events
+    }
+
+    // MARK: Page views
+
+    /// True when `session` was ended (by a logout anywhere, a back-channel logout, or the
+    /// tenant revoking the person's sessions). An in-memory lookup.
+    public func hasEnded(_ session: Session) -> Bool {
+        guard hasEntries.load(ordering: .acquiring) else { return false }
+        return ended.withLock { $0.contains(session) }
+    }
+
+    // MARK: Ending sessions
+
+    /// Ends this login of the product (its logout), on every worker.
+    public func endLogin(_ session: Session) {
+        record(.login(session.csrfToken, until: session.createdAt + retentionSeconds))
+    }
+
+    /// Ends every login within the tenant session `sid` (a back-channel logout).
+    public func endTenantSession(_ sid: String) {
+        record(.tenantSession(sid, until: now() + retentionSeconds))
+    }
+
+    /// Ends every session of `sub` that began at or before `before` (seconds since 1970).
+    public func endSessions(of sub: String, issuedBefore before: Int64) {
+        record(.person(sub, before: before, until: before + retentionSeconds))
+    }
+
+    private func record(_ entry: EndedSessions.Entry) {
+        apply([entry])  // this worker refuses it at once, whatever the store does
+        do {
+            try store.append(entry.encoded, keepUntil: Double(entry.until))
+        } catch {
+            pending.withLock { $0.append(entry) }
+            failed("append", error)
+        }
+    }
+
+    // MARK: Logout tokens
+
+    /// True the first time the logout token `jti` is seen on any worker; false for a replay. While
+    /// the store is away, a token is accepted once per worker (a replayed logout only ends what
+    /// the first one ended).
+    public func firstSight(ofLogoutToken jti: String, keptUntil until: Double) -> Bool {
+        let ttl = max(1, until - clock.now())
+        let seenHere = localTokenIDs.withLock { seen -> Bool in
+            let now = Int64(clock.now())
+            seen = seen.filter { $0.value > now }
+            return seen.updateValue(Int64(until), forKey: jti) != nil
+        }
+        do {
+            return try store.add("logout-token:" + jti, [1], ttl: ttl)
+        } catch {
+            failed("add", error)
+            return !seenHere
+        }
+    }
+
+    // MARK: Following the store
+
+    /// Reads every ended session the store holds (so a restarted worker refuses what it did
+    /// before), then follows the store's log on a thread of its own. A store that cannot be
+    /// reached now is reported and read when it returns.
+    public func startFollowing() {
+        guard !following.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        catchUp(wait: 0)
+        let thread = Thread { [self] in
+            var lastPrune = clock.now()
+            while true {
+                catchUp(wait: 0.5)
+                if !healthy.load(ordering: .relaxed) { usleep(250_000) }
+                if clock.now() - lastPrune > 60 {
+                    lastPrune = clock.now()
+                    let now = now()
+                    ended.withLock {
+                        $0.prune(now: now)
+                        hasEntries.store(!$0.isEmpty, ordering: .releasing)
+                    }
+                }
+            }
+        }
+        thread.name = "session-ledger"
+        thread.start()
+    }
+
+    /// Reads what the log holds past the cursor (waiting up to `wait` seconds for news) and
+    /// writes what this worker could not write before. Public for tests that step it by hand.
+    public func catchUp(wait: Double) {
+        do {
+            let (read, next) = try store.events(after: cursor.withLock { $0 }, wait: wait)
+            cursor.withLock { $0 = next }
+            apply(read.compactMap(EndedSessions.Entry.init(encoded:)))
+            try flushPending()
+            if !healthy.exchange(true, ordering: .relaxed) { events.ledgerRecovered() }
+        } catch {
+            failed("follow", error)
+        }
+    }
+
+    private func flushPending() throws(SharedStoreError) {
+        let waiting = pending.withLock { $0 }
+        for (index, entry) in waiting.enumerated() {
+            do {
+                try store.append(entry.encoded, keepUntil: Double(entry.until))
+            } catch {
+                pending.withLock { $0.removeFirst(index) }
+                throw error
+            }
+        }
+        pending.withLock { $0.removeFirst(waiting.count) }
+    }
+
+    private func apply(_ entries: [EndedSessions.Entry]) {
+        guard !entries.isEmpty else { return }
+        let now = now()
+        ended.withLock { copy in
+            for entry in entries where entry.until > now { copy.apply(entry) }
+            hasEntries.store(!copy.isEmpty, ordering: .releasing)
+        }
+    }
+
+    func failed(_ operation: String, _ error: any Error) {
+        let firstOfOutage = healthy.exchange(false, ordering: .relaxed)
+        events.ledgerFailed(operation: operation, error: "\(error)", firstOfOutage: firstOfOutage)
+    }
+
+    private func now() -> Int64 { Int64(clock.now()) }
+}

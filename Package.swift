@@ -70,7 +70,7 @@ let package = Package(
                 "MetadataDemoApp", "Auth0Web", "Web", "FastCGIServer", "CurlClient", "SQLiteStore", "RedisStore",
             ]
         ),
-        .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "Web", "FastCGIServer"]),
+        .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "Web", "FastCGIServer", "CurlClient"]),
         // A micro-benchmark of session cookies, run by `make bench`.
         .executableTarget(
             name: "session-bench", dependencies: ["Auth0Web", "MetadataDemoApp", "Web", "SQLiteStore"]),

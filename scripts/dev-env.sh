@@ -11,6 +11,8 @@ if [ ! -s "$RUN_DIR/cookie-secret" ]; then
 fi
 export AUTH0_SECRET_FILE="$RUN_DIR/cookie-secret"
 export TEMPLATES_DIR="$here/Templates"
+# The embedded session ledger (SQLite), shared by every worker process of this run folder.
+export STATE_DIR="$RUN_DIR/state"
 # Run as root, nginx's workers are the web server's user: the sockets (mode 660) go to its group.
 if [ "$(id -u)" = 0 ]; then
   source "$here/scripts/web-user.sh"

@@ -93,6 +93,7 @@ extension DevTenant {
         let sid = Base64URL.encode(SecureRandom.bytes(16))
         var response = try issueCode(pending, user: user, sessionID: sid)
         response.setCookie(clearTicket(ticket))
+        store.addSession(sid, userID: user.userID)
         let sso = try sealer.seal(
             .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
         response.setCookie(SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.issuer.hasPrefix("https")))
@@ -107,7 +108,8 @@ extension DevTenant {
     func ssoSession(_ request: Request) -> (TenantUser, String)? {
         guard let value = request.cookies[DevTenant.ssoCookie],
             let sso = sealer.open(value, purpose: "sso", now: now()),
-            let uid = sso["uid"]?.string, let sid = sso["sid"]?.string, let user = store.user(id: uid), !user.blocked
+            let uid = sso["uid"]?.string, let sid = sso["sid"]?.string, store.isLive(session: sid),
+            let user = store.user(id: uid), !user.blocked
         else { return nil }
         return (user, sid)
     }

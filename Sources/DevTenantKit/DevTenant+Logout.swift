@@ -24,7 +24,7 @@ extension DevTenant {
         } else {
             return message(200, "You are logged out", "You have logged out of the dev tenant.")
         }
-        return endSession(redirectTo: target)
+        return endSession(request, redirectTo: target)
     }
 
     func logoutOIDC(_ request: Request) throws -> Response {
@@ -58,7 +58,7 @@ extension DevTenant {
             page.setCookie(cookie)
             return page
         }
-        return endSession(redirectTo: target, pairs)
+        return endSession(request, redirectTo: target, pairs)
     }
 
     func confirmOIDCLogout(_ request: Request) throws -> Response {
@@ -76,7 +76,8 @@ extension DevTenant {
         guard let target = allowedPostLogoutURI(FormData(pairs: pairs)) else {
             return message(400, "invalid_request", "post_logout_redirect_uri is not an Allowed Logout URL.")
         }
-        var response = endSession(redirectTo: target, fields["state"]?.string.map { [("state", $0)] } ?? [])
+        var response = endSession(
+            request, redirectTo: target, fields["state"]?.string.map { [("state", $0)] } ?? [])
         response.setCookie(clearTicket(ticket))
         return response
     }
@@ -87,7 +88,15 @@ extension DevTenant {
         return clients.flatMap(\.logoutURLs).contains(uri) ? uri : nil
     }
 
-    private func endSession(redirectTo target: String, _ pairs: [(String, String)] = []) -> Response {
+    /// Ends the browser's tenant session, tells the applications (back-channel logout) and
+    /// sends the browser on.
+    private func endSession(_ request: Request, redirectTo target: String, _ pairs: [(String, String)] = [])
+        -> Response
+    {
+        if let (user, sid) = ssoSession(request) {
+            store.endSession(sid)
+            sendLogoutTokens(sid: sid, sub: user.userID)
+        }
         var response = pairs.isEmpty ? Response.redirect(to: target) : DevTenant.redirect(target, pairs)
         response.setCookie(.expired(DevTenant.ssoCookie, secure: config.issuer.hasPrefix("https")))
         return response

@@ -154,3 +154,34 @@ extension DevTenant {
         return .json(JSONValue.object(body).serialized(), status: status)
     }
 }
+
+extension DevTenant {
+    /// `DELETE /api/v2/users/{id}/sessions` with a machine-to-machine token holding
+    /// `delete:sessions`: ends every tenant session of the person, answers `202 Accepted`, and
+    /// sends a back-channel logout token naming the person only (`sub`, no `sid`). Refresh tokens
+    /// stay valid, as with Auth0 (revoking them is another call).
+    func deleteSessions(_ request: Request) -> Response {
+        let rawID = String(request.path.dropFirst("/api/v2/users/".count).dropLast("/sessions".count))
+        guard request.method == "DELETE" else {
+            var response = managementError(405, "Method Not Allowed", "Method not allowed")
+            response.add("Allow", "DELETE")
+            return response
+        }
+        guard let id = try? PercentEncoding.decode(rawID.utf8, plusIsSpace: false), !id.isEmpty, !id.contains("/"),
+            let token = bearerToken(request),
+            let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now()),
+            TenantSigner.audiences(claims).contains(config.managementAudience)
+        else { return managementError(401, "Unauthorized", "Invalid token") }
+        let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+        guard scopes.contains("delete:sessions") else {
+            return managementError(
+                403, "Forbidden", "Insufficient scope, expected any of: delete:sessions", code: "insufficient_scope")
+        }
+        guard store.user(id: id) != nil else {
+            return managementError(404, "Not Found", "The user does not exist.", code: "inexistent_user")
+        }
+        store.endSessions(of: id)
+        sendLogoutTokens(sid: nil, sub: id)
+        return Response(status: 202)
+    }
+}

@@ -20,6 +20,7 @@ extension DevTenant {
         switch params["grant_type"] {
         case "authorization_code": return exchangeCode(params, client: client)
         case "refresh_token": return refresh(params, client: client)
+        case "client_credentials": return clientCredentials(params, client: client)
         default:
             return oauthError(400, "unsupported_grant_type", "Unsupported grant type: \(params["grant_type"] ?? "")")
         }
@@ -85,6 +86,40 @@ extension DevTenant {
         return issueTokens(
             user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience, nonce: grant.nonce,
             sessionID: grant.sessionID, family: nil, familyExpiresAt: nil)
+    }
+
+    /// A machine-to-machine token for the Management API with the scopes of the application's
+    /// client grant (all of them, or those asked for that it holds).
+    private func clientCredentials(_ params: [String: String], client: TenantConfig.Client) -> Response {
+        guard params["audience"] == config.managementAudience, !client.managementScopes.isEmpty else {
+            return oauthError(
+                403, "access_denied", "Client is not authorized to access \"\(params["audience"] ?? "")\".")
+        }
+        var scopes = client.managementScopes
+        if let asked = params["scope"] {
+            let wanted = Set(asked.split(separator: " ").map(String.init))
+            scopes = scopes.filter { wanted.contains($0) }
+        }
+        let issuedAt = now().rounded(.down)
+        let scope = scopes.joined(separator: " ")
+        do {
+            let token = try signer.sign([
+                "iss": .string(config.issuer), "sub": .string(client.clientID + "@clients"),
+                "aud": .string(config.managementAudience), "iat": .number(issuedAt),
+                "exp": .number(issuedAt + Double(config.accessTokenLifetime)), "azp": .string(client.clientID),
+                "scope": .string(scope), "gty": "client-credentials",
+            ])
+            var response = Response.json(
+                JSONValue.object([
+                    "access_token": .string(token), "scope": .string(scope),
+                    "expires_in": .number(Double(config.accessTokenLifetime)), "token_type": "Bearer",
+                ]).serialized())
+            response.add("Cache-Control", "no-store")
+            return response
+        } catch {
+            log(.error, "token signing failed", ["error": "\(error)"])
+            return oauthError(500, "server_error", "The tenant could not issue tokens")
+        }
     }
 
     private func refresh(_ params: [String: String], client: TenantConfig.Client) -> Response {

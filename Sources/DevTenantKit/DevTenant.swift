@@ -4,7 +4,8 @@ import Web
 
 /// A local stand-in for an Auth0 tenant that answers as `shared/auth0-api.md` documents:
 /// discovery, JWKS, Universal Login (`/authorize` and its login page), `/oauth/token`,
-/// `/userinfo`, both logouts and the Management API's user endpoints.
+/// `/userinfo`, both logouts (with back-channel logout tokens) and the Management API's user and
+/// session endpoints.
 public struct DevTenant: Responder {
     let config: TenantConfig
     let store: TenantStore
@@ -16,15 +17,19 @@ public struct DevTenant: Responder {
     /// Attempt limits and used form tickets.
     let guardian = LoginGuard()
     let messagePage: Template
+    /// Sends back-channel logout tokens; nil in unit tests that send none.
+    let http: (any HTTPClient)?
     private var router = Router<Handler>()
 
     /// The cookie of the tenant's own login session (single sign-on); its name cannot collide
     /// with the product's cookies, which share the browser's jar on the same host.
     static let ssoCookie = "devtenant_sso"
 
-    /// A tenant with `config`, its state and key files loaded (or made), its templates parsed.
-    public init(config: TenantConfig, clock: Clock = .system, log: Log) throws {
+    /// A tenant with `config`, its state and key files loaded (or made), its templates parsed,
+    /// sending back-channel logout tokens through `http`.
+    public init(config: TenantConfig, clock: Clock = .system, log: Log, http: (any HTTPClient)? = nil) throws {
         self.config = config
+        self.http = http
         self.clock = clock
         self.log = log
         store = try TenantStore(config: config, clock: clock)
@@ -56,7 +61,9 @@ public struct DevTenant: Responder {
     public func respond(to request: Request) -> Response {
         var response: Response
         do {
-            if request.path.hasPrefix("/api/v2/users/") {
+            if request.path.hasPrefix("/api/v2/users/"), request.path.hasSuffix("/sessions") {
+                response = deleteSessions(request)
+            } else if request.path.hasPrefix("/api/v2/users/") {
                 response = management(request)
             } else if request.path.hasPrefix("/avatars/") {
                 response = avatar(request.path)

@@ -16,6 +16,10 @@ public struct TenantConfig: Sendable {
         public let callbacks: [String]
         /// Allowed Logout URLs.
         public let logoutURLs: [String]
+        /// Back-channel logout URLs (`oidc_logout.backchannel_logout_urls`): where logout tokens go.
+        public let backchannelLogoutURLs: [String]
+        /// Management API scopes this application may get with `client_credentials` (its client grant).
+        public let managementScopes: [String]
     }
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
@@ -115,7 +119,10 @@ public struct TenantConfig: Sendable {
                         Client(
                             name: entry["name"]?.string ?? id, clientID: id, clientSecret: secret,
                             callbacks: entry["callbacks"]?.array?.compactMap(\.string) ?? [],
-                            logoutURLs: entry["allowed_logout_urls"]?.array?.compactMap(\.string) ?? []))
+                            logoutURLs: entry["allowed_logout_urls"]?.array?.compactMap(\.string) ?? [],
+                            backchannelLogoutURLs: entry["oidc_logout"]?["backchannel_logout_urls"]?.array?
+                                .compactMap(\.string) ?? [],
+                            managementScopes: entry["management_api_scopes"]?.array?.compactMap(\.string) ?? []))
                 }
                 users = document["users"]?.array ?? []
             } else {

@@ -39,6 +39,9 @@ final class TenantStore: Sendable {
         var codes: [String: CodeGrant] = [:]
         var refreshTokens: [String: RefreshGrant] = [:]
         var rateWindows: [String: (start: Double, count: Int)] = [:]
+        /// Tenant sessions (`sid`) by person, and those that ended (logout, deletion).
+        var sessions: [String: Set<String>] = [:]
+        var endedSessions: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -150,6 +153,29 @@ final class TenantStore: Sendable {
         }
         if revoked { try save() }
     }
+
+    // MARK: Tenant sessions
+
+    /// Remembers that `sid` is a session of `userID` (a login at the tenant).
+    func addSession(_ sid: String, userID: String) {
+        state.withLock { _ = $0.sessions[userID, default: []].insert(sid) }
+    }
+
+    /// Ends one tenant session (a logout).
+    func endSession(_ sid: String) {
+        state.withLock { _ = $0.endedSessions.insert(sid) }
+    }
+
+    /// Ends every session of `userID` (the Management API's session deletion).
+    func endSessions(of userID: String) {
+        state.withLock { state in
+            state.endedSessions.formUnion(state.sessions[userID] ?? [])
+            state.sessions[userID] = nil
+        }
+    }
+
+    /// True while the tenant session `sid` has not ended.
+    func isLive(session sid: String) -> Bool { state.withLock { !$0.endedSessions.contains(sid) } }
 
     // MARK: Rate limits
 

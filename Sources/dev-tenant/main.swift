@@ -1,3 +1,4 @@
+import CurlClient
 import DevTenantKit
 import FastCGIServer
 import Foundation
@@ -8,7 +9,7 @@ let environment = ProcessInfo.processInfo.environment
 let log = Log(minimum: Log.Level(name: environment["LOG_LEVEL"] ?? "info") ?? .info)
 do {
     let config = try TenantConfig(environment: environment)
-    let tenant = try DevTenant(config: config, log: log)
+    let tenant = try DevTenant(config: config, log: log, http: CurlHTTPClient())
     let listenText = environment["FASTCGI_LISTEN"] ?? "127.0.0.1:9001"
     guard let address = ListenAddress.parse(listenText, environment: environment) else {
         FileHandle.standardError.write(

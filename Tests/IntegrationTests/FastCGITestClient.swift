@@ -15,13 +15,15 @@ struct FastCGITestClient {
 
     /// Sends a GET for `path` on the kept connection and returns what the
     /// worker wrote to stdout (the CGI-style head and body).
-    mutating func get(_ path: String) throws -> String {
+    mutating func get(_ path: String, headers: [(String, String)] = []) throws -> String {
         let id = nextID
         nextID += 1
         var out: [UInt8] = []
         out += Self.record(type: 1, id: id, content: [0, 1, 1, 0, 0, 0, 0, 0])  // responder, keep the connection
         var params: [UInt8] = []
-        for (name, value) in [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] {
+        let cgiHeaders = headers.map { ("HTTP_" + $0.0.uppercased().replacingOccurrences(of: "-", with: "_"), $0.1) }
+        for (name, value) in [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] + cgiHeaders
+        {
             params +=
                 Self.length(name.utf8.count) + Self.length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
         }

@@ -20,9 +20,15 @@ final class Stack: @unchecked Sendable {
     let devEnvironment: [String: String]
     private var processes: [String: Process] = [:]
     private let lock = NSLock()
+    /// Worker processes behind nginx's upstream (`worker`, `worker-2`, …), sharing the ledger.
+    let workers: Int
 
-    /// Starts the dev tenant, the worker and nginx; the dictionaries add or override settings.
-    init(workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:]) throws {
+    /// Starts the dev tenant, `workers` worker processes and nginx; the dictionaries add or
+    /// override settings.
+    init(
+        workers: Int = 1, workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:]
+    ) throws {
+        self.workers = workers
         runDir = NSTemporaryDirectory() + "metadata-demo-test-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: runDir, withIntermediateDirectories: true)
         appPort = try Stack.freePort()
@@ -32,26 +38,31 @@ final class Stack: @unchecked Sendable {
         // nginx first: the worker reads the tenant's discovery document through it at start-up.
         try renderNginxConfig()
         try start("nginx", "/usr/sbin/nginx", ["-p", runDir, "-c", runDir + "/nginx.conf", "-g", "daemon off;"])
-        try waitForPort(appPort)
+        // The app's port is only connected to: a request there before the workers listen would
+        // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
+        for _ in 0..<200 where !LoopbackPort.accepts(appPort) { usleep(25_000) }
         try waitForPort(tenantPort)
-        try startWorker(extra: workerEnvironment)
+        for index in 1...workers { try startWorker(index, extra: workerEnvironment) }
         Stack.register(self)
     }
 
     deinit { stop() }
 
-    /// Starts the worker with its socket in the run folder, pointed at the dev tenant.
-    func startWorker(extra: [String: String] = [:]) throws {
+    /// Starts worker `index` (1: `worker` on metadata-demo.sock; n: `worker-n` on
+    /// metadata-demo-n.sock, as `scripts/nginx-conf` lists them) pointed at the dev tenant.
+    func startWorker(_ index: Int = 1, extra: [String: String] = [:]) throws {
+        let name = Stack.workerName(index)
+        let socket = runDir + (index == 1 ? "/metadata-demo.sock" : "/metadata-demo-\(index).sock")
         var env = devEnvironment
-        env.merge([
-            "FASTCGI_LISTEN": "unix:\(runDir)/metadata-demo.sock",
-            "WORKER_THREADS": "8", "LOG_LEVEL": "info",
-        ]) { $1 }
+        env.merge(["FASTCGI_LISTEN": "unix:\(socket)", "WORKER_THREADS": "8", "LOG_LEVEL": "info"]) { $1 }
         env.merge(extra) { $1 }
-        try? FileManager.default.removeItem(atPath: runDir + "/metadata-demo.sock")
-        try start("worker", Stack.binDir + "/metadata-demo", [], environment: env)
-        try waitForSocket(runDir + "/metadata-demo.sock", log: "worker")
+        try? FileManager.default.removeItem(atPath: socket)
+        try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
+        try waitForSocket(socket, log: name)
     }
+
+    /// The process name of worker `index`.
+    static func workerName(_ index: Int) -> String { index == 1 ? "worker" : "worker-\(index)" }
 
     /// Starts a second worker, named `name`, listening on TCP (as on another host behind nginx);
     /// returns its port once it accepts connections.
@@ -98,11 +109,27 @@ final class Stack: @unchecked Sendable {
             let name = String(entry[..<equals])
             if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name == "APP_BASE_URL"
                 || name == "TEMPLATES_DIR" || name == "PUBLIC_DIR" || name == "FASTCGI_SOCKET_GROUP"
+                || name == "STATE_DIR"
             {
                 env[name] = String(entry[entry.index(after: equals)...])
             }
         }
         return env
+    }
+
+    /// A Management API token of the dev application from the tenant's `client_credentials`
+    /// grant, as an administrator's script gets one.
+    func managementToken(scope: String) throws -> String {
+        let answer = try TestClient().post(
+            tenantURL + "/oauth/token",
+            form: [
+                ("grant_type", "client_credentials"), ("client_id", devEnvironment["AUTH0_CLIENT_ID"] ?? ""),
+                ("client_secret", devEnvironment["AUTH0_CLIENT_SECRET"] ?? ""), ("audience", tenantURL + "/api/v2/"),
+                ("scope", scope),
+            ])
+        guard answer.status == 200, let token = JSONValue.parse(Array(answer.body.utf8))?["access_token"]?.string
+        else { throw StackError("no management token: \(answer.status) \(answer.body)") }
+        return token
     }
 
     /// Stops the dev tenant and starts it again with other settings (its state file is kept).
@@ -147,7 +174,10 @@ final class Stack: @unchecked Sendable {
     }
 
     private func renderNginxConfig() throws {
-        let env = ["RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort)]
+        let env = [
+            "RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort),
+            "WORKER_PROCESSES": String(workers),
+        ]
         let config = try Stack.output(Stack.repoRoot + "/scripts/nginx-conf", [], environment: env)
         try config.write(toFile: runDir + "/nginx.conf", atomically: true, encoding: .utf8)
     }

@@ -29,6 +29,13 @@ final class TestClient: @unchecked Sendable {
         func headers(_ name: String) -> [String] { headers.filter { $0.name == name.lowercased() }.map(\.value) }
     }
 
+    /// Another client holding a copy of this one's cookies, as an attacker who copied them would.
+    func copy() -> TestClient {
+        let other = TestClient()
+        other.jar = jar
+        return other
+    }
+
     /// Puts a cookie in the jar, as if a server had set it.
     func setCookie(_ name: String, _ value: String, path: String = "/") { jar[Key(name: name, path: path)] = value }
 

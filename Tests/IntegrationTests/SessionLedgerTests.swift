@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import Web
+
+/// Where the ledger of the two workers lives in a test: the embedded SQLite file of the run
+/// folder, or a real `redis-server` of the test's own.
+enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, redis
+    var testDescription: String { rawValue }
+
+    /// Two workers behind nginx sharing this ledger; the Redis server, when there is one.
+    func stack(workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:]) throws
+        -> (Stack, RedisServer?)
+    {
+        var env = workerEnvironment
+        var redis: RedisServer?
+        if self == .redis {
+            let server = try RedisServer()
+            env["SESSION_STORE"] = server.url
+            redis = server
+        }
+        return (try Stack(workers: 2, workerEnvironment: env, tenantEnvironment: tenantEnvironment), redis)
+    }
+}
+
+/// Sessions that end when they should, with two worker processes behind nginx (which sends
+/// requests to them in turn), on the embedded ledger and on Redis.
+@Suite(.serialized) struct SessionLedgerTests {
+    private func csrf(_ browser: TestClient, _ stack: Stack) throws -> String {
+        try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
+    }
+
+    private func logOut(_ browser: TestClient, _ stack: Stack) throws -> TestClient.Answer {
+        let answer = try browser.post(
+            stack.baseURL + "/logout", form: [("csrf", try csrf(browser, stack))],
+            headers: [("Origin", stack.baseURL)])
+        #expect(answer.status == 303)
+        return answer
+    }
+
+    /// Each check runs four times, so both workers (taken in turn) answer it.
+    private func expectLoggedOut(_ copy: TestClient, _ stack: Stack, csrf: String) throws {
+        for _ in 0..<4 {
+            let home = try copy.get(stack.baseURL + "/")
+            #expect(home.status == 200 && !home.body.contains("You’re logged in!"))
+            #expect(try copy.get(stack.baseURL + "/me").status == 401)
+            let mini = try copy.get(stack.baseURL + "/mini/")
+            #expect(mini.status == 302 && (mini.header("location") ?? "").contains("/login"))
+            let save = try copy.post(
+                stack.baseURL + "/affirmation",
+                form: [("csrf", csrf), ("affirmation", "written by a thief"), ("action", "save")],
+                headers: [("Origin", stack.baseURL)])
+            // Not saved: sent to log in (the typed text waits for that login, as for anyone logged out).
+            #expect(save.status == 303 && (save.header("location") ?? "").hasPrefix(stack.tenantURL + "/authorize?"))
+        }
+        // And each worker, asked directly on its own socket, refuses the copied cookie.
+        for socket in ["metadata-demo.sock", "metadata-demo-2.sock"] {
+            let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/" + socket))
+            defer { close(fd) }
+            var worker = FastCGITestClient(socket: fd)
+            let cookie = try #require(copy.cookieHeader(for: stack.baseURL + "/me"))
+            #expect(try worker.get("/me", headers: [("Cookie", cookie)]).hasPrefix("Status: 401"))
+        }
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func aCopiedCookieIsRefusedByEveryWorkerWithinASecondOfLogout(_ backend: LedgerBackend) throws {
+        let (stack, redis) = try backend.stack()
+        defer { stack.stop(); redis?.stop() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let thief = browser.copy()
+        let token = try csrf(thief, stack)
+        #expect(try thief.get(stack.baseURL + "/me").status == 200)
+        _ = try logOut(browser, stack)
+        usleep(1_000_000)  // the promise: every worker refuses it within a second
+        try expectLoggedOut(thief, stack, csrf: token)
+        // The thief's save reached nothing: logged in again, the person sees their own affirmation.
+        let again = TestClient()
+        try again.logIn(stack, as: DemoUser.skippy)
+        #expect(!(try again.get(stack.baseURL + "/").body.contains("written by a thief")))
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func aRestartedWorkerKeepsRefusingEndedSessions(_ backend: LedgerBackend) throws {
+        let (stack, redis) = try backend.stack()
+        defer { stack.stop(); redis?.stop() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let thief = browser.copy()
+        let token = try csrf(thief, stack)
+        _ = try logOut(browser, stack)
+        for index in 1...2 {
+            stack.signal(Stack.workerName(index), SIGTERM)
+            try stack.startWorker(index, extra: backend == .redis ? ["SESSION_STORE": redis!.url] : [:])
+        }
+        try expectLoggedOut(thief, stack, csrf: token)
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func theTenantsBackChannelLogoutEndsExactlyTheSessionsItNames(_ backend: LedgerBackend) throws {
+        let (stack, redis) = try backend.stack()
+        defer { stack.stop(); redis?.stop() }
+        // Two browsers of one person: two tenant sessions (sids).
+        let phone = TestClient()
+        let laptop = TestClient()
+        try phone.logIn(stack, as: DemoUser.skippy)
+        try laptop.logIn(stack, as: DemoUser.skippy)
+        // The phone logs out at the tenant only (as from another app of the tenant): its sid ends.
+        let tenantLogout = try phone.get(stack.tenantURL + "/v2/logout?client_id=metadata-demo-dev")
+        #expect(tenantLogout.status == 302)
+        usleep(1_000_000)
+        for _ in 0..<2 {
+            #expect(try phone.get(stack.baseURL + "/me").status == 401)
+            #expect(try laptop.get(stack.baseURL + "/me").status == 200)
+        }
+        #expect(
+            stack.log("dev-tenant").split(separator: "\n").contains {
+                $0.contains("back-channel logout sent") && $0.contains("status=200")
+            })
+        // An admin deletes every session of the person: a token with `sub` only ends the laptop's too.
+        let admin = try stack.managementToken(scope: "delete:sessions")
+        let deleted = try TestClient().send(
+            "DELETE",
+            stack.tenantURL + "/api/v2/users/" + PercentEncoding.encode("auth0|6489e0a1c2b3d4e5f6a7b8ca")
+                + "/sessions", headers: [("Authorization", "Bearer " + admin)])
+        #expect(deleted.status == 202)
+        usleep(1_000_000)
+        for _ in 0..<2 { #expect(try laptop.get(stack.baseURL + "/me").status == 401) }
+        // Someone else is untouched.
+        let other = TestClient()
+        try other.logIn(stack, as: DemoUser.random)
+        #expect(try other.get(stack.baseURL + "/me").status == 200)
+        let workerLogs = stack.log("worker") + stack.log("worker-2")
+        #expect(workerLogs.contains("scope=session") && workerLogs.contains("scope=person"))
+    }
+}

@@ -26,6 +26,10 @@ public struct Auth0Settings: Sendable {
     public let rollingLifetime: Int64
     /// `SESSION_ABSOLUTE_SECONDS`: seconds after login after which the session ends whatever happens.
     public let absoluteLifetime: Int64
+    /// `SESSION_REVALIDATE_SECONDS`: a page view of a session last checked longer ago than this
+    /// renews its access token and reads the metadata again, so a session whose refresh token
+    /// the tenant revoked ends, and metadata changed elsewhere shows. Default 900; 0 turns it off.
+    public let revalidateSeconds: Int64
     /// `AUTH0_TIMEOUT_SECONDS`: the limit of each call to the tenant (default 10).
     public let timeoutSeconds: Double
 
@@ -104,13 +108,18 @@ public struct Auth0Settings: Sendable {
             value("SESSION_ROLLING_SECONDS"), default: 86_400, name: "SESSION_ROLLING_SECONDS", &problems)
         let absolute = Self.seconds(
             value("SESSION_ABSOLUTE_SECONDS"), default: 7 * 86_400, name: "SESSION_ABSOLUTE_SECONDS", &problems)
+        let revalidateText = value("SESSION_REVALIDATE_SECONDS")
+        let revalidate = revalidateText.map { Int64($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 900
+        if revalidate == nil {
+            problems.append("SESSION_REVALIDATE_SECONDS: must be a whole number of seconds (0: off)")
+        }
         let timeout = value("AUTH0_TIMEOUT_SECONDS").map { Double($0) } ?? 10
         if timeout == nil || !(0.1...120).contains(timeout!) {
             problems.append("AUTH0_TIMEOUT_SECONDS: must be a number of seconds from 0.1 to 120")
         }
 
         guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
-            let rolling, let absolute, let timeout
+            let rolling, let absolute, let timeout, let revalidate
         else { throw SettingsProblems(lines: problems) }
         self.issuer = issuer
         self.clientID = clientID
@@ -123,6 +132,7 @@ public struct Auth0Settings: Sendable {
         rollingLifetime = rolling
         absoluteLifetime = absolute
         timeoutSeconds = timeout
+        revalidateSeconds = revalidate
     }
 
     /// `example.auth0.com` → `https://example.auth0.com/`; `http://127.0.0.1:8081` → itself with `/`.

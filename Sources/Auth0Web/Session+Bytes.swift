@@ -1,6 +1,7 @@
 extension Session {
     // 2: the access token moved to its own cookie. Older cookies do not open: their holders log in again.
-    private static let formatVersion: UInt8 = 2
+    // 3: `checkedAt` (revalidation) follows `createdAt`; a version 2 cookie opens as checked at login.
+    private static let formatVersion: UInt8 = 3
 
     /// The session without its access token, in the compact byte format sealed into the session cookie.
     func encoded() -> [UInt8] {
@@ -20,6 +21,7 @@ extension Session {
         w.write(optional: metadata.announcement?.url)
         w.write(optional: String?.none)  // where format 2 kept the flash, now a cookie of its own
         w.write(createdAt)
+        w.write(checkedAt)
         return w.bytes
     }
 
@@ -27,7 +29,8 @@ extension Session {
     init?(encoded bytes: ArraySlice<UInt8>) {
         var r = ByteReader(bytes)
         do {
-            guard try r.readByte() == Session.formatVersion else { return nil }
+            let version = try r.readByte()
+            guard version == Session.formatVersion || version == 2 else { return nil }
             let profile = Profile(
                 sub: try r.readString(), name: try r.readString(), email: try r.readString(),
                 emailVerified: try r.readBool(), picture: try r.readString(), updatedAt: try r.readString())
@@ -39,6 +42,7 @@ extension Session {
             let announcementURL = try r.readOptionalString()
             _ = try r.readOptionalString()  // a flash sealed before it had its own cookie: not shown
             let createdAt = try r.readInt64()
+            let checkedAt = version == 2 ? createdAt : try r.readInt64()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
             if let announcementText, let announcementURL {
@@ -48,7 +52,7 @@ extension Session {
                 profile: profile, accessToken: nil, refreshToken: refreshToken,
                 tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement),
-                createdAt: createdAt)
+                createdAt: createdAt, checkedAt: checkedAt)
         } catch {
             return nil
         }

@@ -44,12 +44,14 @@ public struct Session: Sendable, Equatable {
     public var metadata: MetadataSnapshot
     /// When the person logged in (seconds since 1970): the absolute lifetime counts from here.
     public var createdAt: Int64
+    /// When the tenant last confirmed the session (login, or a revalidation's renewal).
+    public var checkedAt: Int64
 
     /// A session with these values.
     public init(
         profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
-        createdAt: Int64
+        createdAt: Int64, checkedAt: Int64? = nil
     ) {
         self.profile = profile
         self.accessToken = accessToken
@@ -58,6 +60,7 @@ public struct Session: Sendable, Equatable {
         self.csrfToken = csrfToken
         self.metadata = metadata
         self.createdAt = createdAt
+        self.checkedAt = checkedAt ?? createdAt
     }
 }
 

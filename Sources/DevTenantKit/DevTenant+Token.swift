@@ -17,6 +17,8 @@ extension DevTenant {
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "access_denied", "Unauthorized")
         }
+        // Tests count grants by type (one refresh per token across workers, say).
+        log(.info, "token grant", ["grant_type": params["grant_type"] ?? "", "client": client.clientID])
         switch params["grant_type"] {
         case "authorization_code": return exchangeCode(params, client: client)
         case "refresh_token": return refresh(params, client: client)

@@ -1,5 +1,7 @@
+import Auth0Web
 import Foundation
 import Glibc
+import Synchronization
 import TestSupport
 import Testing
 import Web
@@ -135,5 +137,109 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         #expect(try other.get(stack.baseURL + "/me").status == 200)
         let workerLogs = stack.log("worker") + stack.log("worker-2")
         #expect(workerLogs.contains("scope=session") && workerLogs.contains("scope=person"))
+    }
+}
+
+/// Renewals shared across workers, the store going away, and revalidation.
+@Suite(.serialized) struct SessionLedgerLifecycleTests {
+    private func refreshGrants(_ stack: Stack) -> Int {
+        stack.log("dev-tenant").split(separator: "\n").filter { $0.contains("grant_type=refresh_token") }.count
+    }
+
+    private func save(_ browser: TestClient, _ stack: Stack, _ text: String) throws -> TestClient.Answer {
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
+        return try browser.post(
+            stack.baseURL + "/affirmation", form: [("csrf", csrf), ("affirmation", text), ("action", "save")],
+            headers: [("Origin", stack.baseURL)])
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func sixteenConcurrentSavesOverBothWorkersSpendTheRefreshTokenOnce(_ backend: LedgerBackend) throws {
+        // 30-second access tokens: every save renews first (a minute's margin).
+        let (stack, redis) = try backend.stack(tenantEnvironment: ["DEV_TENANT_ACCESS_TOKEN_SECONDS": "30"])
+        defer { stack.stop(); redis?.stop() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
+        let before = refreshGrants(stack)
+        let tabs = (0..<16).map { _ in browser.copy() }
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: tabs.count) { index in
+            let answer = try? tabs[index].post(
+                stack.baseURL + "/affirmation",
+                form: [("csrf", csrf), ("affirmation", "Tab \(index)"), ("action", "save")],
+                headers: [("Origin", stack.baseURL)])
+            statuses.withLock { $0.append(answer?.status ?? 0) }
+        }
+        #expect(statuses.withLock { $0 } == Array(repeating: 303, count: 16))
+        #expect(refreshGrants(stack) == before + 1)
+        #expect(!stack.log("dev-tenant").contains("reuse"))
+        // Both workers served some of them, and the session goes on with any tab's cookies.
+        for worker in ["worker", "worker-2"] { #expect(stack.log(worker).contains("route=/affirmation")) }
+        #expect(try save(tabs[7], stack, "Still logged in").header("location") == "/")
+    }
+
+    @Test func whenRedisStopsPagesServeAndEndedSessionsSyncWhenItReturns() throws {
+        let (stack, server) = try LedgerBackend.redis.stack()
+        let redis = try #require(server)
+        defer { stack.stop(); redis.stop() }
+        let staying = TestClient()
+        let leaving = TestClient()
+        try staying.logIn(stack, as: DemoUser.skippy)
+        try leaving.logIn(stack, as: DemoUser.random)
+        let copy = leaving.copy()
+        redis.stop()
+        // Page views go on from each worker's copy.
+        for _ in 0..<4 { #expect(try staying.get(stack.baseURL + "/").body.contains("You’re logged in!")) }
+        // Logout still works: cookies cleared, the tenant told; the store's failure is reported.
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try leaving.get(stack.baseURL + "/").body))
+        let logout = try leaving.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        #expect(logout.status == 303)
+        #expect(leaving.cookies["mds"] == nil)
+        let logs = { stack.log("worker") + stack.log("worker-2") }
+        #expect(logs().contains("session ledger store failed"))
+        // Back on the same port, empty: the ended session is written again and every worker refuses the copy.
+        try redis.start()
+        usleep(2_000_000)
+        #expect(logs().contains("session ledger store answers again"))
+        for socket in ["metadata-demo.sock", "metadata-demo-2.sock"] {
+            let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/" + socket))
+            defer { close(fd) }
+            var worker = FastCGITestClient(socket: fd)
+            let cookie = try #require(copy.cookieHeader(for: stack.baseURL + "/me"))
+            #expect(try worker.get("/me", headers: [("Cookie", cookie)]).hasPrefix("Status: 401"))
+        }
+        #expect(try staying.get(stack.baseURL + "/me").status == 200)
+    }
+
+    @Test func revalidationShowsChangesMadeElsewhereAndEndsARevokedSession() throws {
+        let stack = try Stack(workerEnvironment: ["SESSION_REVALIDATE_SECONDS": "1"])
+        defer { stack.stop() }
+        let laptop = TestClient()
+        let phone = TestClient()
+        try laptop.logIn(stack, as: DemoUser.random)
+        try phone.logIn(stack, as: DemoUser.random)
+        #expect(try save(phone, stack, "Changed on the phone").header("location") == "/")
+        usleep(1_100_000)
+        #expect(try laptop.get(stack.baseURL + "/").body.contains("Changed on the phone"))
+        // An administrator revokes the laptop's refresh token at the tenant.
+        let secret = try String(contentsOfFile: stack.runDir + "/cookie-secret", encoding: .utf8)
+        let sessions = try SessionCookies(
+            secure: false, secrets: [secret], clock: .system, accessTokenPath: "/affirmation")
+        let header = try #require(laptop.cookieHeader(for: stack.baseURL + "/"))
+        let refreshToken = try #require(sessions.load(from: Cookies(header: header)).session?.refreshToken)
+        let revoked = try TestClient().post(
+            stack.tenantURL + "/oauth/revoke",
+            form: [
+                ("token", refreshToken), ("client_id", stack.devEnvironment["AUTH0_CLIENT_ID"] ?? ""),
+                ("client_secret", stack.devEnvironment["AUTH0_CLIENT_SECRET"] ?? ""),
+            ])
+        #expect(revoked.status == 200)
+        usleep(1_100_000)
+        let page = try laptop.get(stack.baseURL + "/")
+        #expect(page.body.contains("You’re logged out."))
+        #expect(try laptop.get(stack.baseURL + "/me").status == 401)
+        #expect(try phone.get(stack.baseURL + "/me").status == 200)
     }
 }

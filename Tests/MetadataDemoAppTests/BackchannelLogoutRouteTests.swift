@@ -1,0 +1,103 @@
+import Auth0Web
+import MetadataDemoApp
+import TestSupport
+import Testing
+import Web
+
+/// `POST /backchannel-logout`: logout tokens that end sessions, and every kind that is refused.
+@Suite struct BackchannelLogoutRouteTests {
+    let services: AppServices
+    let app: MetadataDemo
+    let keys = TestKeys.shared
+    let now: Double = Clock.system.now().rounded(.down)
+
+    init() throws {
+        services = try TestServices.make(http: TestKeys.shared)
+        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
+        app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
+    }
+
+    private func claims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [
+            "iss": .string(TestSettings.auth0.issuer), "aud": .string(TestSettings.auth0.clientID),
+            "iat": .number(now), "exp": .number(now + 120), "jti": .string("jti-\(UInt64.random(in: 0...UInt64.max))"),
+            "sid": "sid-laptop", "sub": "auth0|1",
+            "events": .object([LogoutTokenVerifier.event: .object([:])]),
+        ]
+        for (name, value) in changes { claims[name] = value }
+        return claims
+    }
+
+    private func post(_ token: String?) -> Response {
+        let body = token.map { "logout_token=" + PercentEncoding.encode($0) } ?? "other=1"
+        return app.respond(
+            to: Request(
+                method: "POST", path: "/backchannel-logout",
+                headers: ["content-type": "application/x-www-form-urlencoded"], body: Array(body.utf8)))
+    }
+
+    private func session(sid: String?, createdAt: Double) -> Session {
+        Session(
+            profile: .init(
+                sub: "auth0|1", name: "N", email: "n@example.com", emailVerified: true, picture: "", updatedAt: ""),
+            accessToken: nil, refreshToken: nil, tenantSessionID: sid, csrfToken: "csrf-\(sid ?? "none")",
+            createdAt: Int64(createdAt))
+    }
+
+    private func isLoggedIn(_ session: Session) throws -> Bool {
+        let cookie = try services.sessions.store(session)[0]
+        let answer = app.respond(
+            to: Request(method: "GET", path: "/me", headers: ["cookie": "\(cookie.name)=\(cookie.value)"]))
+        return answer.status == 200
+    }
+
+    @Test func aSidEndsThatTenantSessionOnlyAndTheTokenWorksOnce() throws {
+        let laptop = session(sid: "sid-laptop", createdAt: now - 100)
+        let phone = session(sid: "sid-phone", createdAt: now - 100)
+        let token = try keys.token(claims: claims())
+        let answer = post(token)
+        #expect(answer.status == 200)
+        #expect(answer.header("Cache-Control") == "no-store")
+        #expect(try !isLoggedIn(laptop))
+        #expect(try isLoggedIn(phone))
+        let replay = post(token)
+        #expect(replay.status == 400)
+        #expect(String(decoding: replay.body, as: UTF8.self).contains(#""error":"invalid_request""#))
+    }
+
+    @Test func aSubAloneEndsEverySessionOfThePersonBegunBeforeIt() throws {
+        let older = session(sid: "a", createdAt: now - 100)
+        let later = session(sid: "b", createdAt: now + 5)
+        #expect(post(try keys.token(claims: claims(["sid": nil]))).status == 200)
+        #expect(try !isLoggedIn(older))
+        #expect(try isLoggedIn(later))
+    }
+
+    @Test(
+        arguments: [
+            ("expired", ["exp": .number(0), "iat": .number(0)]),
+            ("nonce", ["nonce": "n"]),
+            ("no event", ["events": .object([:])]),
+            ("another event", ["events": .object(["http://example.com/other": .object([:])])]),
+            ("neither sid nor sub", ["sid": nil, "sub": nil]),
+            ("no jti", ["jti": nil]),
+            ("another audience", ["aud": "someone-else"]),
+            ("another issuer", ["iss": "https://evil.example.com/"]),
+        ] as [(String, [String: JSONValue?])])
+    func aTokenThatIsNotAValidLogoutTokenIsRefused(_ name: String, _ changes: [String: JSONValue?]) throws {
+        let standing = session(sid: "sid-laptop", createdAt: now - 100)
+        let answer = post(try keys.token(claims: claims(changes)))
+        #expect(answer.status == 400, "\(name)")
+        #expect(try isLoggedIn(standing), "\(name)")
+    }
+
+    @Test func unsignedAndMissingTokensAreRefused() throws {
+        let unsigned = try keys.token(header: ["alg": "none", "typ": "JWT"], claims: claims(), signature: [])
+        #expect(post(unsigned).status == 400)
+        let forged = try keys.token(claims: claims(), signature: Array(repeating: 7, count: 256))
+        #expect(post(forged).status == 400)
+        #expect(post(nil).status == 400)
+        let get = app.respond(to: Request(method: "GET", path: "/backchannel-logout", headers: [:]))
+        #expect(get.status == 405)
+    }
+}

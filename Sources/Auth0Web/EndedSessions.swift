@@ -19,9 +19,13 @@ struct EndedSessions {
         }
     }
 
-    private var logins: [String: Int64] = [:]
-    private var tenantSessions: [String: Int64] = [:]
-    private var people: [String: (before: Int64, until: Int64)] = [:]
+    // Keyed by a 64-bit FNV-1a fingerprint of the id, not the id itself: a page view then hashes
+    // each id once in a tight loop instead of three times through String's hasher, and keeps
+    // no copy of the ids. Two ids sharing a fingerprint (about 2^-64 per pair) would end a
+    // session early, never keep one alive; the ids are random or the tenant's, not a visitor's.
+    private var logins: [UInt64: Int64] = [:]
+    private var tenantSessions: [UInt64: Int64] = [:]
+    private var people: [UInt64: (before: Int64, until: Int64)] = [:]
 
     /// True when nothing is remembered (a page view then skips the lookup).
     var isEmpty: Bool { logins.isEmpty && tenantSessions.isEmpty && people.isEmpty }
@@ -29,20 +33,41 @@ struct EndedSessions {
     /// Remembers `entry` (again: entries are idempotent).
     mutating func apply(_ entry: Entry) {
         switch entry {
-        case .login(let key, let until): logins[key] = max(until, logins[key] ?? 0)
-        case .tenantSession(let sid, let until): tenantSessions[sid] = max(until, tenantSessions[sid] ?? 0)
+        case .login(let key, let until):
+            let id = Self.fingerprint(key)
+            logins[id] = max(until, logins[id] ?? 0)
+        case .tenantSession(let sid, let until):
+            let id = Self.fingerprint(sid)
+            tenantSessions[id] = max(until, tenantSessions[id] ?? 0)
         case .person(let sub, let before, let until):
-            let known = people[sub]
-            people[sub] = (max(before, known?.before ?? .min), max(until, known?.until ?? 0))
+            let id = Self.fingerprint(sub)
+            let known = people[id]
+            people[id] = (max(before, known?.before ?? .min), max(until, known?.until ?? 0))
         }
     }
 
     /// True when `session` ended.
     func contains(_ session: Session) -> Bool {
-        if logins[session.csrfToken] != nil { return true }
-        if let sid = session.tenantSessionID, tenantSessions[sid] != nil { return true }
-        if let ended = people[session.profile.sub], session.createdAt <= ended.before { return true }
+        if !logins.isEmpty, logins[Self.fingerprint(session.csrfToken)] != nil { return true }
+        if !tenantSessions.isEmpty, let sid = session.tenantSessionID, tenantSessions[Self.fingerprint(sid)] != nil {
+            return true
+        }
+        if !people.isEmpty, let ended = people[Self.fingerprint(session.profile.sub)],
+            session.createdAt <= ended.before
+        {
+            return true
+        }
         return false
+    }
+
+    /// FNV-1a over the UTF-8 bytes.
+    static func fingerprint(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
     }
 
     /// Forgets what no valid cookie can match any more.

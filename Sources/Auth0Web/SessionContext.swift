@@ -51,12 +51,21 @@ public struct SessionContext {
         return false
     }
 
+    /// True when the session was last checked with the tenant `interval` or more seconds before
+    /// `now` and holds a refresh token to check it with. Reads two fields in place: a page view
+    /// that is not due copies nothing.
+    public mutating func isDueForRevalidation(now: Int64, interval: Int64) -> Bool {
+        loadIfNeeded()
+        guard let checkedAt = current?.checkedAt, current?.refreshToken != nil else { return false }
+        return now - checkedAt >= interval
+    }
+
     private mutating func loadIfNeeded() {
         guard sent == nil else { return }
         var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
         current = opened.takeSession()
         // An ended session is a logged-out visitor: its cookies (the access token's too) are cleared.
-        if let ledger, let session = current, ledger.hasEnded(session) { current = nil }
+        if let ledger, ledger.hasEnded(current) { current = nil }  // borrowed, not copied
         sent = opened
     }
 

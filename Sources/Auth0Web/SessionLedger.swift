@@ -43,8 +43,8 @@ public final class SessionLedger: Sendable {
 
     /// True when `session` was ended (by a logout anywhere, a back-channel logout, or the
     /// tenant revoking the person's sessions). An in-memory lookup.
-    public func hasEnded(_ session: Session) -> Bool {
-        guard hasEntries.load(ordering: .acquiring) else { return false }
+    public func hasEnded(_ session: Session?) -> Bool {
+        guard let session, hasEntries.load(ordering: .acquiring) else { return false }
         return ended.withLock { $0.contains(session) }
     }
 

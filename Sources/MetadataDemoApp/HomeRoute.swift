@@ -19,9 +19,9 @@ extension Routes {
     /// cannot be checked and is left as it is.
     private func revalidateIfDue(_ request: Request, _ context: inout SessionContext) -> Bool {
         let interval = services.settings.revalidateSeconds
+        guard interval > 0 else { return true }
         let now = Int64(services.clock.now())
-        guard interval > 0, let session = context.session, now - session.checkedAt >= interval else { return true }
-        guard session.refreshToken != nil else { return true }
+        guard context.isDueForRevalidation(now: now, interval: interval) else { return true }
         do {
             try context.update { session in
                 session.accessToken = nil  // renewing is the check: a token still held would be used instead

@@ -76,48 +76,57 @@ extension DevTenant {
     }
 
     private func patchUser(_ id: String, sub: String, scopes: Set<String>, _ request: Request) -> Response {
-        guard scopes.contains("update:current_user_metadata") || scopes.contains("update:users") else {
+        // Which metadata this token may change: a person's own token only their `user_metadata`;
+        // an administrator's (machine-to-machine) token with `update:users` anyone's both, with
+        // `update:users_app_metadata` anyone's `app_metadata`.
+        var writable: Set<String> = []
+        if scopes.contains("update:users") { writable = ["user_metadata", "app_metadata"] }
+        if scopes.contains("update:users_app_metadata") { writable.insert("app_metadata") }
+        let ownOnly = writable.isEmpty && scopes.contains("update:current_user_metadata")
+        if ownOnly { writable = ["user_metadata"] }
+        guard !writable.isEmpty else {
             return managementError(
                 403, "Forbidden",
                 "Insufficient scope, expected any of: update:users,update:users_app_metadata,update:current_user_metadata",
                 code: "insufficient_scope")
         }
-        guard id == sub else {
+        guard !ownOnly || id == sub else {
             return managementError(
                 403, "Forbidden", "You cannot update other users' metadata", code: "insufficient_scope")
         }
         guard let body = JSONValue.parse(request.body)?.object else {
             return invalidBody("Invalid JSON")
         }
-        // A user's own token may change only user_metadata.
-        if let other = body.keys.first(where: { $0 != "user_metadata" }) {
+        if let other = body.keys.sorted().first(where: { !writable.contains($0) }) {
             return managementError(
-                403, "Forbidden", "You may only update user_metadata (not \(other))", code: "insufficient_scope")
+                403, "Forbidden", "You may only update \(writable.sorted().joined(separator: " and ")) (not \(other))",
+                code: "insufficient_scope")
         }
-        guard let changes = body["user_metadata"]?.object else {
-            return invalidBody(
-                "Expected type object but found type \(typeName(body["user_metadata"])) on property user_metadata")
-        }
-        if let dotted = changes.keys.first(where: { $0.contains(".") }) {
-            return invalidBody("Invalid metadata key \(dotted): key names may not contain '.'")
+        var changes: [String: [String: JSONValue]] = [:]
+        for (field, value) in body {
+            guard let object = value.object else {
+                return invalidBody("Expected type object but found type \(typeName(value)) on property \(field)")
+            }
+            if let dotted = object.keys.first(where: { $0.contains(".") }) {
+                return invalidBody("Invalid metadata key \(dotted): key names may not contain '.'")
+            }
+            changes[field] = object
         }
         do {
             var tooLarge = false
             let updated = try store.updateUser(id: id) { user in
-                var metadata = user.userMetadata
-                if changes.isEmpty { metadata = [:] }
-                // First-level merge: a key set to null is deleted, objects are replaced whole.
-                for (key, value) in changes {
-                    if value == .null { metadata[key] = nil } else { metadata[key] = value }
-                }
+                var userMetadata = user.userMetadata
+                var appMetadata = user.appMetadata
+                if let change = changes["user_metadata"] { DevTenant.merge(change, into: &userMetadata) }
+                if let change = changes["app_metadata"] { DevTenant.merge(change, into: &appMetadata) }
                 let size =
-                    JSONValue.object(metadata).serialized().count
-                    + JSONValue.object(user.appMetadata).serialized().count
+                    JSONValue.object(userMetadata).serialized().count + JSONValue.object(appMetadata).serialized().count
                 guard size <= DevTenant.profileSizeLimit else {
                     tooLarge = true
                     return
                 }
-                user.userMetadata = metadata
+                user.userMetadata = userMetadata
+                user.appMetadata = appMetadata
                 user.updatedAt = isoTime(now())
             }
             if tooLarge { return invalidBody("Metadata exceeds the 10 KB profile size limit") }
@@ -128,6 +137,15 @@ extension DevTenant {
         } catch {
             log(.error, "saving the tenant state failed", ["error": "\(error)"])
             return managementError(500, "Internal Server Error", "Internal error")
+        }
+    }
+
+    /// Auth0's metadata merge: first level only, a key set to null is deleted, objects are
+    /// replaced whole, and an empty object empties the metadata.
+    static func merge(_ change: [String: JSONValue], into metadata: inout [String: JSONValue]) {
+        if change.isEmpty { metadata = [:] }
+        for (key, value) in change {
+            if value == .null { metadata[key] = nil } else { metadata[key] = value }
         }
     }
 

@@ -318,6 +318,25 @@ import Web
         #expect(JSONValue.parse(Array(limited.body.utf8))?["errorCode"]?.string == "too_many_requests")
     }
 
+    @Test func machineTokensFollowTheirClientGrant() throws {
+        let id = "auth0%7C6489e0a1c2b3d4e5f6a7b8ca"
+        // The dev application's grant holds delete:sessions and update:users only: asking for
+        // another scope gives a token without it.
+        let appOnly = try stack.managementToken(scope: "update:users_app_metadata")
+        let narrowed = try management("PATCH", "users/\(id)", token: appOnly, body: #"{"app_metadata":{"x":1}}"#)
+        #expect(narrowed.status == 403)
+        let admin = try stack.managementToken(scope: "update:users")
+        let both = try management(
+            "PATCH", "users/\(id)", token: admin, body: #"{"app_metadata":{"x":1},"user_metadata":{"y":2}}"#)
+        #expect(both.status == 200)
+        #expect(JSONValue.parse(Array(both.body.utf8))?["app_metadata"]?["x"] == .number(1))
+        let other = try management("PATCH", "users/\(id)", token: admin, body: #"{"blocked":true}"#)
+        #expect(other.status == 403)
+        let sessions = try stack.managementToken(scope: "delete:sessions")
+        let refused = try management("PATCH", "users/\(id)", token: sessions, body: #"{"app_metadata":{"x":2}}"#)
+        #expect(refused.status == 403)
+    }
+
     @Test func managementAPIRefusesOtherFieldsUsersScopesAndAudiences() throws {
         let at = try #require(try tokens(user: DemoUser.skippy)["access_token"]?.string)
         let me = "auth0%7C6489e0a1c2b3d4e5f6a7b8ca"  // skippy: rate-limited apart from the test above

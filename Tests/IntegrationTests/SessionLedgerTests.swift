@@ -223,6 +223,18 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         #expect(try save(phone, stack, "Changed on the phone").header("location") == "/")
         usleep(1_100_000)
         #expect(try laptop.get(stack.baseURL + "/").body.contains("Changed on the phone"))
+        // An administrator turns the announcement on in app_metadata: it appears without Refresh.
+        let admin = try stack.managementToken(scope: "update:users")
+        let patched = try TestClient().send(
+            "PATCH", stack.tenantURL + "/api/v2/users/" + PercentEncoding.encode("auth0|6489e0a1c2b3d4e5f6a7b8c9"),
+            headers: [("Authorization", "Bearer " + admin), ("Content-Type", "application/json")],
+            body: Array(
+                #"{"app_metadata":{"display_announcement":true,"announcement_text":"Team lunch at noon","announcement_url":"https://example.com/lunch"}}"#
+                    .utf8))
+        #expect(patched.status == 200)
+        #expect(!(try laptop.get(stack.baseURL + "/").body.contains("Team lunch at noon")))
+        usleep(1_100_000)
+        #expect(try laptop.get(stack.baseURL + "/").body.contains("Team lunch at noon"))
         // An administrator revokes the laptop's refresh token at the tenant.
         let secret = try String(contentsOfFile: stack.runDir + "/cookie-secret", encoding: .utf8)
         let sessions = try SessionCookies(

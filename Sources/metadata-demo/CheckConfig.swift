@@ -4,20 +4,23 @@ import Foundation
 import Web
 
 /// `metadata-demo check-config`: every setting checked, the templates loaded and the tenant's
-/// endpoints discovered exactly as start-up discovers them, and its keys reached; one line per
-/// problem, and a non-zero exit on any.
+/// endpoints discovered exactly as start-up discovers them, and its keys reached, and the session
+/// ledger's store opened and asked once (read only); one line per problem, and a non-zero exit on any.
 enum CheckConfig {
     static func run(environment: [String: String]) -> Int32 {
         let all = AllSettings(environment: environment)
         var problems = all.problems
         if let worker = all.worker {
             do { _ = try worker.loadPages() } catch { problems += error.lines }
+            do { _ = try worker.ledgerStore.open().get("check-config") } catch {
+                problems.append("\(worker.ledgerStore.settingName): \(error.description)")
+            }
         }
         let auth0 = all.auth0
         if let auth0 { problems += reachTenant(auth0) }
         AllSettings.report(problems)
         if problems.isEmpty {
-            print("ok: settings valid, templates loaded, \(auth0?.issuer ?? "") reachable")
+            print("ok: settings valid, templates loaded, session ledger reachable, \(auth0?.issuer ?? "") reachable")
         }
         return problems.isEmpty ? 0 : 1
     }

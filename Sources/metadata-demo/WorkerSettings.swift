@@ -1,6 +1,7 @@
 import Auth0Web
 import FastCGIServer
 import RedisStore
+import SQLiteStore
 import Web
 
 /// How the worker process runs: where it listens, with how many threads, where its templates are.
@@ -35,6 +36,20 @@ struct WorkerSettings {
     enum LedgerStore {
         case sqlite(path: String)
         case redis(RedisAddress)
+
+        /// The store: a SQLite file is opened (and made) now; a Redis is connected on first use.
+        func open() throws(SharedStoreError) -> any SharedStore {
+            switch self {
+            case .sqlite(let path): return try SQLiteSharedStore(path: path)
+            case .redis(let address): return RedisSharedStore(address: address, timeoutSeconds: 1)
+            }
+        }
+
+        /// The setting a failure of this store is reported under.
+        var settingName: String {
+            if case .sqlite = self { return "STATE_DIR" }
+            return "SESSION_STORE"
+        }
     }
 
     init(environment: [String: String]) throws {

@@ -3,8 +3,6 @@ import CurlClient
 import FastCGIServer
 import Foundation
 import MetadataDemoApp
-import RedisStore
-import SQLiteStore
 import Web
 
 // Wiring only: read settings, load templates, start the FastCGI server.
@@ -57,14 +55,9 @@ guard linkProblems.isEmpty else {
 // The session ledger's store: opening the SQLite file fails start-up (a wrong STATE_DIR); a
 // Redis that does not answer yet is only reported, since page views serve from the local copy.
 let store: any SharedStore
-switch settings.ledgerStore {
-case .sqlite(let path):
-    do { store = try SQLiteSharedStore(path: path) } catch {
-        AllSettings.report(["STATE_DIR: \(error.description)"])
-        exit(2)
-    }
-case .redis(let address):
-    store = RedisSharedStore(address: address, timeoutSeconds: 1)
+do { store = try settings.ledgerStore.open() } catch {
+    AllSettings.report(["\(settings.ledgerStore.settingName): \(error.description)"])
+    exit(2)
 }
 do {
     let services = try AppServices(

@@ -89,6 +89,30 @@ import Web
         #expect(unreachable.output.contains("AUTH0_DOMAIN:"))
     }
 
+    @Test func checkConfigReachesTheSessionLedgerAndNamesItsSetting() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        var environment = stack.devEnvironment
+        let closed = try Stack.freePort()
+        environment["SESSION_STORE"] = "redis://:secret-pw@127.0.0.1:\(closed)/0"
+        let noRedis = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
+        #expect(noRedis.status == 1)
+        #expect(noRedis.output.contains("metadata-demo: SESSION_STORE: Redis 127.0.0.1:\(closed): cannot connect"))
+        #expect(!noRedis.output.contains("secret-pw"))
+        environment["SESSION_STORE"] = "rediss://:secret-pw@127.0.0.1:6380/0"
+        let tls = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
+        #expect(tls.status == 1)
+        #expect(tls.output.contains("SESSION_STORE: rediss:// (TLS) is not available"))
+        #expect(!tls.output.contains("secret-pw"))
+        // A state folder that cannot be made stops start-up naming STATE_DIR.
+        environment["SESSION_STORE"] = nil
+        environment["STATE_DIR"] = "/proc/no-such-folder"
+        environment["FASTCGI_LISTEN"] = "unix:" + stack.runDir + "/never.sock"
+        let start = try run(Stack.binDir + "/metadata-demo", [], environment: environment)
+        #expect(start.status == 2)
+        #expect(start.output.contains("metadata-demo: STATE_DIR:"), "\(start.output)")
+    }
+
     @Test func aMissingTemplateIsNamedByCheckConfigAndStopsStartUp() throws {
         let stack = try Stack()
         defer { stack.stop() }

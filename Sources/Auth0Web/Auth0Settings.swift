@@ -26,7 +26,7 @@ public struct Auth0Settings: Sendable {
     public let rollingLifetime: Int64
     /// `SESSION_ABSOLUTE_SECONDS`: seconds after login after which the session ends whatever happens.
     public let absoluteLifetime: Int64
-    /// `SESSION_REVALIDATE_SECONDS`: a page view of a session last checked longer ago than this
+    /// `SESSION_REVALIDATE_SECONDS`: `GET /` of a session last checked longer ago than this
     /// renews its access token and reads the metadata again, so a session whose refresh token
     /// the tenant revoked ends, and metadata changed elsewhere shows. Default 900; 0 turns it off.
     public let revalidateSeconds: Int64

@@ -20,41 +20,30 @@ extension SessionLedger {
         key: [UInt8], graceSeconds: Double, timeout: Double, _ renew: () throws(AuthError) -> TokenSet
     ) throws(AuthError) -> TokenSet {
         let name = "renewal:" + Base64URL.encode(key)
-        let owner = Base64URL.encode(SecureRandom.bytes(12))
-        let deadline = clock.now() + timeout
-        do {
-            while true {
-                if let shared = try result(name) { return try shared.tokenSet() }
-                if try store.add(name + ":lock", Array(owner.utf8), ttl: timeout) { break }
-                guard clock.now() < deadline else { throw AuthError(.tenantUnavailable) }
-                usleep(20_000)  // another worker is renewing: its result comes within the call's timeout
-            }
-        } catch let error as SharedStoreError {
+        let owner = Array(Base64URL.encode(SecureRandom.bytes(12)).utf8)
+        let turn: Turn
+        do { turn = try awaitTurn(name, owner: owner, timeout: timeout) } catch {
             failed("lock", error)
             return try renew()
-        } catch let error as AuthError {
-            throw error
-        } catch {
-            throw AuthError(.tenantUnavailable)
         }
-        defer { try? store.remove(name + ":lock", ifValue: Array(owner.utf8)) }
+        switch turn {
+        case .shared(let result): return try result.tokenSet()
+        case .timedOut: throw AuthError(.tenantUnavailable)
+        case .mine: break
+        }
+        defer { try? store.remove(name + ":lock", ifValue: owner) }
         let outcome = Result { () throws(AuthError) in try renew() }
-        var shared: SharedRenewal?
-        switch outcome {
-        case .success(let tokens):
-            shared = .tokens(
-                accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)
-        case .failure(let error) where error.code == .refreshRefused:
-            shared = .refused
-        case .failure:
-            shared = nil  // the tenant's trouble: the next request tries again
-        }
+        let shared: SharedRenewal? =
+            switch outcome {
+            case .success(let tokens):
+                .tokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)
+            case .failure(let error) where error.code == .refreshRefused: .refused
+            case .failure: nil  // the tenant's trouble: the next request tries again
+            }
         if let shared {
             do {
                 let sealed = try renewalSealer.seal(shared.encoded, name: name, lifetime: Int64(graceSeconds) + 1)
                 try store.set(name, Array(sealed.utf8), ttl: graceSeconds)
-            } catch let error as SharedStoreError {
-                failed("set", error)
             } catch {
                 failed("set", error)
             }
@@ -62,7 +51,21 @@ extension SessionLedger {
         return try outcome.get()
     }
 
-    private func result(_ name: String) throws -> SharedRenewal? {
+    /// Whose turn it is to renew: this worker's (it holds the lock), or another's that finished.
+    private enum Turn { case mine, shared(SharedRenewal), timedOut }
+
+    /// Takes the lock, or waits for the result of the worker that holds it, until `timeout`.
+    private func awaitTurn(_ name: String, owner: [UInt8], timeout: Double) throws(SharedStoreError) -> Turn {
+        let deadline = clock.now() + timeout
+        while true {
+            if let shared = try result(name) { return .shared(shared) }
+            if try store.add(name + ":lock", owner, ttl: timeout) { return .mine }
+            guard clock.now() < deadline else { return .timedOut }
+            usleep(20_000)  // another worker is renewing: its result comes within the call's timeout
+        }
+    }
+
+    private func result(_ name: String) throws(SharedStoreError) -> SharedRenewal? {
         guard let sealed = try store.get(name), let text = String(validating: sealed, as: UTF8.self),
             let opened = renewalSealer.open(text, name: name)
         else { return nil }

@@ -123,8 +123,8 @@ public final class SessionLedger: Sendable {
     }
 
     /// Reads what the log holds past the cursor (waiting up to `wait` seconds for news) and
-    /// writes what this worker could not write before. Public for tests that step it by hand.
-    public func catchUp(wait: Double) {
+    /// writes what this worker could not write before.
+    private func catchUp(wait: Double) {
         do {
             let (read, next) = try store.events(after: cursor.withLock { $0 }, wait: wait)
             cursor.withLock { $0 = next }

@@ -40,7 +40,8 @@ public final class TokenRenewer: Sendable {
         self.clock = clock
     }
 
-    /// How many renewals actually reached the tenant.
+    /// How many renewals this process led (one per refresh token in flight); with a ledger, a
+    /// led renewal may still take another worker's result instead of calling the tenant.
     public var renewalCount: Int { renewals.load(ordering: .relaxed) }
 
     /// The tokens that replace those of `refreshToken`, for the session `session` names (the

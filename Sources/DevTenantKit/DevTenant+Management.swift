@@ -7,23 +7,14 @@ extension DevTenant {
     static let profileSizeLimit = 10 * 1024
 
     func management(_ request: Request) -> Response {
-        let rawID = String(request.path.dropFirst("/api/v2/users/".count))
-        guard let id = try? PercentEncoding.decode(rawID.utf8, plusIsSpace: false), !id.isEmpty, !id.contains("/")
-        else {
-            return managementError(404, "Not Found", "Not Found")
+        let call: ManagementCall
+        do {
+            call = try managementCall(
+                request, rawID: request.path.dropFirst("/api/v2/users/".count), methods: ["GET", "PATCH"])
+        } catch {
+            return error.response
         }
-        guard request.method == "GET" || request.method == "PATCH" else {
-            var response = managementError(405, "Method Not Allowed", "Method not allowed")
-            response.add("Allow", "GET, PATCH")
-            return response
-        }
-        guard let token = bearerToken(request),
-            let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now())
-        else { return managementError(401, "Unauthorized", "Invalid token") }
-        let audiences = TenantSigner.audiences(claims)
-        guard audiences.contains(config.managementAudience) else {
-            return managementError(401, "Unauthorized", "Bad audience: \(audiences.joined(separator: " "))")
-        }
+        let (id, claims, scopes) = (call.id, call.claims, call.scopes)
         let sub = claims["sub"]?.string ?? ""
 
         // Faults for tests come before the rate limit, as a struggling tenant would.
@@ -39,7 +30,6 @@ extension DevTenant {
         } else if config.faults.failPercent > 0, Int.random(in: 0..<100) < config.faults.failPercent {
             response = managementError(500, "Internal Server Error", "Internal error")
         } else {
-            let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
             response =
                 request.method == "GET"
                 ? readUser(id, sub: sub, scopes: scopes, request) : patchUser(id, sub: sub, scopes: scopes, request)
@@ -179,18 +169,10 @@ extension DevTenant {
     /// sends a back-channel logout token naming the person only (`sub`, no `sid`). Refresh tokens
     /// stay valid, as with Auth0 (revoking them is another call).
     func deleteSessions(_ request: Request) -> Response {
-        let rawID = String(request.path.dropFirst("/api/v2/users/".count).dropLast("/sessions".count))
-        guard request.method == "DELETE" else {
-            var response = managementError(405, "Method Not Allowed", "Method not allowed")
-            response.add("Allow", "DELETE")
-            return response
-        }
-        guard let id = try? PercentEncoding.decode(rawID.utf8, plusIsSpace: false), !id.isEmpty, !id.contains("/"),
-            let token = bearerToken(request),
-            let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now()),
-            TenantSigner.audiences(claims).contains(config.managementAudience)
-        else { return managementError(401, "Unauthorized", "Invalid token") }
-        let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+        let rawID = request.path.dropFirst("/api/v2/users/".count).dropLast("/sessions".count)
+        let call: ManagementCall
+        do { call = try managementCall(request, rawID: rawID, methods: ["DELETE"]) } catch { return error.response }
+        let (id, scopes) = (call.id, call.scopes)
         guard scopes.contains("delete:sessions") else {
             return managementError(
                 403, "Forbidden", "Insufficient scope, expected any of: delete:sessions", code: "insufficient_scope")
@@ -201,5 +183,43 @@ extension DevTenant {
         store.endSessions(of: id)
         sendLogoutTokens(sid: nil, sub: id)
         return Response(status: 202)
+    }
+
+    /// A Management API call let through: the user it names, its token's claims and scopes.
+    struct ManagementCall {
+        let id: String
+        let claims: JSONValue
+        let scopes: Set<String>
+    }
+
+    /// A Management API call refused, with Auth0's answer.
+    struct ManagementRefusal: Error {
+        let response: Response
+    }
+
+    /// What every Management API call checks first, as Auth0 answers it: the user id in the path
+    /// (404), the method (405), a valid bearer token (401) for the Management API's audience (401).
+    func managementCall(_ request: Request, rawID: Substring, methods: [String]) throws(ManagementRefusal)
+        -> ManagementCall
+    {
+        guard let id = try? PercentEncoding.decode(rawID.utf8, plusIsSpace: false), !id.isEmpty, !id.contains("/")
+        else {
+            throw ManagementRefusal(response: managementError(404, "Not Found", "Not Found"))
+        }
+        guard methods.contains(request.method) else {
+            var response = managementError(405, "Method Not Allowed", "Method not allowed")
+            response.add("Allow", methods.joined(separator: ", "))
+            throw ManagementRefusal(response: response)
+        }
+        guard let token = bearerToken(request),
+            let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now())
+        else { throw ManagementRefusal(response: managementError(401, "Unauthorized", "Invalid token")) }
+        let audiences = TenantSigner.audiences(claims)
+        guard audiences.contains(config.managementAudience) else {
+            throw ManagementRefusal(
+                response: managementError(401, "Unauthorized", "Bad audience: \(audiences.joined(separator: " "))"))
+        }
+        let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+        return ManagementCall(id: id, claims: claims, scopes: scopes)
     }
 }

@@ -20,9 +20,8 @@ public struct AppServices: Sendable {
     public let metadata: MetadataAccess
     /// The tenant's signing keys.
     public let keys: JWKSCache
-    /// What sealed cookies cannot carry: ended sessions, used logout tokens, renewals in
-    /// progress; nil only in unit tests that do not need it.
-    public let ledger: SessionLedger?
+    /// What sealed cookies cannot carry: ended sessions, used logout tokens, renewals in progress.
+    public let ledger: SessionLedger
     /// Checks logout tokens (back-channel logout).
     public let logoutTokens: LogoutTokenVerifier
     /// The product's metrics.
@@ -34,7 +33,7 @@ public struct AppServices: Sendable {
     /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
     /// `store` (SQLite or Redis in the worker); `startFollowing()` then starts following it.
     public init(
-        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: (any SharedStore)?,
+        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: any SharedStore,
         clock: Clock = .system, log: Log = Log(minimum: .warning)
     ) throws {
         let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
@@ -52,11 +51,9 @@ public struct AppServices: Sendable {
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
         keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
-        let ledger = try store.map {
-            try SessionLedger(
-                store: $0, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
-                events: events)
-        }
+        let ledger = try SessionLedger(
+            store: store, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
+            events: events)
         self.ledger = ledger
         logoutTokens = LogoutTokenVerifier(
             issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock)

@@ -17,7 +17,7 @@ extension Routes {
             return .redirect(to: "/logged-out", status: 303)
         }
         try checkForm(try request.formBody(), request: request, context: &context)
-        services.ledger?.endLogin(session)  // a store that is away is reported; this worker refuses it at once
+        services.ledger.endLogin(session)  // a store that is away is reported; this worker refuses it at once
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {

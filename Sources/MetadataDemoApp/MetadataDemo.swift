@@ -9,7 +9,7 @@ public struct MetadataDemo: Responder {
     private let router: Router<Route>
     private let pages: Pages
     private let sessions: SessionCookies
-    private let ledger: SessionLedger?
+    private let ledger: SessionLedger
     private let security: SecurityHeaders
     private let log: Log
     private let metrics: AppMetrics

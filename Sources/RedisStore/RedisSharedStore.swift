@@ -10,6 +10,7 @@ import Web
 public final class RedisSharedStore: SharedStore {
     private let address: RedisAddress
     private let prefix: String
+    private let streamKey: [UInt8]
     private let timeoutMilliseconds: Int
     private let commands = Mutex<RedisConnection?>(nil)
     private let follower = Mutex<RedisConnection?>(nil)
@@ -18,10 +19,9 @@ public final class RedisSharedStore: SharedStore {
     public init(address: RedisAddress, prefix: String = "metadata-demo:ledger:", timeoutSeconds: Double = 1) {
         self.address = address
         self.prefix = prefix
+        streamKey = Array((prefix + "events").utf8)
         timeoutMilliseconds = Int(timeoutSeconds * 1000)
     }
-
-    private var streamKey: [UInt8] { Array((prefix + "events").utf8) }
 
     /// Adds `event` to the log (see `SharedStore`).
     public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {

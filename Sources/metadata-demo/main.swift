@@ -62,7 +62,7 @@ do { store = try settings.ledgerStore.open() } catch {
 do {
     let services = try AppServices(
         settings: auth0, endpoints: endpoints, http: CurlHTTPClient(), store: store, log: log)
-    services.ledger?.startFollowing()
+    services.ledger.startFollowing()
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
     options.threads = settings.threads

@@ -67,8 +67,8 @@ let services = try AppServices(
 for index in 0..<1000 {
     var other = session
     other.csrfToken = "ended-\(index)"
-    services.ledger!.endLogin(other)
-    services.ledger!.endSessions(of: "auth0|ended-\(index)", issuedBefore: now)
+    services.ledger.endLogin(other)
+    services.ledger.endSessions(of: "auth0|ended-\(index)", issuedBefore: now)
 }
 let pages = try Pages(library: TemplateLibrary(directory: "Templates"), assets: StaticAssets(directory: "Public"))
 let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .warning))

@@ -42,6 +42,20 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         return answer
     }
 
+    /// Logs `user` in, keeps a copy of the cookies (with the session's CSRF token), and logs out:
+    /// what a thief who copied the cookies before logout holds.
+    private func copyKeptAfterLogout(_ user: (email: String, password: String), _ stack: Stack) throws -> (
+        TestClient, csrf: String
+    ) {
+        let browser = TestClient()
+        try browser.logIn(stack, as: user)
+        let thief = browser.copy()
+        let token = try csrf(thief, stack)
+        #expect(try thief.get(stack.baseURL + "/me").status == 200)
+        _ = try logOut(browser, stack)
+        return (thief, token)
+    }
+
     /// Each check runs four times, so both workers (taken in turn) answer it.
     private func expectLoggedOut(_ copy: TestClient, _ stack: Stack, csrf: String) throws {
         for _ in 0..<4 {
@@ -57,26 +71,14 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
             // Not saved: sent to log in (the typed text waits for that login, as for anyone logged out).
             #expect(save.status == 303 && (save.header("location") ?? "").hasPrefix(stack.tenantURL + "/authorize?"))
         }
-        // And each worker, asked directly on its own socket, refuses the copied cookie.
-        for socket in ["metadata-demo.sock", "metadata-demo-2.sock"] {
-            let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/" + socket))
-            defer { close(fd) }
-            var worker = FastCGITestClient(socket: fd)
-            let cookie = try #require(copy.cookieHeader(for: stack.baseURL + "/me"))
-            #expect(try worker.get("/me", headers: [("Cookie", cookie)]).hasPrefix("Status: 401"))
-        }
+        try expectEachWorkerRefuses(copy, stack)
     }
 
     @Test(arguments: LedgerBackend.allCases)
     func aCopiedCookieIsRefusedByEveryWorkerWithinASecondOfLogout(_ backend: LedgerBackend) throws {
         let (stack, redis) = try backend.stack()
         defer { stack.stop(); redis?.stop() }
-        let browser = TestClient()
-        try browser.logIn(stack, as: DemoUser.skippy)
-        let thief = browser.copy()
-        let token = try csrf(thief, stack)
-        #expect(try thief.get(stack.baseURL + "/me").status == 200)
-        _ = try logOut(browser, stack)
+        let (thief, token) = try copyKeptAfterLogout(DemoUser.skippy, stack)
         usleep(1_000_000)  // the promise: every worker refuses it within a second
         try expectLoggedOut(thief, stack, csrf: token)
         // The thief's save reached nothing: logged in again, the person sees their own affirmation.
@@ -89,14 +91,10 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
     func aRestartedWorkerKeepsRefusingEndedSessions(_ backend: LedgerBackend) throws {
         let (stack, redis) = try backend.stack()
         defer { stack.stop(); redis?.stop() }
-        let browser = TestClient()
-        try browser.logIn(stack, as: DemoUser.random)
-        let thief = browser.copy()
-        let token = try csrf(thief, stack)
-        _ = try logOut(browser, stack)
+        let (thief, token) = try copyKeptAfterLogout(DemoUser.random, stack)
         for index in 1...2 {
             stack.signal(Stack.workerName(index), SIGTERM)
-            try stack.startWorker(index, extra: backend == .redis ? ["SESSION_STORE": redis!.url] : [:])
+            try stack.startWorker(index)
         }
         try expectLoggedOut(thief, stack, csrf: token)
     }
@@ -137,6 +135,18 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         #expect(try other.get(stack.baseURL + "/me").status == 200)
         let workerLogs = stack.log("worker") + stack.log("worker-2")
         #expect(workerLogs.contains("scope=session") && workerLogs.contains("scope=person"))
+    }
+}
+
+/// Each worker, asked directly on its own socket (not through nginx, which takes them in turn),
+/// answers `/me` with 401 for the cookies `client` holds.
+func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
+    let cookie = try #require(client.cookieHeader(for: stack.baseURL + "/me"))
+    for index in 1...stack.workers {
+        let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(index)))
+        defer { close(fd) }
+        var worker = FastCGITestClient(socket: fd)
+        #expect(try worker.get("/me", headers: [("Cookie", cookie)]).hasPrefix("Status: 401"))
     }
 }
 
@@ -203,13 +213,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         try redis.start()
         usleep(2_000_000)
         #expect(logs().contains("session ledger store answers again"))
-        for socket in ["metadata-demo.sock", "metadata-demo-2.sock"] {
-            let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/" + socket))
-            defer { close(fd) }
-            var worker = FastCGITestClient(socket: fd)
-            let cookie = try #require(copy.cookieHeader(for: stack.baseURL + "/me"))
-            #expect(try worker.get("/me", headers: [("Cookie", cookie)]).hasPrefix("Status: 401"))
-        }
+        try expectEachWorkerRefuses(copy, stack)
         #expect(try staying.get(stack.baseURL + "/me").status == 200)
     }
 

@@ -22,6 +22,8 @@ final class Stack: @unchecked Sendable {
     private let lock = NSLock()
     /// Worker processes behind nginx's upstream (`worker`, `worker-2`, …), sharing the ledger.
     let workers: Int
+    /// The settings every worker start adds, restarts included.
+    let workerEnvironment: [String: String]
 
     /// Starts the dev tenant, `workers` worker processes and nginx; the dictionaries add or
     /// override settings.
@@ -29,6 +31,7 @@ final class Stack: @unchecked Sendable {
         workers: Int = 1, workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:]
     ) throws {
         self.workers = workers
+        self.workerEnvironment = workerEnvironment
         runDir = NSTemporaryDirectory() + "metadata-demo-test-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: runDir, withIntermediateDirectories: true)
         appPort = try Stack.freePort()
@@ -42,23 +45,30 @@ final class Stack: @unchecked Sendable {
         // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
         for _ in 0..<200 where !LoopbackPort.accepts(appPort) { usleep(25_000) }
         try waitForPort(tenantPort)
-        for index in 1...workers { try startWorker(index, extra: workerEnvironment) }
+        for index in 1...workers { try startWorker(index) }
         Stack.register(self)
     }
 
     deinit { stop() }
 
     /// Starts worker `index` (1: `worker` on metadata-demo.sock; n: `worker-n` on
-    /// metadata-demo-n.sock, as `scripts/nginx-conf` lists them) pointed at the dev tenant.
+    /// metadata-demo-n.sock, as `scripts/nginx-conf` lists them) pointed at the dev tenant, with
+    /// the stack's worker settings and then `extra`.
     func startWorker(_ index: Int = 1, extra: [String: String] = [:]) throws {
         let name = Stack.workerName(index)
-        let socket = runDir + (index == 1 ? "/metadata-demo.sock" : "/metadata-demo-\(index).sock")
+        let socket = workerSocket(index)
         var env = devEnvironment
         env.merge(["FASTCGI_LISTEN": "unix:\(socket)", "WORKER_THREADS": "8", "LOG_LEVEL": "info"]) { $1 }
+        env.merge(workerEnvironment) { $1 }
         env.merge(extra) { $1 }
         try? FileManager.default.removeItem(atPath: socket)
         try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
         try waitForSocket(socket, log: name)
+    }
+
+    /// The unix socket of worker `index`.
+    func workerSocket(_ index: Int) -> String {
+        runDir + (index == 1 ? "/metadata-demo.sock" : "/metadata-demo-\(index).sock")
     }
 
     /// The process name of worker `index`.

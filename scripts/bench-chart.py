@@ -1,8 +1,10 @@
-"""Writes the rates as a gnuplot data file: index, rate as % of the ceiling, quoted name."""
+"""Writes the rates as a gnuplot data file: index, rate as % of the FastCGI floor, quoted name."""
 import sys
 
-from bench_rows import load
+from bench_rows import load, ratio
 
 with open(sys.argv[2], "w") as out:
     for index, row in enumerate(load(sys.argv[1])):
-        out.write(f'{index} {100 * row.vs_ceiling:.1f} "{row.name}"\n')
+        share = ratio(row, "floor")
+        if share is not None:
+            out.write(f'{index} {100 * share:.1f} "{row.name}"\n')

@@ -1,5 +1,5 @@
-"""Turns the benchmark rows into a Markdown table with ratios to the ceiling and to /healthz."""
-import statistics
+"""Turns the benchmark rows into a Markdown table with ratios to the ceiling, the FastCGI floor
+and /healthz measured in the same round."""
 import sys
 
 from bench_rows import load
@@ -10,19 +10,28 @@ rss_pages_kb = int(sys.argv[5]) if len(sys.argv) > 5 else rss_kb
 micro = sys.argv[6] if len(sys.argv) > 6 else ""
 rounds = max(r.rounds for r in rows)
 
-print(f"Benchmark: wrk, 2 threads, {connections} connections, {seconds} s each, loopback, same machine.")
+
+def cell(summary, baseline):
+    values = summary.ratios.get(baseline)
+    if not values:
+        return "-"
+    values = sorted(values)
+    text = f"{values[len(values) // 2]:.0%}"
+    if len(values) > 1:
+        text += f" ({values[0]:.0%}–{values[-1]:.0%})"
+    return text
+
+
+print(f"Benchmark: wrk, 2 threads, {connections} connections unless named, {seconds} s each, loopback, same machine.")
 print(f"Rows measured in {rounds} interleaved rounds show the median round; ratios are the median of")
-print("each round's ratio to the ceiling and /healthz of that round, with their range.\n")
-print("| what | req/s | p50 ms | p99 ms | vs ceiling | vs /healthz | non-2xx/3xx | socket errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("each round's ratio to the baselines of that round (nginx alone: the ceiling; a C libfcgi")
+print("responder behind the same nginx: the floor), with their range.\n")
+print("| what | req/s | p50 ms | p99 ms | vs ceiling | vs floor | vs /healthz | non-2xx/3xx | socket errors |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for r in rows:
-    vs_health = "-"
-    if r.vs_health:
-        vs_health = f"{statistics.median(r.vs_health):.0%}"
-        if len(r.vs_health) > 1:
-            vs_health += f" ({min(r.vs_health):.0%}–{max(r.vs_health):.0%})"
     rate = f"{r.rate:.0f}" if r.rate >= 100 else f"{r.rate:.1f}"
-    print(f"| {r.name} | {rate} | {r.p50} | {r.p99} | {r.vs_ceiling:.0%} | {vs_health} | {r.bad} | {r.errors} |")
+    print(f"| {r.name} | {rate} | {r.p50} | {r.p99} | {cell(r, 'ceiling')} | {cell(r, 'floor')} | "
+          f"{cell(r, 'healthz')} | {r.bad} | {r.errors} |")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")
 if micro:
     print(f"\nMicro-benchmarks (one thread, in-process): {micro}")

@@ -1,8 +1,11 @@
 """Reads the benchmark rows (NAME, req/s, p50, p99, non-2xx/3xx, errors, round) and sums up each
-name over its rounds: the median round's figures, and its rates as ratios to the ceiling and to
-/healthz measured in the same round (the machine's speed drifts between rounds)."""
+name over its rounds: the median round's figures, and its rates as ratios to the baselines
+measured in the same round (the machine's speed drifts between rounds). A round's baselines are
+its rows named with "ceiling" (nginx alone), "floor" (the C libfcgi responder) and "healthz"."""
 import statistics
 from dataclasses import dataclass
+
+BASELINES = ("ceiling", "floor", "healthz")
 
 
 @dataclass
@@ -14,8 +17,7 @@ class Summary:
     bad: int
     errors: int
     rounds: int
-    vs_ceiling: float
-    vs_health: list  # one ratio per round that also measured /healthz
+    ratios: dict  # baseline -> one ratio per round that measured that baseline
 
 
 def load(path):
@@ -23,24 +25,31 @@ def load(path):
     by_round = {}
     for name, rate, _p50, _p99, _bad, _errors, round_ in rows:
         by_round.setdefault(round_, {})[name] = float(rate)
-    ceiling_name = rows[0][0]
-    health_name = next((r[0] for r in rows if "healthz" in r[0]), None)
-    # Figures measured once, outside the rounds, compare with the median of the rounds.
-    medians = {name: statistics.median(rates) for name, rates in _rates_by_name(rows).items()}
+    # Figures measured once, outside the rounds (round "-"), compare with the median of the
+    # numbered rounds.
+    numbered = [r for r in rows if r[6].isdigit()]
+    medians = {name: statistics.median(rates) for name, rates in _rates_by_name(numbered).items()}
     summaries = []
     for name in dict.fromkeys(r[0] for r in rows):
         mine = [r for r in rows if r[0] == name]
         median = sorted(mine, key=lambda r: float(r[1]))[len(mine) // 2]
-        vs_ceiling, vs_health = [], []
+        ratios = {}
         for r in mine:
-            baseline = by_round[r[6]] if r[6] != "-" else medians
-            vs_ceiling.append(float(r[1]) / baseline[ceiling_name])
-            if health_name and health_name in baseline:
-                vs_health.append(float(r[1]) / baseline[health_name])
+            round_rates = medians if r[6] == "-" else by_round[r[6]]
+            for baseline in BASELINES:
+                base = next((rate for n, rate in round_rates.items() if baseline in n), None)
+                if base:
+                    ratios.setdefault(baseline, []).append(float(r[1]) / base)
         summaries.append(
             Summary(name, float(median[1]), median[2], median[3], sum(int(r[4]) for r in mine),
-                    sum(int(r[5]) for r in mine), len(mine), statistics.median(vs_ceiling), vs_health))
+                    sum(int(r[5]) for r in mine), len(mine), ratios))
     return summaries
+
+
+def ratio(summary, baseline):
+    """The median ratio to a baseline, or None when no round measured it."""
+    values = summary.ratios.get(baseline)
+    return statistics.median(values) if values else None
 
 
 def _rates_by_name(rows):

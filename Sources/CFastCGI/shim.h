@@ -15,6 +15,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <sys/time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Block SIGTERM and SIGINT in the calling thread (and so in threads it starts later). */
@@ -45,35 +46,64 @@ static inline void CFastCGI_ignoreSIGPIPE(void) {
 /* ---- Kept connections watched by epoll, so that an idle one holds no thread. ---- */
 
 /* Gives libfcgi an accepted connection to read requests from. libfcgi has no call for this;
-   ipcFd and keepConnection are fields of FCGX_Request (fcgiapp.h, stable since 2.4.0).
-   keepConnection must be set, or FCGX_Accept_r's opening FCGX_Finish_r closes the socket. */
+   ipcFd, keepConnection and detached are fields of FCGX_Request (fcgiapp.h, stable since 2.4.0).
+   keepConnection must be set, or FCGX_Accept_r's opening FCGX_Finish_r closes the socket.
+   detached (what FCGX_Detach sets) makes libfcgi's own closes a plain close(): otherwise it
+   shuts the socket down and waits up to 2 s per read for the peer to hang up, holding a thread. */
 static inline void CFastCGI_attachConnection(FCGX_Request *request, int fd) {
     request->ipcFd = fd;
     request->keepConnection = 1;
+    request->detached = 1;
 }
 
 /* The request's connection, or -1 once libfcgi has closed it (the web server did not ask
-   to keep it, or it hung up). */
+   to keep it, a stream failed, or what came was not a request). */
 static inline int CFastCGI_connectionFd(const FCGX_Request *request) {
     return request->ipcFd;
 }
 
-/* Accepts one connection without waiting (the listening socket is non-blocking); the
-   connection itself blocks, as libfcgi expects, but a peer that stops half-way through a
-   request, or stops reading the answer, gives up its thread after `seconds`.
+/* 1 when the web server asked to keep the connection after this request (FCGI_KEEP_CONN). */
+static inline int CFastCGI_keepsConnection(const FCGX_Request *request) {
+    return request->keepConnection;
+}
+
+/* Accepts one connection without waiting; the connection does not block either: libfcgi is only
+   handed requests already received whole, and an answer that does not fit in the socket's
+   buffer (a peer not reading) fails the request instead of waiting.
    -1 with errno set when none is waiting. */
-static inline int CFastCGI_acceptConnection(int listeningFd, int seconds) {
-    int fd = accept4(listeningFd, NULL, NULL, SOCK_CLOEXEC);
+static inline int CFastCGI_acceptConnection(int listeningFd) {
+    int fd = accept4(listeningFd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd >= 0) {
-        struct timeval limit = { .tv_sec = seconds, .tv_usec = 0 };
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
         /* Over TCP, answers must not wait for Nagle (libfcgi's own accept does the same); on a
            unix socket this fails harmlessly. */
         int on = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
     return fd;
+}
+
+/* Copies what has arrived on a connection without taking it (up to `capacity` bytes): the
+   count, 0 when the peer hung up, -1 with errno (EAGAIN: nothing yet). */
+static inline long CFastCGI_peek(int fd, void *buffer, long capacity) {
+    return recv(fd, buffer, (size_t)capacity, MSG_PEEK | MSG_DONTWAIT);
+}
+
+/* Reads and drops what has arrived (a connection closing after an answer it was sent early):
+   1 when some was dropped, 0 when the peer hung up, -1 with errno. */
+static inline int CFastCGI_discard(int fd) {
+    char trash[4096];
+    long count = recv(fd, trash, sizeof trash, MSG_DONTWAIT);
+    return count > 0 ? 1 : (int)count;
+}
+
+/* Ends the sending side (the answer is complete), keeping the socket to read until the peer's end. */
+static inline void CFastCGI_shutdownSending(int fd) {
+    shutdown(fd, SHUT_WR);
+}
+
+/* Closes a socket libfcgi no longer refers to. */
+static inline void CFastCGI_close(int fd) {
+    close(fd);
 }
 
 /* 1 with the peer's IPv4 address (network order) for a TCP connection, 0 for any other kind
@@ -105,10 +135,25 @@ static inline int CFastCGI_pollerCreate(void) {
 }
 
 /* Watches fd for input, reported once (EPOLLONESHOT) until watched again, so only one thread
-   ever holds a connection; `add` is 1 for a new fd, 0 to re-arm one. */
+   ever accepts at a time; `add` is 1 for a new fd, 0 to re-arm one. */
 static inline int CFastCGI_pollerWatchOnce(int poller, int fd, uint64_t token, int add) {
     struct epoll_event event = { .events = EPOLLIN | EPOLLONESHOT, .data = { .u64 = token } };
     return epoll_ctl(poller, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+}
+
+/* Watches a connection for good, edge-triggered: reported when bytes arrive or the peer hangs up,
+   not again for bytes already reported, so a request still arriving costs nothing between its
+   pieces. (A one-shot watch, re-armed, would report unread bytes at once, and they stay unread
+   until the request is whole.) */
+static inline int CFastCGI_pollerWatchEdges(int poller, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data = { .u64 = token } };
+    return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
+}
+
+/* Stops watching fd (the listening socket, when the worker stops accepting). */
+static inline int CFastCGI_pollerForget(int poller, int fd) {
+    struct epoll_event unused;
+    return epoll_ctl(poller, EPOLL_CTL_DEL, fd, &unused);
 }
 
 /* Watches fd for input for good (the stop signal's eventfd: it wakes every thread). */
@@ -125,6 +170,18 @@ static inline uint64_t CFastCGI_pollerNext(int poller) {
         if (count == 1) return event.data.u64;
         if (count < 0 && errno != EINTR) return 0;
     }
+}
+
+/* Raises the soft limit on open files to the hard limit (at most `most`); returns the soft limit. */
+static inline long CFastCGI_raiseFileLimit(long most) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+    rlim_t wanted = limit.rlim_max < (rlim_t)most ? limit.rlim_max : (rlim_t)most;
+    if (limit.rlim_cur < wanted) {
+        limit.rlim_cur = wanted;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
+    }
+    return (long)limit.rlim_cur;
 }
 
 static inline int CFastCGI_eventCreate(void) {

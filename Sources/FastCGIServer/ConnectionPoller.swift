@@ -1,13 +1,14 @@
 internal import CFastCGI
 import Glibc
 
-/// An epoll set shared by the serving threads. It reports the listening socket, each kept
-/// connection that has a request waiting (to one thread at a time: a reported fd is not
-/// reported again until re-armed), and the stop signal, which wakes every thread at once.
+/// An epoll set shared by the page threads. It reports the listening socket (to one thread at a
+/// time: it is not reported again until re-armed), each connection that received bytes or was
+/// hung up on (by its table token, edge-triggered), and the stop signal, which wakes every
+/// thread at once.
 struct ConnectionPoller: Sendable {
     enum Event {
         case listener
-        case connection(FastCGIConnection)
+        case connection(token: UInt64)
         case stop
         /// epoll itself failed (a bug, not a bad peer), with errno.
         case failed(Int32)
@@ -17,7 +18,6 @@ struct ConnectionPoller: Sendable {
     private let stopEvent: Int32
     let listener: Int32
 
-    // Connection tokens are object addresses, never 1 or 2.
     private static let listenerToken: UInt64 = 1
     private static let stopToken: UInt64 = 2
 
@@ -39,9 +39,7 @@ struct ConnectionPoller: Sendable {
         case Self.listenerToken: return .listener
         case Self.stopToken: return .stop
         case 0: return .failed(errno)
-        default:
-            let address = UnsafeRawPointer(bitPattern: UInt(token))!
-            return .connection(Unmanaged<FastCGIConnection>.fromOpaque(address).takeUnretainedValue())
+        default: return .connection(token: token)
         }
     }
 
@@ -50,25 +48,14 @@ struct ConnectionPoller: Sendable {
         _ = CFastCGI_pollerWatchOnce(poller, listener, Self.listenerToken, 0)
     }
 
-    /// Starts watching a new connection; the poller keeps it alive until `forget`.
-    /// False (and the connection is not kept) if epoll refused it.
+    /// Stops reporting the listening socket: connections wait in its queue for the next worker.
+    func stopAccepting() {
+        _ = CFastCGI_pollerForget(poller, listener)
+    }
+
+    /// Starts watching a connection under its token; false (errno set) if epoll refused it.
     func watch(_ connection: FastCGIConnection) -> Bool {
-        let token = Unmanaged.passRetained(connection)
-        let address = UInt64(UInt(bitPattern: token.toOpaque()))
-        if CFastCGI_pollerWatchOnce(poller, connection.socket, address, 1) == 0 { return true }
-        token.release()
-        return false
-    }
-
-    /// Reports the connection again when its next request arrives.
-    func rearm(_ connection: FastCGIConnection) -> Bool {
-        let address = UInt64(UInt(bitPattern: Unmanaged.passUnretained(connection).toOpaque()))
-        return CFastCGI_pollerWatchOnce(poller, connection.socket, address, 0) == 0
-    }
-
-    /// Lets go of a connection whose socket is closed (closing removed it from the epoll set).
-    func forget(_ connection: FastCGIConnection) {
-        Unmanaged.passUnretained(connection).release()
+        CFastCGI_pollerWatchEdges(poller, connection.socket, connection.token) == 0
     }
 
     /// Wakes every thread waiting in `next` with `.stop`, now and from then on.

@@ -3,18 +3,34 @@ import Foundation
 import Synchronization
 import Web
 
-/// A pool of threads serving FastCGI requests through a `Responder`. The threads share one
-/// epoll set: whichever is free takes the next connection that has a request waiting, reads it
-/// with libfcgi, answers, and puts the connection back. Kept connections therefore hold no
-/// thread between requests, and nginx may keep as many as it likes. Stops on SIGTERM or SIGINT:
-/// stops taking requests, lets those in flight finish (up to a deadline), then returns.
+/// Serves FastCGI requests through a `Responder`. A few page threads share one epoll set: they
+/// accept connections, look at what each has received, and once a request is whole have libfcgi
+/// read it and answer it at once when that needs no wait on another service (pages, `/healthz`);
+/// requests that wait (calls to the tenant) go to a larger waiting pool. No thread ever waits on
+/// a peer: sockets do not block, a request not whole within its deadline is closed, and kept
+/// connections hold no thread between requests, so nginx may keep as many as it likes.
+/// Stops on SIGTERM or SIGINT: stops accepting (connections then wait in the listening socket's
+/// queue for the next worker when the socket is handed over), answers requests already begun,
+/// closes its connections as they become idle (up to a deadline), then returns.
 public final class FastCGIServer: Sendable {
     /// How the server serves.
     public struct Options: Sendable {
-        /// Requests served at once (a call to the tenant holds its thread while it waits).
+        /// Threads of the waiting pool: requests that call another service, each holding a thread while it waits.
         public var threads: Int = 32
+        /// Threads answering requests that need no wait (and watching every connection): about
+        /// one per core, since they never wait.
+        public var pageThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// Bodies larger than this get 413 without being read.
         public var maxBodyBytes: Int = 64 * 1024
+        /// Requests whose parameters (the HTTP head, as CGI variables) are larger are closed.
+        public var maxHeadBytes: Int = 96 * 1024
+        /// How long a request may take to arrive whole, from its first byte.
+        public var requestSeconds: Int = 10
+        /// How long a kept connection may stay idle (longer than nginx's keepalive_timeout, 60 s).
+        public var idleSeconds: Int = 300
+        /// The most connections held at once (also bounded by the open-file limit): the
+        /// connection idle the longest makes room for a new one.
+        public var maxConnections: Int = 4096
         /// The unix socket's permission bits.
         public var socketMode: Int = 0o660
         /// The TCP peers that may connect (loopback only by default).
@@ -22,8 +38,6 @@ public final class FastCGIServer: Sendable {
         /// The group that owns the unix socket (so the web server's group may connect); nil
         /// leaves the process's own.
         public var socketGroup: UInt32?
-        /// How long the web server may pause while sending a request or reading an answer.
-        public var stallSeconds: Int32 = 30
         /// How long requests in flight may take to finish at shutdown.
         public var drainSeconds: Double = 10
         /// The listening socket's queue of connections not yet accepted.
@@ -33,10 +47,13 @@ public final class FastCGIServer: Sendable {
     }
 
     private let address: ListenAddress
-    private let options: Options
-    private let responder: any Responder
-    private let log: Log
-    private let inFlight = Atomic<Int>(0)
+    let options: Options
+    let responder: any Responder
+    let log: Log
+    /// Requests whole and not yet answered.
+    let inFlight = Atomic<Int>(0)
+    /// Set at SIGTERM/SIGINT: connections are closed as they become idle.
+    let stopping = Atomic<Bool>(false)
 
     /// A server of `responder` on `address`, logging to `log`.
     public init(address: ListenAddress, options: Options, responder: any Responder, log: Log) {
@@ -51,29 +68,56 @@ public final class FastCGIServer: Sendable {
         guard FCGX_Init() == 0 else { throw FastCGIError("FCGX_Init failed") }
         // FCGX_Init installs flag-only handlers; take signals back (see design.md pitfalls).
         CFastCGI_ignoreSIGPIPE()
+        let fileLimit = CFastCGI_raiseFileLimit(65536)
+        let table = ConnectionTable(capacity: max(16, min(options.maxConnections, fileLimit - 64)))
         let poller = try ConnectionPoller(listener: try openSocket())
         CFastCGI_blockStopSignals()  // inherited by every thread started below
-        for index in 0..<max(1, options.threads) {
-            let thread = Thread { [self] in serve(poller) }
-            thread.name = "fcgi-\(index)"
-            // 1 MiB is ample for the request path once JSON nesting is capped at 64 levels before
-            // decoding (JSONValue.decode): 400 levels used to overflow it. Kept small because
-            // there are WORKER_THREADS of them.
-            thread.stackSize = 1 << 20
-            thread.start()
+        let framing = newFraming()
+        // 1 MiB is ample for the request path once JSON nesting is capped at 64 levels before
+        // decoding (JSONValue.decode): 400 levels used to overflow it.
+        let stackSize = 1 << 20
+        let pool = WaitingPool(
+            threads: options.threads, name: "fcgi-wait", stackSize: stackSize, scratchBytes: framing.capacity)
+        let serving = ConnectionDriver(server: self, table: table, poller: poller, pool: pool)
+        for index in 0..<max(1, options.pageThreads) {
+            startThread("fcgi-page-\(index)", stackSize: stackSize) {
+                serving.servePages(scratch: Scratch(bytes: framing.capacity))
+            }
         }
-        log(.info, "listening", ["address": address.description, "threads": String(options.threads)])
+        startThread("fcgi-sweep", stackSize: 256 << 10) { serving.sweepUntilStopped() }
+        log(
+            .info, "listening",
+            [
+                "address": address.description, "page_threads": String(options.pageThreads),
+                "threads": String(options.threads), "connections": String(table.capacity),
+            ])
         let signal = CFastCGI_waitForStopSignal()
         log(.info, "stopping", ["signal": String(signal)])
-        poller.stop()
-        // New connections now fail at once; an inherited (systemd) socket stays open in systemd,
-        // which holds them for the next start.
+        stopping.store(true, ordering: .releasing)
+        poller.stopAccepting()
+        // New connections now fail at once; an inherited socket (systemd's, or the run script's
+        // supervisor's) stays open there, which holds them for the next start.
         if case .unixSocket(let path) = address { unlink(path) }
         let deadline = Date().addingTimeInterval(options.drainSeconds)
-        while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
+        while (table.count > 0 || inFlight.load(ordering: .acquiring) > 0) && Date() < deadline {
             usleep(5_000)
         }
-        log(.info, "stopped", ["unfinished": String(inFlight.load(ordering: .acquiring))])
+        poller.stop()
+        pool.stop()
+        log(
+            .info, "stopped",
+            ["unfinished": String(inFlight.load(ordering: .acquiring)), "open_connections": String(table.count)])
+    }
+
+    private func startThread(_ name: String, stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.stackSize = stackSize
+        thread.start()
+    }
+
+    func newFraming() -> RequestFraming {
+        RequestFraming(maxHeadBytes: options.maxHeadBytes, maxBodyBytes: options.maxBodyBytes)
     }
 
     private func openSocket() throws -> Int32 {
@@ -100,90 +144,6 @@ public final class FastCGIServer: Sendable {
             }
             return fd
         }
-    }
-
-    private func serve(_ poller: ConnectionPoller) {
-        while true {
-            switch poller.next() {
-            case .stop:
-                return
-            case .failed(let error):
-                // A worker whose threads cannot wait for requests is deaf: better to exit and be
-                // restarted by the supervisor (systemd, or the run script's) than to linger.
-                log(.error, "epoll_wait failed", ["error": String(cString: strerror(error))])
-                _exit(70)
-            case .listener:
-                acceptWaiting(poller)
-            case .connection(let connection):
-                if connection.nextRequest() {
-                    inFlight.add(1, ordering: .relaxed)
-                    handle(connection)
-                    connection.finish()
-                    inFlight.subtract(1, ordering: .releasing)
-                }
-                if !connection.isOpen || !poller.rearm(connection) { poller.forget(connection) }
-            }
-        }
-    }
-
-    /// Accepts every connection waiting, watches each for its first request, and re-arms the
-    /// listening socket.
-    private func acceptWaiting(_ poller: ConnectionPoller) {
-        defer { poller.rearmListener() }
-        while true {
-            let fd = CFastCGI_acceptConnection(poller.listener, options.stallSeconds)
-            if fd >= 0 {
-                if let peer = refusedPeer(fd) {
-                    log(.warning, "refused a connection", ["peer": peer, "setting": "FCGI_WEB_SERVER_ADDRS"])
-                    close(fd)
-                    continue
-                }
-                if !poller.watch(FastCGIConnection(socket: fd)) {
-                    log(.error, "cannot watch a connection", ["error": String(cString: strerror(errno))])
-                }
-                continue
-            }
-            switch errno {
-            case EINTR, ECONNABORTED, EPROTO:
-                continue
-            case EAGAIN:
-                return
-            default:
-                // Out of file descriptors or memory: the connections wait in the backlog; pause
-                // rather than spin on a socket that stays readable.
-                log(.error, "cannot accept", ["error": String(cString: strerror(errno))])
-                usleep(100_000)
-                return
-            }
-        }
-    }
-
-    /// The peer's address when it is a TCP peer not admitted (or cannot be told), else nil:
-    /// with a list, only its addresses; without one, only loopback unless told otherwise.
-    private func refusedPeer(_ fd: Int32) -> String? {
-        guard options.peers != .any else { return nil }
-        var address: UInt32 = 0
-        switch CFastCGI_peerIPv4(fd, &address) {
-        case 0: return nil
-        case 1:
-            if options.peers.admits(address) { return nil }
-            return withUnsafeBytes(of: address) { $0.map(String.init).joined(separator: ".") }
-        default: return "unknown"
-        }
-    }
-
-    private func handle(_ fcgi: FastCGIConnection) {
-        var (request, length) = fcgi.head()
-        let response: Response
-        if length > options.maxBodyBytes {
-            response = responder.respond(to: request, rejectedWith: .contentTooLarge)
-        } else {
-            request.body = fcgi.readBody(limit: length)
-            response = responder.respond(to: request)
-        }
-        // Head and body go into libfcgi's buffer one after the other: the body is not copied twice.
-        fcgi.write(FastCGIServer.head(of: response))
-        if request.method != "HEAD" { fcgi.write(response.body) }
     }
 
     /// The head of a FastCGI (CGI-style) response: `Status:` line, headers, blank line.

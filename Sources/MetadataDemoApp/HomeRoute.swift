@@ -4,9 +4,9 @@ import Web
 extension Routes {
     /// `GET /`: the profile when logged in, else the first screen. The metadata shown is what the
     /// session holds; only a session due for revalidation calls Auth0 (see `revalidateIfDue`).
-    func home(_ request: Request, _ context: inout SessionContext) -> Response {
+    func home(_ request: Request, _ context: inout SessionContext) throws(WaitRequired) -> Response {
         guard context.isLoggedIn() else { return pages.welcome(title: "Metadata demo") }
-        guard revalidateIfDue(request, &context) else {
+        guard try revalidateIfDue(request, &context) else {
             return pages.welcome(title: "You\u{2019}re logged out.")
         }
         return pages.profile(context.session!, flash: context.takeFlash())  // borrowed, not copied
@@ -17,11 +17,12 @@ extension Routes {
     /// the metadata again. False when the tenant refused (the session is ended); its trouble
     /// keeps the session and tries again a minute later. A session without a refresh token
     /// cannot be checked and is left as it is.
-    private func revalidateIfDue(_ request: Request, _ context: inout SessionContext) -> Bool {
+    private func revalidateIfDue(_ request: Request, _ context: inout SessionContext) throws(WaitRequired) -> Bool {
         let interval = services.settings.revalidateSeconds
         guard interval > 0 else { return true }
         let now = Int64(services.clock.now())
         guard context.isDueForRevalidation(now: now, interval: interval) else { return true }
+        try request.requireWaiting()  // the check calls the tenant
         do {
             try context.update { session in
                 session.accessToken = nil  // renewing is the check: a token still held would be used instead

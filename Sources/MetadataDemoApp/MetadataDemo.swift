@@ -27,6 +27,21 @@ public struct MetadataDemo: Responder {
 
     /// Answers one request: route, session context, page, cookies, headers, metrics and log line.
     public func respond(to request: Request) -> Response {
+        var request = request
+        request.mayWait = true
+        return answer(request)!  // a request that may wait is always answered
+    }
+
+    /// Answers a request whose route calls neither the tenant nor the shared store (pages,
+    /// `/healthz`, `/auth/check`, `/me`, `/metrics`, `/login`); nil for the others, and for a page
+    /// whose session is due for revalidation. Nothing is counted or logged for a nil.
+    public func respondWithoutWaiting(to request: Request) -> Response? {
+        var request = request
+        request.mayWait = false
+        return answer(request)
+    }
+
+    private func answer(_ request: Request) -> Response? {
         let started = ContinuousClock.now
         OutboundCalls.reset()
         var response: Response
@@ -38,6 +53,8 @@ public struct MetadataDemo: Responder {
             do {
                 response = try route(request, &context)
                 for cookie in try context.setCookies() { response.setCookie(cookie) }
+            } catch is WaitRequired {
+                return nil
             } catch {
                 logFailure(error, request: request)
                 response = pages.page(for: error)

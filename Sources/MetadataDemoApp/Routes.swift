@@ -14,17 +14,18 @@ struct Routes: Sendable {
     /// The router of every page.
     func router() -> Router<Route> {
         var router = Router<Route>()
-        router.add("GET", "/") { self.home($0, &$1) }
+        router.add("GET", "/") { try self.home($0, &$1) }
         router.add("GET", "/logged-out") { _, _ in self.pages.welcome(title: "You\u{2019}re logged out.") }
         router.add("GET", "/healthz") { _, _ in Response.text("ok\n").notStored() }
         router.add("GET", "/login") { try self.login($0, &$1) }
-        router.add("GET", "/callback") { try self.callback($0, &$1) }
         router.add("GET", "/logout") { self.confirmLogout(&$1) }
-        router.add("POST", "/logout") { try self.logout($0, &$1) }
-        router.add("POST", Routes.affirmationPath) { try self.affirmation($0, &$1) }
         router.add("GET", "/auth/check") { self.authCheck($0, &$1) }
         router.add("GET", "/me") { self.me(&$1) }
-        router.add("POST", "/backchannel-logout") { request, _ in self.backchannelLogout(request) }
+        // These call the tenant or write to the session ledger's store: answered where waiting is cheap.
+        router.add("GET", "/callback", Routes.waiting { try self.callback($0, &$1) })
+        router.add("POST", "/logout", Routes.waiting { try self.logout($0, &$1) })
+        router.add("POST", Routes.affirmationPath, Routes.waiting { try self.affirmation($0, &$1) })
+        router.add("POST", "/backchannel-logout", Routes.waiting { request, _ in self.backchannelLogout(request) })
         router.add("GET", "/metrics") { _, _ in
             Response(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
@@ -37,6 +38,15 @@ struct Routes: Sendable {
     /// The one route that calls the Management API, hence the only path the browser sends the
     /// access token to.
     static let affirmationPath = "/affirmation"
+
+    /// A route that waits on another service: asked to answer without waiting, it throws
+    /// `WaitRequired` before doing anything.
+    static func waiting(_ route: @escaping Route) -> Route {
+        { request, context in
+            try request.requireWaiting()
+            return try route(request, &context)
+        }
+    }
 }
 
 extension Response {

@@ -1,0 +1,303 @@
+internal import CFastCGI
+import Foundation
+import Synchronization
+import Web
+
+/// What the page threads, the waiting pool and the sweeper do with connections.
+///
+/// Ownership: a connection is driven by one thread at a time, the one that raised its `pending`
+/// count from zero (an event on a page thread, or the sweeper closing it). The owner looks at what
+/// arrived, answers any whole request, and gives the connection up by taking back the events it
+/// saw; events that came meanwhile make it look again, so none is lost. A request that must wait
+/// is handed to the waiting pool with its ownership, and the pool's thread carries on from there.
+final class ConnectionDriver: Sendable {
+    private let server: FastCGIServer
+    private let table: ConnectionTable
+    private let poller: ConnectionPoller
+    private let pool: WaitingPool
+    private let refusals = RateLimitedCount()
+    private let overdue = RateLimitedCount()
+
+    init(server: FastCGIServer, table: ConnectionTable, poller: ConnectionPoller, pool: WaitingPool) {
+        self.server = server
+        self.table = table
+        self.poller = poller
+        self.pool = pool
+    }
+
+    private var options: FastCGIServer.Options { server.options }
+    private var log: Log { server.log }
+
+    /// A page thread: waits for events until the server stops.
+    func servePages(scratch: Scratch) {
+        while true {
+            switch poller.next() {
+            case .stop:
+                return
+            case .failed(let error):
+                // A worker whose threads cannot wait for requests is deaf: better to exit and be
+                // restarted by the supervisor (systemd, or the run script's) than to linger.
+                log(.error, "epoll_wait failed", ["error": String(cString: strerror(error))])
+                _exit(70)
+            case .listener:
+                acceptWaiting()
+            case .connection(let token):
+                guard let connection = table.connection(for: token),
+                    connection.pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
+                else { continue }  // gone, or its owner will look again
+                drive(connection, seen: 1, scratch: scratch, mayWait: false)
+            }
+        }
+    }
+
+    private enum Step {
+        /// A request was answered: look again at once (the next may have come with it).
+        case answered
+        /// Nothing more to do until more arrives.
+        case needsMore
+        /// The waiting pool owns the connection now.
+        case handedOff
+        /// The connection is closed.
+        case closed
+    }
+
+    /// Drives an owned connection until nothing is left to do, then gives it up.
+    private func drive(_ connection: FastCGIConnection, seen: Int, scratch: Scratch, mayWait: Bool) {
+        var seen = seen
+        while true {
+            switch step(connection, seen: seen, scratch: scratch, mayWait: mayWait) {
+            case .answered:
+                continue
+            case .handedOff, .closed:
+                return
+            case .needsMore:
+                let left = connection.pending.wrappingSubtract(seen, ordering: .acquiringAndReleasing).newValue
+                if left == 0 { return }
+                seen = left
+            }
+        }
+    }
+
+    private func step(_ connection: FastCGIConnection, seen: Int, scratch: Scratch, mayWait: Bool) -> Step {
+        guard connection.isOpen else { return forget(connection) }
+        if connection.isClosing.load(ordering: .relaxed) {
+            return connection.discardArrived() ? .needsMore : close(connection)
+        }
+        let count = connection.peek(into: scratch.buffer)
+        if count == 0 { return close(connection) }  // the peer hung up
+        if count < 0 { return errno == EAGAIN || errno == EINTR ? .needsMore : close(connection) }
+        if connection.busySince.load(ordering: .relaxed) == 0 {
+            connection.busySince.store(Uptime.milliseconds(), ordering: .relaxed)
+        }
+        switch connection.framing.judge(UnsafeRawBufferPointer(rebasing: scratch.buffer[..<count])) {
+        case .incomplete:
+            return .needsMore
+        case .complete:
+            return answer(connection, seen: seen, mayWait: mayWait)
+        case .bodyTooLarge:
+            return refuseTooLarge(connection)
+        case .headTooLarge:
+            log(.warning, "closed a connection: request head over the limit", ["limit": String(options.maxHeadBytes)])
+            return close(connection)
+        case .malformed:
+            log(.warning, "closed a connection: not a FastCGI request")
+            return close(connection)
+        }
+    }
+
+    /// Has libfcgi read the whole request that arrived and answers it here, or hands it to the
+    /// waiting pool.
+    private func answer(_ connection: FastCGIConnection, seen: Int, mayWait: Bool) -> Step {
+        connection.framing.reset()
+        connection.busySince.store(0, ordering: .relaxed)
+        guard connection.nextRequest() else { return forget(connection) }  // libfcgi closed it
+        server.inFlight.add(1, ordering: .relaxed)
+        var (request, length) = connection.head()
+        request.body = connection.readBody(length: min(length, options.maxBodyBytes))
+        if mayWait { return send(server.responder.respond(to: request), for: request, on: connection) }
+        if let response = server.responder.respondWithoutWaiting(to: request) {
+            return send(response, for: request, on: connection)
+        }
+        pool.submit { [self, request] scratch in
+            let step = send(server.responder.respond(to: request), for: request, on: connection)
+            if step == .answered { drive(connection, seen: seen, scratch: scratch, mayWait: true) }
+        }
+        return .handedOff
+    }
+
+    /// Answers 413 from the request's head alone, then closes once the peer has its answer.
+    private func refuseTooLarge(_ connection: FastCGIConnection) -> Step {
+        connection.framing.reset()
+        guard connection.nextRequest() else { return forget(connection) }
+        server.inFlight.add(1, ordering: .relaxed)
+        let request = connection.head().request
+        let step = send(
+            server.responder.respond(to: request, rejectedWith: .contentTooLarge), for: request, on: connection)
+        guard step == .answered else { return step }
+        connection.beginClosing()
+        return .needsMore
+    }
+
+    /// Writes the answer and ends the request (libfcgi writes without waiting: an answer that
+    /// does not fit in the socket's buffer, a peer not reading, fails and closes it).
+    private func send(_ response: Response, for request: Request, on connection: FastCGIConnection) -> Step {
+        // Head and body go into libfcgi's buffer one after the other: the body is not copied twice.
+        connection.write(FastCGIServer.head(of: response))
+        if request.method != "HEAD" { connection.write(response.body) }
+        connection.finish()
+        server.inFlight.subtract(1, ordering: .releasing)
+        connection.idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
+        guard connection.isOpen else { return forget(connection) }
+        if server.stopping.load(ordering: .acquiring) { return close(connection) }
+        return .answered
+    }
+
+    private func close(_ connection: FastCGIConnection) -> Step {
+        table.remove(connection.token)
+        connection.close()
+        return .closed
+    }
+
+    /// Forgets a connection libfcgi has closed.
+    private func forget(_ connection: FastCGIConnection) -> Step {
+        table.remove(connection.token)
+        return .closed
+    }
+
+    // MARK: Accepting
+
+    /// Accepts every connection waiting, watches each, and re-arms the listening socket.
+    private func acceptWaiting() {
+        defer { poller.rearmListener() }
+        while true {
+            let fd = CFastCGI_acceptConnection(poller.listener)
+            if fd >= 0 {
+                if let peer = refusedPeer(fd) {
+                    log(.warning, "refused a connection", ["peer": peer, "setting": "FCGI_WEB_SERVER_ADDRS"])
+                    CFastCGI_close(fd)
+                    continue
+                }
+                admit(FastCGIConnection(socket: fd, framing: server.newFraming()))
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EAGAIN:
+                return
+            default:
+                // Out of file descriptors or memory: the connections wait in the backlog; pause
+                // rather than spin on a socket that stays readable.
+                log(.error, "cannot accept", ["error": String(cString: strerror(errno))])
+                usleep(100_000)
+                return
+            }
+        }
+    }
+
+    private func admit(_ connection: FastCGIConnection) {
+        guard table.insert(connection) != nil || (closeLongestIdle() && table.insert(connection) != nil) else {
+            if let count = refusals.add() {
+                log(
+                    .warning, "refused connections: too many open",
+                    ["count": String(count), "limit": String(table.capacity)])
+            }
+            connection.close()
+            return
+        }
+        // Watched after it is in the table: its first event may come at once, on another thread.
+        if !poller.watch(connection) {
+            log(.error, "cannot watch a connection", ["error": String(cString: strerror(errno))])
+            _ = close(connection)
+        }
+    }
+
+    /// Closes the connection idle the longest, when one is not being used; true if it did.
+    private func closeLongestIdle() -> Bool {
+        let idle = table.snapshot().filter {
+            $0.busySince.load(ordering: .relaxed) == 0 && !$0.isClosing.load(ordering: .relaxed)
+        }
+        for candidate in idle.sorted(by: {
+            $0.idleSince.load(ordering: .relaxed) < $1.idleSince.load(ordering: .relaxed)
+        })
+        where candidate.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            _ = close(candidate)
+            return true
+        }
+        return false
+    }
+
+    /// The peer's address when it is a TCP peer not admitted (or cannot be told), else nil:
+    /// with a list, only its addresses; without one, only loopback unless told otherwise.
+    private func refusedPeer(_ fd: Int32) -> String? {
+        guard options.peers != .any else { return nil }
+        var address: UInt32 = 0
+        switch CFastCGI_peerIPv4(fd, &address) {
+        case 0: return nil
+        case 1:
+            if options.peers.admits(address) { return nil }
+            return withUnsafeBytes(of: address) { $0.map(String.init).joined(separator: ".") }
+        default: return "unknown"
+        }
+    }
+
+    // MARK: Deadlines
+
+    /// The sweeper: every quarter second (a tenth while stopping), closes connections whose
+    /// request did not arrive whole in time, that finished closing, that stayed idle too long,
+    /// or (stopping) that are idle at all.
+    func sweepUntilStopped() {
+        while true {
+            let stopping = server.stopping.load(ordering: .acquiring)
+            usleep(stopping ? 100_000 : 250_000)
+            sweep(stopping: stopping)
+        }
+    }
+
+    private func sweep(stopping: Bool) {
+        let now = Uptime.milliseconds()
+        for connection in table.snapshot() where isDue(connection, now: now, stopping: stopping) {
+            guard
+                connection.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+            else { continue }  // in use: not stalled
+            // Owned now, so what it is doing cannot change: look again.
+            guard isDue(connection, now: now, stopping: stopping) else {
+                if connection.pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
+                    pool.submit { [self] scratch in drive(connection, seen: 0, scratch: scratch, mayWait: true) }
+                }
+                continue
+            }
+            let wasReceiving =
+                connection.busySince.load(ordering: .relaxed) != 0 && !connection.isClosing.load(ordering: .relaxed)
+            _ = close(connection)
+            if wasReceiving, let count = overdue.add() {
+                log(
+                    .warning, "closed connections: request not whole in time",
+                    ["count": String(count), "seconds": String(options.requestSeconds)])
+            }
+        }
+    }
+
+    private func isDue(_ connection: FastCGIConnection, now: Int64, stopping: Bool) -> Bool {
+        let busySince = connection.busySince.load(ordering: .relaxed)
+        if connection.isClosing.load(ordering: .relaxed) { return now - busySince > 2_000 }
+        if busySince != 0 { return now - busySince > Int64(options.requestSeconds) * 1000 }
+        return stopping || now - connection.idleSince.load(ordering: .relaxed) > Int64(options.idleSeconds) * 1000
+    }
+}
+
+/// Counts events and says, at most once a second, how many there were since it last said.
+final class RateLimitedCount: Sendable {
+    private let state = Mutex<(count: Int, saidAt: Int64)>((0, 0))
+
+    /// Counts one; the count to report when a second has passed since the last report, else nil.
+    func add() -> Int? {
+        let now = Uptime.milliseconds()
+        return state.withLock { state in
+            state.count += 1
+            guard now - state.saidAt >= 1000 else { return nil }
+            defer { state = (0, now) }
+            return state.count
+        }
+    }
+}

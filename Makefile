@@ -12,7 +12,7 @@ bench:
 
 build:
 	scripts/ensure-deps run
-	swift build -c release
+	swift build -c release --static-swift-stdlib
 
 fuzz:
 	scripts/fuzz

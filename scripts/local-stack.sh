@@ -1,10 +1,13 @@
 # Sourced by `make bench` and `make soak`: starts the release build of the dev tenant, the worker
 # and nginx (with the ceiling server) in a temporary run folder, supervised, and logs in a person.
-# Sets: bin, app, RUN_DIR, worker_pid(), tenant_supervisor, cookie (what a browser sends to a
-# page), save_cookie (what it sends to /affirmation: the session and its access token), csrf.
+# Sets: bin, app, RUN_DIR, worker_pid(), worker_supervisor, tenant_supervisor, cookie (what a
+# browser sends to a page), save_cookie (what it sends to /affirmation: the session and its access
+# token), csrf.
 
-for product in metadata-demo dev-tenant session-bench; do swift build -c release --product "$product" >/dev/null; done
-bin=$(swift build -c release --show-bin-path)
+for product in metadata-demo dev-tenant session-bench; do
+  swift build -c release --static-swift-stdlib --product "$product" >/dev/null
+done
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 export RUN_DIR=$(mktemp -d /tmp/metadata-demo-stack.XXXXXX)
 export APP_PORT=${BENCH_APP_PORT:-18080} DEV_TENANT_PORT=${BENCH_TENANT_PORT:-18081} CEILING_PORT=${BENCH_CEILING_PORT:-18082}
 # Another stack on these ports would be measured instead of this one (BENCH_*_PORT move it).
@@ -19,14 +22,15 @@ supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVE
 tenant_supervisor=${supervised_pids[-1]}
 # nginx before the worker: the worker reads the tenant's discovery document through it at start-up.
 supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
-FASTCGI_LISTEN="unix:$RUN_DIR/metadata-demo.sock" \
-  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise worker "$bin/metadata-demo"
+WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise_worker worker "$RUN_DIR/metadata-demo.sock" \
+  "$bin/metadata-demo"
+worker_supervisor=${supervised_pids[-1]}
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
 wait_for_socket "$RUN_DIR/metadata-demo.sock" 35
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break; sleep 0.1; done
 
 app="http://127.0.0.1:$APP_PORT"
-worker_pid() { pgrep -n -f "$bin/metadata-demo"; }
+worker_pid() { pgrep -n -P "$worker_supervisor"; }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$(worker_pid)/status"; }
 { read -r cookie; read -r save_cookie; } < <(
   python3 scripts/demo_login.py cookie "$app" skippy@example.com 'Skippy-the-kangaroo-1!' / /affirmation)

@@ -23,6 +23,17 @@ supervise() {
   supervised_pids+=("$!")
 }
 
+# supervise_worker NAME SOCKET COMMAND...: runs a FastCGI worker under scripts/fastcgi-supervisor,
+# which holds its listening socket at SOCKET (so a crash or a reload refuses no connection),
+# starts it again when it exits, and reloads it gracefully on SIGHUP. Settings of 2 (wrong
+# settings) end it.
+supervise_worker() {
+  local name=$1 socket=$2
+  shift 2
+  python3 "$here/scripts/fastcgi-supervisor" --name "$name" --socket "$socket" -- "$@" &
+  supervised_pids+=("$!")
+}
+
 # stop_supervised: stops every supervised program and waits for them.
 stop_supervised() {
   local pid

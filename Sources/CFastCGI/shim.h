@@ -16,6 +16,10 @@
 #include <arpa/inet.h>
 #include <sys/time.h>
 #include <sys/resource.h>
+#include <malloc.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* Block SIGTERM and SIGINT in the calling thread (and so in threads it starts later). */
@@ -172,6 +176,12 @@ static inline uint64_t CFastCGI_pollerNext(int poller) {
     }
 }
 
+/* Caps glibc's malloc arenas (one per thread that allocates, by default up to 8 per core): the
+   waiting pool's threads mostly wait, and an arena each would cost memory, not speed. */
+static inline void CFastCGI_limitMallocArenas(int count) {
+    mallopt(M_ARENA_MAX, count);
+}
+
 /* Raises the soft limit on open files to the hard limit (at most `most`); returns the soft limit. */
 static inline long CFastCGI_raiseFileLimit(long most) {
     struct rlimit limit;
@@ -182,6 +192,23 @@ static inline long CFastCGI_raiseFileLimit(long most) {
         if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
     }
     return (long)limit.rlim_cur;
+}
+
+/* Sends one datagram to the service manager (sd_notify's protocol: a unix datagram socket named
+   by NOTIFY_SOCKET, a leading '@' for the abstract namespace). 0 when sent, -1 otherwise. */
+static inline int CFastCGI_notify(const char *path, const char *message) {
+    if (path == NULL || path[0] == 0) return -1;
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    size_t length = strlen(path);
+    if (length >= sizeof address.sun_path) return -1;
+    memcpy(address.sun_path, path, length);
+    if (path[0] == '@') address.sun_path[0] = 0;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&address,
+                          (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
+    close(fd);
+    return sent < 0 ? -1 : 0;
 }
 
 static inline int CFastCGI_eventCreate(void) {

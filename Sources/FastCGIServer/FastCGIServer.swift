@@ -68,6 +68,7 @@ public final class FastCGIServer: Sendable {
         guard FCGX_Init() == 0 else { throw FastCGIError("FCGX_Init failed") }
         // FCGX_Init installs flag-only handlers; take signals back (see design.md pitfalls).
         CFastCGI_ignoreSIGPIPE()
+        CFastCGI_limitMallocArenas(Int32(max(1, options.pageThreads) + 2))
         let fileLimit = CFastCGI_raiseFileLimit(65536)
         let table = ConnectionTable(capacity: max(16, min(options.maxConnections, fileLimit - 64)))
         let poller = try ConnectionPoller(listener: try openSocket())
@@ -91,8 +92,10 @@ public final class FastCGIServer: Sendable {
                 "address": address.description, "page_threads": String(options.pageThreads),
                 "threads": String(options.threads), "connections": String(table.capacity),
             ])
+        ServiceNotice.send("READY=1")
         let signal = CFastCGI_waitForStopSignal()
         log(.info, "stopping", ["signal": String(signal)])
+        ServiceNotice.send("STOPPING=1")
         stopping.store(true, ordering: .releasing)
         poller.stopAccepting()
         // New connections now fail at once; an inherited socket (systemd's, or the run script's

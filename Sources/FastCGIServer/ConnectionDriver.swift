@@ -244,8 +244,8 @@ final class ConnectionDriver: Sendable {
     // MARK: Deadlines
 
     /// The sweeper: every quarter second (a tenth while stopping), closes connections whose
-    /// request did not arrive whole in time, that finished closing, that stayed idle too long,
-    /// or (stopping) that are idle at all.
+    /// request did not arrive whole in time (a second, while stopping), that finished closing,
+    /// that stayed idle too long, or (stopping) that are idle at all.
     func sweepUntilStopped() {
         while true {
             let stopping = server.stopping.load(ordering: .acquiring)
@@ -281,7 +281,9 @@ final class ConnectionDriver: Sendable {
     private func isDue(_ connection: FastCGIConnection, now: Int64, stopping: Bool) -> Bool {
         let busySince = connection.busySince.load(ordering: .relaxed)
         if connection.isClosing.load(ordering: .relaxed) { return now - busySince > 2_000 }
-        if busySince != 0 { return now - busySince > Int64(options.requestSeconds) * 1000 }
+        // Stopping, a request still arriving after a second is stalled (nginx sends one at once).
+        let deadline = stopping ? min(options.requestSeconds, 1) : options.requestSeconds
+        if busySince != 0 { return now - busySince > Int64(deadline) * 1000 }
         return stopping || now - connection.idleSince.load(ordering: .relaxed) > Int64(options.idleSeconds) * 1000
     }
 }

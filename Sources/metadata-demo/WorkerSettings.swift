@@ -8,8 +8,15 @@ import Web
 struct WorkerSettings {
     /// `FASTCGI_LISTEN`: `unix:/path`, `host:port`, `fd:0`, or `systemd`. Default `127.0.0.1:9000`.
     let listen: ListenAddress
-    /// `WORKER_THREADS`: requests served at once (1–1024). Default 32: a call to the tenant holds its thread while it waits.
+    /// `WORKER_THREADS`: requests that call the tenant or the ledger's store served at once
+    /// (1–1024). Default 32: such a request holds its thread while it waits.
     let threads: Int
+    /// `WORKER_PAGE_THREADS`: threads answering the requests that need no wait (pages,
+    /// `/healthz`) and watching every connection (1–64). Default: one per core, at least 2.
+    let pageThreads: Int?
+    /// `REQUEST_TIMEOUT_SECONDS`: how long a request may take to arrive whole from its first
+    /// byte before its connection is closed (1–300). Default 10.
+    let requestSeconds: Int
     /// `FASTCGI_SOCKET_MODE`: octal permission bits of a unix socket. Default `660`.
     let socketMode: Int
     /// `TEMPLATES_DIR`: the folder of HTML templates. Default `Templates`.
@@ -63,6 +70,19 @@ struct WorkerSettings {
         let threadsText = environment["WORKER_THREADS"] ?? "32"
         let threads = Int(threadsText).flatMap { (1...1024).contains($0) ? $0 : nil }
         if threads == nil { problems.append("WORKER_THREADS: \"\(threadsText)\" is not a whole number from 1 to 1024") }
+        var pageThreads: Int?
+        if let text = environment["WORKER_PAGE_THREADS"], !text.isEmpty {
+            pageThreads = Int(text).flatMap { (1...64).contains($0) ? $0 : nil }
+            if pageThreads == nil {
+                problems.append("WORKER_PAGE_THREADS: \"\(text)\" is not a whole number from 1 to 64")
+            }
+        }
+        let requestText = environment["REQUEST_TIMEOUT_SECONDS"] ?? "10"
+        let requestSeconds = Int(requestText).flatMap { (1...300).contains($0) ? $0 : nil }
+        if requestSeconds == nil {
+            problems.append(
+                "REQUEST_TIMEOUT_SECONDS: \"\(requestText)\" is not a whole number of seconds from 1 to 300")
+        }
         let modeText = environment["FASTCGI_SOCKET_MODE"] ?? "660"
         let mode = Int(modeText, radix: 8).flatMap { (0...0o777).contains($0) ? $0 : nil }
         if mode == nil { problems.append("FASTCGI_SOCKET_MODE: \"\(modeText)\" is not octal permission bits like 660") }
@@ -93,11 +113,15 @@ struct WorkerSettings {
         default:
             problems.append("SESSION_STORE: is not sqlite or a redis://HOST:PORT/DB URL")
         }
-        guard problems.isEmpty, let listen, let threads, let mode, let level, let peers, let ledgerStore else {
+        guard problems.isEmpty, let listen, let threads, let requestSeconds, let mode, let level, let peers,
+            let ledgerStore
+        else {
             throw SettingsProblems(lines: problems)
         }
         self.listen = listen
         self.threads = threads
+        self.pageThreads = pageThreads
+        self.requestSeconds = requestSeconds
         self.socketMode = mode
         self.templatesDirectory = environment["TEMPLATES_DIR"] ?? "Templates"
         self.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"

@@ -66,6 +66,8 @@ do {
     let app = MetadataDemo(pages: pages, services: services, log: log)
     var options = FastCGIServer.Options()
     options.threads = settings.threads
+    if let pageThreads = settings.pageThreads { options.pageThreads = pageThreads }
+    options.requestSeconds = settings.requestSeconds
     options.socketMode = settings.socketMode
     options.peers = settings.peers
     options.socketGroup = settings.socketGroup

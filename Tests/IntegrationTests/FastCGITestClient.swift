@@ -11,25 +11,31 @@ struct FastCGITestClient {
     let fd: Int32
     private var nextID: UInt16 = 1
 
-    init(socket fd: Int32) { self.fd = fd }
+    /// A client on a connected socket; reads give up after `timeoutSeconds`.
+    init(socket fd: Int32, timeoutSeconds: Int = 15) {
+        self.fd = fd
+        var limit = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
 
-    /// Sends a GET for `path` on the kept connection and returns what the
-    /// worker wrote to stdout (the CGI-style head and body).
-    mutating func get(_ path: String, headers: [(String, String)] = []) throws -> String {
-        let id = nextID
-        nextID += 1
-        var out: [UInt8] = []
-        out += Self.record(type: 1, id: id, content: [0, 1, 1, 0, 0, 0, 0, 0])  // responder, keep the connection
-        var params: [UInt8] = []
-        let cgiHeaders = headers.map { ("HTTP_" + $0.0.uppercased().replacingOccurrences(of: "-", with: "_"), $0.1) }
-        for (name, value) in [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] + cgiHeaders
-        {
-            params +=
-                Self.length(name.utf8.count) + Self.length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
+    /// The records of a request as nginx sends them (begin with FCGI_KEEP_CONN, parameters, the
+    /// parameters' end), without its standard input.
+    static func head(id: UInt16 = 1, params: [(String, String)]) -> [UInt8] {
+        var content: [UInt8] = []
+        for (name, value) in params {
+            content += length(name.utf8.count) + length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
         }
-        out += Self.record(type: 4, id: id, content: params) + Self.record(type: 4, id: id, content: [])
-        out += Self.record(type: 5, id: id, content: [])
-        guard write(fd, out, out.count) == out.count else { throw Failure(description: "write failed") }
+        return record(type: 1, id: id, content: [0, 1, 1, 0, 0, 0, 0, 0]) + record(type: 4, id: id, content: content)
+            + record(type: 4, id: id, content: [])
+    }
+
+    /// Writes bytes as they are.
+    func send(_ bytes: [UInt8]) throws {
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure(description: "write failed") }
+    }
+
+    /// Reads one answer: what the worker wrote to stdout up to its end-request record.
+    func readAnswer() throws -> String {
         var stdout: [UInt8] = []
         while true {
             let header = try read(8)
@@ -44,6 +50,17 @@ struct FastCGITestClient {
         }
     }
 
+    /// Sends a GET for `path` on the kept connection and returns what the
+    /// worker wrote to stdout (the CGI-style head and body).
+    mutating func get(_ path: String, headers: [(String, String)] = []) throws -> String {
+        let id = nextID
+        nextID += 1
+        let cgiHeaders = headers.map { ("HTTP_" + $0.0.uppercased().replacingOccurrences(of: "-", with: "_"), $0.1) }
+        let params = [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] + cgiHeaders
+        try send(Self.head(id: id, params: params) + Self.record(type: 5, id: id, content: []))
+        return try readAnswer()
+    }
+
     private func read(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var got = 0
@@ -55,7 +72,8 @@ struct FastCGITestClient {
         return bytes
     }
 
-    private static func record(type: UInt8, id: UInt16, content: [UInt8]) -> [UInt8] {
+    /// One record with `content` (no padding).
+    static func record(type: UInt8, id: UInt16, content: [UInt8]) -> [UInt8] {
         [1, type, UInt8(id >> 8), UInt8(id & 0xFF), UInt8(content.count >> 8), UInt8(content.count & 0xFF), 0, 0]
             + content
     }

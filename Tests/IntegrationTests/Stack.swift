@@ -24,14 +24,19 @@ final class Stack: @unchecked Sendable {
     let workers: Int
     /// The settings every worker start adds, restarts included.
     let workerEnvironment: [String: String]
+    /// True when each worker runs under `scripts/fastcgi-supervisor`, which holds its socket and
+    /// starts it again (`make run`'s way); the process named `worker` is then the supervisor.
+    let supervised: Bool
 
-    /// Starts the dev tenant, `workers` worker processes and nginx; the dictionaries add or
-    /// override settings.
+    /// Starts the dev tenant, `workers` worker processes (under the supervisor when `supervised`)
+    /// and nginx; the dictionaries add or override settings.
     init(
-        workers: Int = 1, workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:]
+        workers: Int = 1, workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:],
+        supervised: Bool = false
     ) throws {
         self.workers = workers
         self.workerEnvironment = workerEnvironment
+        self.supervised = supervised
         runDir = NSTemporaryDirectory() + "metadata-demo-test-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: runDir, withIntermediateDirectories: true)
         appPort = try Stack.freePort()
@@ -62,8 +67,36 @@ final class Stack: @unchecked Sendable {
         env.merge(workerEnvironment) { $1 }
         env.merge(extra) { $1 }
         try? FileManager.default.removeItem(atPath: socket)
-        try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
-        try waitForSocket(socket, log: name)
+        if supervised {
+            let supervisor = Stack.repoRoot + "/scripts/fastcgi-supervisor"
+            try start(
+                name, "/usr/bin/env",
+                ["python3", supervisor, "--name", name, "--socket", socket, "--", Stack.binDir + "/metadata-demo"],
+                environment: env)
+            try waitForSocket(socket, log: name)
+            // The supervisor's socket accepts before the worker serves: wait for its first answer.
+            var client = FastCGITestClient(socket: try #require(Stack.connect(unixSocket: socket)))
+            defer { close(client.fd) }
+            _ = try client.get("/healthz")
+        } else {
+            try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
+            try waitForSocket(socket, log: name)
+        }
+    }
+
+    /// The pid of worker `index`'s process (under a supervisor: its child), nil if none runs.
+    func workerPID(_ index: Int = 1) -> pid_t? {
+        guard let process = lock.withLock({ processes[Stack.workerName(index)] }), process.isRunning else { return nil }
+        let pid = process.processIdentifier
+        guard supervised else { return pid }
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { pid_t($0) }.last
+    }
+
+    /// Sends a signal to a process the stack started, without waiting for it.
+    func send(_ signal: Int32, to name: String) {
+        guard let process = lock.withLock({ processes[name] }) else { return }
+        kill(process.processIdentifier, signal)
     }
 
     /// The unix socket of worker `index`.

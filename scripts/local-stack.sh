@@ -1,6 +1,6 @@
 # Sourced by `make bench` and `make soak`: starts the release build of the dev tenant, the worker
 # and nginx (with the ceiling server) in a temporary run folder, supervised, and logs in a person.
-# Sets: bin, app, RUN_DIR, worker_pid(), worker_supervisor, tenant_supervisor, cookie (what a
+# Sets: bin, app, RUN_DIR, worker_pid(), worker_supervisors, tenant_supervisor, cookie (what a
 # browser sends to a page), save_cookie (what it sends to /affirmation: the session and its access
 # token), csrf.
 
@@ -22,15 +22,21 @@ supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVE
 tenant_supervisor=${supervised_pids[-1]}
 # nginx before the worker: the worker reads the tenant's discovery document through it at start-up.
 supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
-WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise_worker worker "$RUN_DIR/metadata-demo.sock" \
-  "$bin/metadata-demo"
-worker_supervisor=${supervised_pids[-1]}
+# WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket.
+worker_supervisors=()
+for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
+  socket="$RUN_DIR/metadata-demo.sock"
+  [ "$n" = 1 ] || socket="$RUN_DIR/metadata-demo-$n.sock"
+  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise_worker "worker-$n" "$socket" "$bin/metadata-demo"
+  worker_supervisors+=("${supervised_pids[-1]}")
+done
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
 wait_for_socket "$RUN_DIR/metadata-demo.sock" 35
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 50); do curl -fs -m 30 "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break; sleep 0.1; done
 
 app="http://127.0.0.1:$APP_PORT"
-worker_pid() { pgrep -n -P "$worker_supervisor"; }
+# worker_pid [N]: the pid of worker N (default 1).
+worker_pid() { pgrep -n -P "${worker_supervisors[${1:-1} - 1]}"; }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$(worker_pid)/status"; }
 { read -r cookie; read -r save_cookie; } < <(
   python3 scripts/demo_login.py cookie "$app" skippy@example.com 'Skippy-the-kangaroo-1!' / /affirmation)

@@ -51,7 +51,8 @@ final class ConnectionDriver: Sendable {
     }
 
     private enum Step {
-        /// A request was answered: look again at once (the next may have come with it).
+        /// A request was answered. The next comes after its answer was read (a FastCGI web server
+        /// does not send a request while one is open on the connection), so it will be reported.
         case answered
         /// Nothing more to do until more arrives.
         case needsMore
@@ -66,11 +67,9 @@ final class ConnectionDriver: Sendable {
         var seen = seen
         while true {
             switch step(connection, seen: seen, scratch: scratch, mayWait: mayWait) {
-            case .answered:
-                continue
             case .handedOff, .closed:
                 return
-            case .needsMore:
+            case .answered, .needsMore:
                 let left = connection.pending.wrappingSubtract(seen, ordering: .acquiringAndReleasing).newValue
                 if left == 0 { return }
                 seen = left
@@ -247,10 +246,15 @@ final class ConnectionDriver: Sendable {
     /// request did not arrive whole in time (a second, while stopping), that finished closing,
     /// that stayed idle too long, or (stopping) that are idle at all.
     func sweepUntilStopped() {
+        var sweeps = 0
         while true {
             let stopping = server.stopping.load(ordering: .acquiring)
             usleep(stopping ? 100_000 : 250_000)
             sweep(stopping: stopping)
+            sweeps += 1
+            // Every 30 s, the memory freed since goes back to the system (a burst's high water
+            // mark would otherwise stay resident); it takes well under a millisecond.
+            if sweeps % 120 == 0 { CFastCGI_releaseFreeMemory() }
         }
     }
 

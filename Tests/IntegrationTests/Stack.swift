@@ -213,6 +213,10 @@ final class Stack: @unchecked Sendable {
             return Array(processes.values)
         }
         for process in all where process.isRunning { process.terminate() }
+        // A process that does not stop within 15 s is killed: a test must never hang on one.
+        let deadline = Date().addingTimeInterval(15)
+        while all.contains(where: \.isRunning) && Date() < deadline { usleep(20_000) }
+        for process in all where process.isRunning { kill(process.processIdentifier, SIGKILL) }
         for process in all { process.waitUntilExit() }
     }
 

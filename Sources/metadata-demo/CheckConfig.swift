@@ -4,8 +4,9 @@ import Foundation
 import Web
 
 /// `metadata-demo check-config`: every setting checked, the templates loaded and the tenant's
-/// endpoints discovered exactly as start-up discovers them, and its keys reached, and the session
-/// ledger's store opened and asked once (read only); one line per problem, and a non-zero exit on any.
+/// endpoints discovered exactly as start-up discovers them, its keys reached, the application's
+/// credentials proven at the token endpoint, and the session ledger's store opened and asked once
+/// (read only); one line per problem, and a non-zero exit on any.
 enum CheckConfig {
     static func run(environment: [String: String]) -> Int32 {
         let all = AllSettings(environment: environment)
@@ -20,7 +21,9 @@ enum CheckConfig {
         if let auth0 { problems += reachTenant(auth0) }
         AllSettings.report(problems)
         if problems.isEmpty {
-            print("ok: settings valid, templates loaded, session ledger reachable, \(auth0?.issuer ?? "") reachable")
+            print(
+                "ok: settings valid, templates loaded, session ledger reachable, \(auth0?.issuer ?? "") reachable, "
+                    + "client credentials accepted")
         }
         return problems.isEmpty ? 0 : 1
     }
@@ -41,6 +44,47 @@ enum CheckConfig {
                 HTTPClientRequest(method: "GET", url: endpoints.jwks, timeoutSeconds: settings.timeoutSeconds)),
             keys.status == 200, JSONValue.parse(keys.body)?["keys"]?.array?.isEmpty == false
         else { return problems + ["AUTH0_DOMAIN: the tenant's signing keys (jwks_uri) could not be fetched"] }
-        return problems
+        return problems + proveCredentials(settings, endpoints: endpoints, http: http)
+    }
+
+    /// Proves the client id and secret by asking the token endpoint to renew a refresh token that
+    /// does not exist: the tenant authenticates the application first (a wrong id or secret: 401),
+    /// then refuses the token (403 `invalid_grant`). Nothing is made or changed at the tenant.
+    private static func proveCredentials(_ settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient)
+        -> [String]
+    {
+        let client = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        do {
+            _ = try client.refresh("check-config-\(UUID().uuidString)")
+            return [
+                "AUTH0_CLIENT_ID: the token endpoint accepted a made-up refresh token; is AUTH0_DOMAIN a real tenant?"
+            ]
+        } catch {
+            switch error.code {
+            case .refreshRefused:
+                return []  // the application was authenticated; only the made-up token was refused
+            case .tenantUnreachable:
+                return [
+                    "AUTH0_DOMAIN: the token endpoint could not be reached (\(error.detail)); the credentials were not checked"
+                ]
+            case .tenantUnavailable:
+                return ["AUTH0_DOMAIN: the token endpoint answered \(error.detail); the credentials were not checked"]
+            case .refreshFailed where error.detail.hasPrefix("401"):
+                return [
+                    "AUTH0_CLIENT_ID or AUTH0_CLIENT_SECRET: the tenant refused the application's credentials (\(error.detail))"
+                ]
+            case .refreshFailed where error.detail.contains("unauthorized_client"):
+                let scopes = settings.scope.split(separator: " ")
+                guard scopes.contains("offline_access") else { return [] }
+                return [
+                    "AUTH0_CLIENT_ID: the application may not use refresh tokens (\(error.detail)), yet AUTH0_SCOPE asks "
+                        + "for offline_access: allow the Refresh Token grant in its settings"
+                ]
+            default:
+                return [
+                    "AUTH0_CLIENT_ID: the token endpoint answered a check of the credentials with \(error.description)"
+                ]
+            }
+        }
     }
 }

@@ -80,13 +80,39 @@ import Web
     @Test func checkConfigReachesTheTenantOrSaysWhy() throws {
         let stack = try Stack()
         defer { stack.stop() }
+        let stateFile = try #require(stack.devEnvironment["DEV_TENANT_STATE_FILE"])
+        let stateBefore = FileManager.default.contents(atPath: stateFile)
         let good = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: stack.devEnvironment)
         #expect(good.status == 0, "\(good.output)")
+        #expect(good.output.contains("client credentials accepted"))
+        #expect(FileManager.default.contents(atPath: stateFile) == stateBefore)  // nothing made at the tenant
         var wrong = stack.devEnvironment
         wrong["AUTH0_DOMAIN"] = "http://127.0.0.1:\(try Stack.freePort())"
         let unreachable = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: wrong)
         #expect(unreachable.status == 1)
         #expect(unreachable.output.contains("AUTH0_DOMAIN:"))
+    }
+
+    /// A wrong client secret or id passes discovery and the keys, and is caught at the token
+    /// endpoint, told apart from a tenant that does not answer; the secret is never printed.
+    @Test func checkConfigProvesTheClientCredentials() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        var environment = stack.devEnvironment
+        environment["AUTH0_CLIENT_SECRET"] = "not-the-secret-0123456789-0123456789-0123456789"
+        environment["AUTH0_CLIENT_SECRET_FILE"] = nil
+        let wrongSecret = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
+        #expect(wrongSecret.status == 1)
+        #expect(
+            wrongSecret.output.contains(
+                "AUTH0_CLIENT_ID or AUTH0_CLIENT_SECRET: the tenant refused the application's credentials (401"),
+            "\(wrongSecret.output)")
+        #expect(!wrongSecret.output.contains("not-the-secret"))
+        environment = stack.devEnvironment
+        environment["AUTH0_CLIENT_ID"] = "no-such-application"
+        let wrongID = try run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
+        #expect(wrongID.status == 1)
+        #expect(wrongID.output.contains("the tenant refused the application's credentials"), "\(wrongID.output)")
     }
 
     @Test func checkConfigReachesTheSessionLedgerAndNamesItsSetting() throws {

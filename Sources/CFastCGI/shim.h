@@ -221,6 +221,12 @@ static inline int CFastCGI_eventCreate(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
 
+static inline void CFastCGI_eventDrain(int fd) {
+    uint64_t count;
+    ssize_t got = read(fd, &count, sizeof count);
+    (void)got;
+}
+
 static inline void CFastCGI_eventSignal(int fd) {
     uint64_t one = 1;
     ssize_t written = write(fd, &one, sizeof one);

@@ -17,6 +17,8 @@ final class ConnectionDriver: Sendable {
     private let pool: WaitingPool
     private let refusals = RateLimitedCount()
     private let overdue = RateLimitedCount()
+    /// When a page thread last answered the heartbeat (milliseconds, `Uptime`).
+    private let lastHeartbeat = Atomic<Int64>(0)
 
     init(server: FastCGIServer, table: ConnectionTable, poller: ConnectionPoller, pool: WaitingPool) {
         self.server = server
@@ -41,6 +43,8 @@ final class ConnectionDriver: Sendable {
                 _exit(70)
             case .listener:
                 acceptWaiting()
+            case .heartbeat:
+                lastHeartbeat.store(Uptime.milliseconds(), ordering: .releasing)
             case .connection(let token):
                 guard let connection = table.connection(for: token),
                     connection.pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
@@ -245,8 +249,14 @@ final class ConnectionDriver: Sendable {
     /// The sweeper: every quarter second (a tenth while stopping), closes connections whose
     /// request did not arrive whole in time (a second, while stopping), that finished closing,
     /// that stayed idle too long, or (stopping) that are idle at all.
-    func sweepUntilStopped() {
+    ///
+    /// With a watchdog (`watchdogMilliseconds`, from systemd's `WATCHDOG_USEC`), it also says
+    /// `WATCHDOG=1` twice per interval, but only while a page thread answers the heartbeat it asks
+    /// for: a worker whose event loop is stuck stops saying it, and systemd restarts it.
+    func sweepUntilStopped(watchdogMilliseconds: Int64?) {
         var sweeps = 0
+        var heartbeatAskedAt: Int64 = 0
+        var lastWatchdogNotice: Int64 = 0
         while true {
             let stopping = server.stopping.load(ordering: .acquiring)
             usleep(stopping ? 100_000 : 250_000)
@@ -255,6 +265,15 @@ final class ConnectionDriver: Sendable {
             // Every 30 s, the memory freed since goes back to the system (a burst's high water
             // mark would otherwise stay resident); it takes well under a millisecond.
             if sweeps % 120 == 0 { CFastCGI_releaseFreeMemory() }
+            let now = Uptime.milliseconds()
+            if let interval = watchdogMilliseconds, now - lastWatchdogNotice >= interval / 2 {
+                if lastHeartbeat.load(ordering: .acquiring) >= heartbeatAskedAt {
+                    ServiceNotice.send("WATCHDOG=1")
+                    lastWatchdogNotice = now
+                }
+                heartbeatAskedAt = now
+                poller.askForHeartbeat()
+            }
         }
     }
 

@@ -3,12 +3,14 @@ import Glibc
 
 /// An epoll set shared by the page threads. It reports the listening socket (to one thread at a
 /// time: it is not reported again until re-armed), each connection that received bytes or was
-/// hung up on (by its table token, edge-triggered), and the stop signal, which wakes every
-/// thread at once.
+/// hung up on (by its table token, edge-triggered), the heartbeat the watchdog asks for (to one
+/// thread), and the stop signal, which wakes every thread at once.
 struct ConnectionPoller: Sendable {
     enum Event {
         case listener
         case connection(token: UInt64)
+        /// The sweeper asked whether a page thread is still taking events (see `askForHeartbeat`).
+        case heartbeat
         case stop
         /// epoll itself failed (a bug, not a bad peer), with errno.
         case failed(Int32)
@@ -16,18 +18,22 @@ struct ConnectionPoller: Sendable {
 
     private let poller: Int32
     private let stopEvent: Int32
+    private let heartbeatEvent: Int32
     let listener: Int32
 
     private static let listenerToken: UInt64 = 1
     private static let stopToken: UInt64 = 2
+    private static let heartbeatToken: UInt64 = 3
 
     init(listener: Int32) throws {
         guard CFastCGI_setNonBlocking(listener) == 0 else { throw FastCGIError("cannot make the socket non-blocking") }
         poller = CFastCGI_pollerCreate()
         stopEvent = CFastCGI_eventCreate()
+        heartbeatEvent = CFastCGI_eventCreate()
         self.listener = listener
-        guard poller >= 0, stopEvent >= 0,
+        guard poller >= 0, stopEvent >= 0, heartbeatEvent >= 0,
             CFastCGI_pollerWatchAlways(poller, stopEvent, Self.stopToken) == 0,
+            CFastCGI_pollerWatchOnce(poller, heartbeatEvent, Self.heartbeatToken, 1) == 0,
             CFastCGI_pollerWatchOnce(poller, listener, Self.listenerToken, 1) == 0
         else { throw FastCGIError("cannot set up epoll: \(String(cString: strerror(errno)))") }
     }
@@ -38,6 +44,9 @@ struct ConnectionPoller: Sendable {
         switch token {
         case Self.listenerToken: return .listener
         case Self.stopToken: return .stop
+        case Self.heartbeatToken:
+            CFastCGI_eventDrain(heartbeatEvent)
+            return .heartbeat
         case 0: return .failed(errno)
         default: return .connection(token: token)
         }
@@ -56,6 +65,13 @@ struct ConnectionPoller: Sendable {
     /// Starts watching a connection under its token; false (errno set) if epoll refused it.
     func watch(_ connection: FastCGIConnection) -> Bool {
         CFastCGI_pollerWatchEdges(poller, connection.socket, connection.token) == 0
+    }
+
+    /// Has one page thread report `.heartbeat` when it next takes an event: a thread that does
+    /// shows the event loop still turns.
+    func askForHeartbeat() {
+        CFastCGI_eventSignal(heartbeatEvent)
+        _ = CFastCGI_pollerWatchOnce(poller, heartbeatEvent, Self.heartbeatToken, 0)
     }
 
     /// Wakes every thread waiting in `next` with `.stop`, now and from then on.

@@ -85,7 +85,8 @@ public final class FastCGIServer: Sendable {
                 serving.servePages(scratch: Scratch(bytes: framing.capacity))
             }
         }
-        startThread("fcgi-sweep", stackSize: 256 << 10) { serving.sweepUntilStopped() }
+        let watchdog = ServiceNotice.watchdogMilliseconds()
+        startThread("fcgi-sweep", stackSize: 256 << 10) { serving.sweepUntilStopped(watchdogMilliseconds: watchdog) }
         log(
             .info, "listening",
             [

@@ -117,6 +117,47 @@ import Testing
         #expect(kill(before, 0) == -1)  // the old worker has exited
     }
 
+    /// Under systemd (`Type=notify`, `WatchdogSec=`), the worker says READY=1 once it serves,
+    /// WATCHDOG=1 twice per interval while its event loop turns, and STOPPING=1 at SIGTERM.
+    @Test func theWorkerTellsTheServiceManagerItServesAndLives() throws {
+        let stack = try Stack(workers: 0)
+        defer { stack.stop() }
+        let path = stack.runDir + "/notify"
+        let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        var limit = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(listener, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        try stack.startWorker(extra: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000"])
+        var messages: [String] = []
+        let end = Date().addingTimeInterval(1.5)
+        while Date() < end {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = recv(listener, &buffer, buffer.count, 0)
+            if count > 0 { messages.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+        }
+        #expect(messages.first == "READY=1", "\(messages)")
+        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3, "\(messages)")  // every 200 ms, 1.5 s
+        _ = stack.signal("worker", SIGTERM)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var last = ""
+        while case let count = recv(listener, &buffer, buffer.count, 0), count > 0 {
+            last = String(decoding: buffer[..<count], as: UTF8.self)
+            if last == "STOPPING=1" { break }
+        }
+        #expect(last == "STOPPING=1")
+    }
+
     /// A worker told to stop while a save waits on a slow tenant finishes the save first.
     @Test func stoppingFinishesASaveInFlight() throws {
         let stack = try Stack()

@@ -28,8 +28,8 @@ final class Stack: @unchecked Sendable {
     /// starts it again (`make run`'s way); the process named `worker` is then the supervisor.
     let supervised: Bool
 
-    /// Starts the dev tenant, `workers` worker processes (under the supervisor when `supervised`)
-    /// and nginx; the dictionaries add or override settings.
+    /// Starts the dev tenant, `workers` worker processes (under the supervisor when `supervised`;
+    /// 0: the test starts its own) and nginx; the dictionaries add or override settings.
     init(
         workers: Int = 1, workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:],
         supervised: Bool = false
@@ -50,7 +50,7 @@ final class Stack: @unchecked Sendable {
         // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
         for _ in 0..<200 where !LoopbackPort.accepts(appPort) { usleep(25_000) }
         try waitForPort(tenantPort)
-        for index in 1...workers { try startWorker(index) }
+        for index in 0..<workers { try startWorker(index + 1) }
         Stack.register(self)
     }
 

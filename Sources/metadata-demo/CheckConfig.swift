@@ -8,9 +8,10 @@ import Web
 /// credentials proven at the token endpoint, and the session ledger's store opened and asked once
 /// (read only); one line per problem, and a non-zero exit on any.
 enum CheckConfig {
-    static func run(environment: [String: String]) -> Int32 {
+    /// Checks everything, reporting `problems` found before (in the env file) with the rest.
+    static func run(environment: [String: String], problems earlier: [String] = []) -> Int32 {
         let all = AllSettings(environment: environment)
-        var problems = all.problems
+        var problems = earlier + all.problems
         if let worker = all.worker {
             do { _ = try worker.loadPages() } catch { problems += error.lines }
             do { _ = try worker.ledgerStore.open().get("check-config") } catch {

@@ -6,14 +6,20 @@ import MetadataDemoApp
 import Web
 
 // Wiring only: read settings, load templates, start the FastCGI server.
-let environment = ProcessInfo.processInfo.environment
-if CommandLine.arguments.dropFirst().first == "check-config" {
-    exit(CheckConfig.run(environment: environment))
+var environment = ProcessInfo.processInfo.environment
+var arguments = Array(CommandLine.arguments.dropFirst())
+let envFileProblems = EnvFileOption.apply(arguments: &arguments, environment: &environment)
+if arguments.first == "check-config" {
+    exit(CheckConfig.run(environment: environment, problems: envFileProblems))
+}
+guard envFileProblems.isEmpty else {
+    AllSettings.report(envFileProblems)
+    exit(2)
 }
 // `metadata-demo publish-static DIR`: the files of PUBLIC_DIR, under their plain and current
 // fingerprinted names, for nginx to serve (deploy/nginx-site.conf).
-if CommandLine.arguments.dropFirst().first == "publish-static" {
-    guard let output = CommandLine.arguments.dropFirst(2).first else {
+if arguments.first == "publish-static" {
+    guard let output = arguments.dropFirst().first else {
         FileHandle.standardError.write(Data("metadata-demo: usage: metadata-demo publish-static DIR\n".utf8))
         exit(2)
     }

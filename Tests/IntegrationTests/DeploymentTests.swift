@@ -101,6 +101,40 @@ import Web
         #expect(unreachable.output.contains("AUTH0_DOMAIN:"))
     }
 
+    /// `--env-file` reads the settings as systemd's EnvironmentFile= will: a clean environment
+    /// and the file pass check-config; a trailing comment, which a shell check would have dropped
+    /// and systemd keeps in the value, is a line naming the file, the line and the setting, for
+    /// check-config and for the worker alike.
+    @Test func theEnvFileIsJudgedAsSystemdWillReadIt() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let path = stack.runDir + "/metadata-demo.env"
+        var lines = ["# written by the test", ""]
+        for (name, value) in stack.devEnvironment.sorted(by: { $0.key < $1.key }) where name != "AUTH0_SCOPE" {
+            lines.append("\(name)=\(value)")
+        }
+        lines.append("AUTH0_SCOPE=openid profile email offline_access")  // unquoted spaces: fine for systemd
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let good = try run(Stack.binDir + "/metadata-demo", ["check-config", "--env-file", path], clean: true)
+        #expect(good.status == 0, "\(good.output)")
+
+        lines.append("AUTH0_LOGOUT=v2   # or oidc")
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let check = try run(Stack.binDir + "/metadata-demo", ["check-config", "--env-file", path], clean: true)
+        #expect(check.status == 1)
+        let line = lines.count
+        #expect(
+            check.output.contains("metadata-demo: \(path): line \(line): AUTH0_LOGOUT: the value ends with a comment"),
+            "\(check.output)")
+        let start = try run(Stack.binDir + "/metadata-demo", ["--env-file", path], clean: true)
+        #expect(start.status == 2)
+        #expect(start.output.contains("line \(line): AUTH0_LOGOUT: the value ends with a comment"))
+        let missing = try run(
+            Stack.binDir + "/metadata-demo", ["check-config", "--env-file", path + ".nope"], clean: true)
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("--env-file: \(path).nope cannot be read"))
+    }
+
     /// A wrong client secret or id passes discovery and the keys, and is caught at the token
     /// endpoint, told apart from a tenant that does not answer; the secret is never printed.
     @Test func checkConfigProvesTheClientCredentials() throws {

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A file of settings read the way systemd reads `EnvironmentFile=` (systemd.exec(5)), so that
+/// `metadata-demo --env-file F` and `check-config --env-file F` see exactly what the service will:
+/// - one `NAME=value` a line; empty lines, lines starting with `#` or `;`, and lines without `=`
+///   are skipped; whitespace around the name and the value is dropped;
+/// - an unquoted value keeps its inner whitespace and everything after it, `#` included, and a
+///   backslash keeps the character after it (a backslash at the end of a line joins the next);
+/// - a value in single quotes is taken as it is; in double quotes, `\"`, `\\`, `` \` `` and `\$`
+///   stand for the character, and a backslash at the end of a line joins the next; either may span
+///   lines.
+///
+/// Where systemd would quietly do something a person did not mean, this says so instead:
+/// `AUTH0_LOGOUT=v2   # or oidc` is the value `v2   # or oidc` to systemd, so a `#` after
+/// whitespace in an unquoted value is a problem; so is a name that is not one, `export NAME=`,
+/// a quote left open, or a name given twice.
+public struct EnvironmentFile: Sendable {
+    /// The settings (a later line for the same name wins, as in systemd).
+    public private(set) var values: [String: String] = [:]
+    /// One line per problem, each naming the file's line and, when it has one, the setting.
+    public private(set) var problems: [String] = []
+
+    /// Parses the text of an environment file.
+    public init(text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var index = 0
+        while index < lines.count {
+            let number = index + 1
+            // systemd drops spaces, tabs and carriage returns around a line's parts.
+            let line = Self.trimmed(lines[index])
+            index += 1
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                problems.append("line \(number): \"\(line.prefix(40))\" is not NAME=value (systemd skips it)")
+                continue
+            }
+            let name = Self.trimmed(String(line[..<equals]))
+            guard Self.isName(name) else {
+                let hint = name.hasPrefix("export ") ? " (systemd has no export: write \(name.dropFirst(7))=…)" : ""
+                problems.append("line \(number): \"\(name.prefix(40))\" is not a setting name\(hint)")
+                continue
+            }
+            // A quote left open or a backslash at the end takes in the lines that follow.
+            var rest = Self.trimmed(String(line[line.index(after: equals)...]))
+            var outcome = Self.value(of: rest)
+            while case .open = outcome, index < lines.count {
+                rest += "\n" + lines[index]
+                index += 1
+                outcome = Self.value(of: Self.trimmed(rest))
+            }
+            switch outcome {
+            case .value(let text, let comment):
+                if comment {
+                    problems.append(
+                        "line \(number): \(name): the value ends with a comment, which systemd keeps as part of "
+                            + "it (\"\(text.prefix(60))\"): put the comment on a line of its own")
+                }
+                if values[name] != nil { problems.append("line \(number): \(name) is set twice; the last one wins") }
+                values[name] = text
+            case .open:
+                problems.append(
+                    "line \(number): \(name): a quote or a continued line is still open at the end of the file")
+            case .invalid(let problem):
+                problems.append("line \(number): \(name): \(problem)")
+            }
+        }
+    }
+
+    /// Reads and parses a file; the failure names the file.
+    public static func read(path: String) -> Result<EnvironmentFile, ReadFailure> {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return .failure(ReadFailure(path: path)) }
+        return .success(EnvironmentFile(text: String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// A file that could not be read.
+    public struct ReadFailure: Error, CustomStringConvertible {
+        /// The file's path.
+        public let path: String
+        /// What went wrong, naming the file.
+        public var description: String { "\(path) cannot be read" }
+    }
+
+    private enum Outcome {
+        /// The value, and whether it ends in what looks like a comment.
+        case value(String, comment: Bool)
+        /// A quote or a backslash continues on the next line.
+        case open
+        case invalid(String)
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        var part = Substring(text)
+        while let first = part.first, first == " " || first == "\t" || first == "\r" { part = part.dropFirst() }
+        while let last = part.last, last == " " || last == "\t" || last == "\r" { part = part.dropLast() }
+        return String(part)
+    }
+
+    /// A shell variable name: a letter or `_`, then letters, digits and `_`.
+    private static func isName(_ name: String) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "_") || (0x61...0x7A).contains(byte | 0x20) }
+        guard let first = name.utf8.first, isLetter(first) else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
+    }
+
+    /// The value systemd makes of what follows `=` (trimmed).
+    private static func value(of text: String) -> Outcome {
+        var characters = Array(text)
+        var result = ""
+        var comment = false
+        var position = 0
+        if let quote = characters.first, quote == "'" || quote == "\"" {
+            position = 1
+            while position < characters.count, characters[position] != quote {
+                if quote == "\"", characters[position] == "\\" {
+                    guard position + 1 < characters.count else { return .open }
+                    let next = characters[position + 1]
+                    if next == "\n" {
+                        position += 2  // a continued line: the newline is dropped
+                        continue
+                    }
+                    if !"\"\\`$".contains(next) { result.append("\\") }
+                    result.append(next)
+                    position += 2
+                    continue
+                }
+                result.append(characters[position])
+                position += 1
+            }
+            guard position < characters.count else { return .open }
+            // Only whitespace may follow the closing quote (systemd drops it).
+            guard characters[(position + 1)...].allSatisfy(\.isWhitespace) else {
+                return .invalid("text after the closing quote")
+            }
+            return .value(result, comment: false)
+        }
+        characters = Array(text)
+        while position < characters.count {
+            let character = characters[position]
+            if character == "\\" {
+                guard position + 1 < characters.count else { return .open }
+                if characters[position + 1] != "\n" { result.append(characters[position + 1]) }
+                position += 2
+                continue
+            }
+            if character == "#", position > 0, characters[position - 1] == " " || characters[position - 1] == "\t" {
+                comment = true
+            }
+            result.append(character)
+            position += 1
+        }
+        return .value(result, comment: comment)
+    }
+}

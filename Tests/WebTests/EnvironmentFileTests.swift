@@ -1,0 +1,72 @@
+import Testing
+import Web
+
+/// The env file is read as systemd's `EnvironmentFile=` reads it, and what systemd would take
+/// quietly against a person's meaning is reported.
+@Suite struct EnvironmentFileTests {
+    @Test func plainSettingsCommentsAndBlankLines() {
+        let file = EnvironmentFile(
+            text: """
+                # the tenant
+                ; also a comment
+                AUTH0_DOMAIN=https://tenant.example.auth0.com
+
+                  LOG_LEVEL = info\t
+                AUTH0_SCOPE=openid profile email offline_access
+                """)
+        #expect(file.problems.isEmpty, "\(file.problems)")
+        #expect(file.values["AUTH0_DOMAIN"] == "https://tenant.example.auth0.com")
+        #expect(file.values["LOG_LEVEL"] == "info")
+        // Unquoted, inner spaces are kept (a shell would run `profile`).
+        #expect(file.values["AUTH0_SCOPE"] == "openid profile email offline_access")
+    }
+
+    /// The example's `AUTH0_LOGOUT=v2   # or oidc` passed a shell check and stopped the service.
+    @Test func aTrailingCommentIsPartOfTheValueToSystemdAndIsReported() {
+        let file = EnvironmentFile(text: "AUTH0_LOGOUT=v2   # or oidc\nSECRET_HINT=abc#def\n")
+        #expect(file.values["AUTH0_LOGOUT"] == "v2   # or oidc")
+        #expect(file.problems.count == 1)
+        #expect(file.problems.first?.hasPrefix("line 1: AUTH0_LOGOUT: the value ends with a comment") == true)
+        #expect(file.values["SECRET_HINT"] == "abc#def")  // no space before #: a value, not a comment
+    }
+
+    @Test func quotesAndBackslashesAsSystemdReadsThem() {
+        let file = EnvironmentFile(
+            text: #"""
+                SINGLE='a "b" \n # c'
+                DOUBLE="say \"hi\" \\ \$HOME \n"
+                ESCAPED=one\ two\\three
+                CONTINUED=first \
+                second
+                SPANNING="line one
+                line two"
+                """#)
+        #expect(file.problems.isEmpty, "\(file.problems)")
+        #expect(file.values["SINGLE"] == #"a "b" \n # c"#)
+        #expect(file.values["DOUBLE"] == #"say "hi" \ $HOME \n"#)
+        #expect(file.values["ESCAPED"] == #"one two\three"#)
+        #expect(file.values["CONTINUED"] == "first second")
+        #expect(file.values["SPANNING"] == "line one\nline two")
+    }
+
+    @Test func namesExportsOpenQuotesAndRepeatsAreReported() {
+        let file = EnvironmentFile(
+            text: """
+                export LOG_LEVEL=debug
+                9LIVES=no
+                just some words
+                LOG_LEVEL=info
+                LOG_LEVEL=warning
+                AFTER="quoted" trailing
+                OPEN="never closed
+                """)
+        #expect(file.values["LOG_LEVEL"] == "warning")
+        #expect(file.problems.contains { $0.hasPrefix("line 1: \"export LOG_LEVEL\" is not a setting name") })
+        #expect(file.problems.contains { $0.contains("write LOG_LEVEL=") })
+        #expect(file.problems.contains { $0.hasPrefix("line 2: \"9LIVES\" is not a setting name") })
+        #expect(file.problems.contains { $0.hasPrefix("line 3:") && $0.contains("is not NAME=value") })
+        #expect(file.problems.contains { $0 == "line 5: LOG_LEVEL is set twice; the last one wins" })
+        #expect(file.problems.contains { $0 == "line 6: AFTER: text after the closing quote" })
+        #expect(file.problems.contains { $0.hasPrefix("line 7: OPEN: a quote or a continued line is still open") })
+    }
+}

@@ -25,8 +25,8 @@ supervise() {
 
 # supervise_worker NAME SOCKET COMMAND...: runs a FastCGI worker under scripts/fastcgi-supervisor,
 # which holds its listening socket at SOCKET (so a crash or a reload refuses no connection),
-# starts it again when it exits, and reloads it gracefully on SIGHUP. Settings of 2 (wrong
-# settings) end it.
+# starts it again when it exits, and reloads it gracefully on SIGHUP. Exit status 2 (wrong
+# settings) ends the supervisor too.
 supervise_worker() {
   local name=$1 socket=$2
   shift 2

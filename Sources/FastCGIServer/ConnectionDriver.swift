@@ -310,19 +310,3 @@ final class ConnectionDriver: Sendable {
         return stopping || now - connection.idleSince.load(ordering: .relaxed) > Int64(options.idleSeconds) * 1000
     }
 }
-
-/// Counts events and says, at most once a second, how many there were since it last said.
-final class RateLimitedCount: Sendable {
-    private let state = Mutex<(count: Int, saidAt: Int64)>((0, 0))
-
-    /// Counts one; the count to report when a second has passed since the last report, else nil.
-    func add() -> Int? {
-        let now = Uptime.milliseconds()
-        return state.withLock { state in
-            state.count += 1
-            guard now - state.saidAt >= 1000 else { return nil }
-            defer { state = (0, now) }
-            return state.count
-        }
-    }
-}

@@ -8,9 +8,12 @@ import Foundation
 /// protocol); nothing when no one asked.
 enum ServiceNotice {
     static func send(_ message: String) {
-        guard let path = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] else { return }
+        guard let path else { return }
         _ = CFastCGI_notify(path, message)
     }
+
+    /// Read once: the environment does not change while the worker runs.
+    private static let path = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"]
 
     /// The watchdog interval systemd asks for (`WATCHDOG_USEC`, for this process when
     /// `WATCHDOG_PID` names one), in milliseconds; nil without one.

@@ -22,31 +22,32 @@ public struct EnvironmentFile: Sendable {
 
     /// Parses the text of an environment file.
     public init(text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // A CRLF file splits too ("\r\n" is one Character in Swift).
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
         var index = 0
         while index < lines.count {
             let number = index + 1
             // systemd drops spaces, tabs and carriage returns around a line's parts.
-            let line = Self.trimmed(lines[index])
+            let line = lines[index].trimmingSpaces()
             index += 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 problems.append("line \(number): \"\(line.prefix(40))\" is not NAME=value (systemd skips it)")
                 continue
             }
-            let name = Self.trimmed(String(line[..<equals]))
+            let name = String(line[..<equals]).trimmingSpaces()
             guard Self.isName(name) else {
                 let hint = name.hasPrefix("export ") ? " (systemd has no export: write \(name.dropFirst(7))=…)" : ""
                 problems.append("line \(number): \"\(name.prefix(40))\" is not a setting name\(hint)")
                 continue
             }
             // A quote left open or a backslash at the end takes in the lines that follow.
-            var rest = Self.trimmed(String(line[line.index(after: equals)...]))
+            var rest = String(line[line.index(after: equals)...]).trimmingSpaces()
             var outcome = Self.value(of: rest)
             while case .open = outcome, index < lines.count {
                 rest += "\n" + lines[index]
                 index += 1
-                outcome = Self.value(of: Self.trimmed(rest))
+                outcome = Self.value(of: rest.trimmingSpaces())
             }
             switch outcome {
             case .value(let text, let comment):
@@ -88,13 +89,6 @@ public struct EnvironmentFile: Sendable {
         case invalid(String)
     }
 
-    private static func trimmed(_ text: String) -> String {
-        var part = Substring(text)
-        while let first = part.first, first == " " || first == "\t" || first == "\r" { part = part.dropFirst() }
-        while let last = part.last, last == " " || last == "\t" || last == "\r" { part = part.dropLast() }
-        return String(part)
-    }
-
     /// A shell variable name: a letter or `_`, then letters, digits and `_`.
     private static func isName(_ name: String) -> Bool {
         func isLetter(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "_") || (0x61...0x7A).contains(byte | 0x20) }
@@ -104,7 +98,7 @@ public struct EnvironmentFile: Sendable {
 
     /// The value systemd makes of what follows `=` (trimmed).
     private static func value(of text: String) -> Outcome {
-        var characters = Array(text)
+        let characters = Array(text)
         var result = ""
         var comment = false
         var position = 0
@@ -133,7 +127,6 @@ public struct EnvironmentFile: Sendable {
             }
             return .value(result, comment: false)
         }
-        characters = Array(text)
         while position < characters.count {
             let character = characters[position]
             if character == "\\" {

@@ -1,10 +1,14 @@
 /// Trimming without Foundation's character sets, which are slow on Linux in the request path.
 extension String {
-    /// The text without leading and trailing spaces, tabs and line feeds.
+    /// The text without leading and trailing spaces, tabs, carriage returns and line feeds.
     public func trimmingSpaces() -> String {
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" { s = s.dropLast() }
+        while let f = s.first, Self.isSpace(f) { s = s.dropFirst() }
+        while let l = s.last, Self.isSpace(l) { s = s.dropLast() }
         return String(s)
+    }
+
+    private static func isSpace(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n"
     }
 }

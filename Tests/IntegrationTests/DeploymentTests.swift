@@ -129,8 +129,10 @@ import Web
         let start = try run(Stack.binDir + "/metadata-demo", ["--env-file", path], clean: true)
         #expect(start.status == 2)
         #expect(start.output.contains("line \(line): AUTH0_LOGOUT: the value ends with a comment"))
+        // Its ledger goes in the run folder (unset, STATE_DIR is `state` under the current folder).
         let missing = try run(
-            Stack.binDir + "/metadata-demo", ["check-config", "--env-file", path + ".nope"], clean: true)
+            Stack.binDir + "/metadata-demo", ["check-config", "--env-file", path + ".nope"],
+            environment: ["STATE_DIR": stack.runDir + "/state"], clean: true)
         #expect(missing.status == 1)
         #expect(missing.output.contains("--env-file: \(path).nope cannot be read"))
     }

@@ -21,6 +21,13 @@ import Web
         #expect(file.values["AUTH0_SCOPE"] == "openid profile email offline_access")
     }
 
+    /// A file saved with Windows line ends reads the same ("\r\n" is one Character in Swift).
+    @Test func crlfLineEndsAreLineEnds() {
+        let file = EnvironmentFile(text: "# settings\r\nLOG_LEVEL=info\r\nAUTH0_SCOPE=openid profile\r\n")
+        #expect(file.problems.isEmpty, "\(file.problems)")
+        #expect(file.values == ["LOG_LEVEL": "info", "AUTH0_SCOPE": "openid profile"])
+    }
+
     /// The example's `AUTH0_LOGOUT=v2   # or oidc` passed a shell check and stopped the service.
     @Test func aTrailingCommentIsPartOfTheValueToSystemdAndIsReported() {
         let file = EnvironmentFile(text: "AUTH0_LOGOUT=v2   # or oidc\nSECRET_HINT=abc#def\n")

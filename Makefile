@@ -1,5 +1,5 @@
 # The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
-.PHONY: run test bench build fuzz soak
+.PHONY: run test bench build fuzz soak deb
 
 run:
 	scripts/run
@@ -19,3 +19,6 @@ fuzz:
 
 soak:
 	scripts/soak
+
+deb:
+	scripts/deb

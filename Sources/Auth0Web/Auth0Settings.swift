@@ -60,14 +60,26 @@ public struct Auth0Settings: Sendable {
             guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
             return raw
         }
-        func secret(_ name: String) -> String? {
+        // A secret is its variable, else the file its _FILE names, else the systemd credential of
+        // that name (LoadCredential= puts it in CREDENTIALS_DIRECTORY).
+        func secret(_ name: String, credential: String) -> String? {
             if let direct = value(name) { return direct }
-            guard let path = value(name + "_FILE") else { return nil }
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                problems.append("\(name)_FILE: cannot read \(path)")
+            let setting: String
+            let path: String
+            if let file = value(name + "_FILE") {
+                (setting, path) = (name + "_FILE", file)
+            } else if let credentials = value("CREDENTIALS_DIRECTORY") {
+                (setting, path) = (name, credentials + "/" + credential)
+            } else {
                 return nil
             }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                problems.append("\(setting): cannot read \(path)")
+                return ""
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { problems.append("\(setting): \(path) is empty") }
+            return trimmed
         }
 
         let issuer = value("AUTH0_DOMAIN").flatMap { Self.issuer(fromDomain: $0) }
@@ -80,15 +92,18 @@ public struct Auth0Settings: Sendable {
         }
         let clientID = value("AUTH0_CLIENT_ID")
         if clientID == nil { problems.append("AUTH0_CLIENT_ID: missing; copy it from the application's settings") }
-        let clientSecret = secret("AUTH0_CLIENT_SECRET")
-        if clientSecret == nil, value("AUTH0_CLIENT_SECRET_FILE") == nil {
+        let clientSecret = secret("AUTH0_CLIENT_SECRET", credential: "client-secret")
+        if clientSecret == nil {
             problems.append("AUTH0_CLIENT_SECRET: missing (or set AUTH0_CLIENT_SECRET_FILE)")
         }
-        let secrets = secret("AUTH0_SECRET")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if secrets == nil, value("AUTH0_SECRET_FILE") == nil {
+        let secretText = secret("AUTH0_SECRET", credential: "cookie-secret")
+        let secrets = secretText?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if secrets == nil {
             problems.append(
                 "AUTH0_SECRET: missing; generate one with `openssl rand -hex 32` (or set AUTH0_SECRET_FILE)")
-        } else if let secrets, secrets.isEmpty || secrets.contains(where: { CookieSecret.randomBytes($0) == nil }) {
+        } else if let secrets, secretText?.isEmpty == false,  // an unreadable or empty file is reported above
+            secrets.isEmpty || secrets.contains(where: { CookieSecret.randomBytes($0) == nil })
+        {
             problems.append(
                 "AUTH0_SECRET: each comma-separated secret must be at least 32 random bytes written as hex or base64 "
                     + "(a chosen phrase can be guessed from any cookie); make one with `openssl rand -hex 32`")

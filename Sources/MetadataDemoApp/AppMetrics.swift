@@ -57,6 +57,9 @@ public final class AppMetrics: Sendable {
             descriptor: Self.name(
                 "session_ledger_available", help: "1 while the session ledger's store answers, 0 while it does not"))
         ledgerAvailable.set(Int64(1))
+        // At zero from the start: a series that first appears at 1 shows Prometheus no increase,
+        // and the shipped alert on Management API 429s watches for any.
+        _ = registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", "429")])
         revalidations = registry.makeCounter(
             descriptor: Self.name(
                 "session_revalidations", unit: "total", help: "Sessions checked again with the tenant after an interval"

@@ -6,16 +6,23 @@ import Web
 /// `metadata-demo check-config`: every setting checked, the templates loaded and the tenant's
 /// endpoints discovered exactly as start-up discovers them, its keys reached, the application's
 /// credentials proven at the token endpoint, and the session ledger's store opened and asked once
-/// (read only); one line per problem, and a non-zero exit on any.
+/// (read only); one line per problem, and a non-zero exit on any. The embedded store is opened
+/// only where `STATE_DIR` names it: run by hand, without it, check-config makes no `state/`
+/// folder here, nor a file in the service's own folder that its user could not write.
 enum CheckConfig {
     /// Checks everything, reporting `problems` found before (in the env file) with the rest.
     static func run(environment: [String: String], problems earlier: [String] = []) -> Int32 {
         let all = AllSettings(environment: environment)
         var problems = earlier + all.problems
+        var ledger = "session ledger reachable"
         if let worker = all.worker {
             do { _ = try worker.loadPages() } catch { problems += error.lines }
-            do { _ = try worker.ledgerStore.open().get("check-config") } catch {
-                problems.append("\(worker.ledgerStore.settingName): \(error.description)")
+            if case .sqlite = worker.ledgerStore, !worker.stateDirectoryIsSet {
+                ledger = "session ledger: SQLite in the service's STATE_DIR (not opened here)"
+            } else {
+                do { _ = try worker.ledgerStore.open().get("check-config") } catch {
+                    problems.append("\(worker.ledgerStore.settingName): \(error.description)")
+                }
             }
         }
         let auth0 = all.auth0
@@ -23,7 +30,7 @@ enum CheckConfig {
         AllSettings.report(problems)
         if problems.isEmpty {
             print(
-                "ok: settings valid, templates loaded, session ledger reachable, \(auth0?.issuer ?? "") reachable, "
+                "ok: settings valid, templates loaded, \(ledger), \(auth0?.issuer ?? "") reachable, "
                     + "client credentials accepted")
         }
         return problems.isEmpty ? 0 : 1

@@ -19,9 +19,10 @@ struct WorkerSettings {
     let requestSeconds: Int
     /// `FASTCGI_SOCKET_MODE`: octal permission bits of a unix socket. Default `660`.
     let socketMode: Int
-    /// `TEMPLATES_DIR`: the folder of HTML templates. Default `Templates`.
+    /// `TEMPLATES_DIR`: the folder of HTML templates. Default: the package's, else `Templates`.
     let templatesDirectory: String
-    /// `PUBLIC_DIR`: the folder nginx serves under `/static/`, read to fingerprint its files. Default `Public`.
+    /// `PUBLIC_DIR`: the folder nginx serves under `/static/`, read to fingerprint its files. Default: the
+    /// package's, else `Public`.
     let publicDirectory: String
     /// `LOG_LEVEL`: `debug`, `info`, `warning` or `error`. Default `info`.
     let logLevel: Log.Level
@@ -38,6 +39,8 @@ struct WorkerSettings {
     let ledgerStore: LedgerStore
     /// `STATE_DIR`: the folder of the embedded ledger (`session-ledger.sqlite3`). Default `state`.
     let stateDirectory: String
+    /// Whether `STATE_DIR` was set (the systemd unit sets it to the service's own state folder).
+    let stateDirectoryIsSet: Bool
 
     /// Where the session ledger's shared store is.
     enum LedgerStore {
@@ -123,12 +126,13 @@ struct WorkerSettings {
         self.pageThreads = pageThreads
         self.requestSeconds = requestSeconds
         self.socketMode = mode
-        self.templatesDirectory = environment["TEMPLATES_DIR"] ?? "Templates"
-        self.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
+        self.templatesDirectory = environment["TEMPLATES_DIR"] ?? InstalledLayout.directory("Templates")
+        self.publicDirectory = environment["PUBLIC_DIR"] ?? InstalledLayout.directory("Public")
         self.logLevel = level
         self.peers = peers
         self.socketGroup = socketGroup
         self.ledgerStore = ledgerStore
         self.stateDirectory = stateDirectory
+        self.stateDirectoryIsSet = environment["STATE_DIR"].map { !$0.isEmpty } ?? false
     }
 }

@@ -23,7 +23,7 @@ if arguments.first == "publish-static" {
         FileHandle.standardError.write(Data("metadata-demo: usage: metadata-demo publish-static DIR\n".utf8))
         exit(2)
     }
-    let publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
+    let publicDirectory = environment["PUBLIC_DIR"] ?? InstalledLayout.directory("Public")
     do {
         for name in try StaticAssets.publish(from: publicDirectory, to: output) { print("\(output)/\(name)") }
         exit(0)

@@ -22,20 +22,9 @@ import Web
             ])
         #expect(cert.status == 0, "\(cert.output)")
         let site = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
-            .replacingOccurrences(of: "/etc/ssl/metadata-demo", with: dir)
-        try site.write(toFile: dir + "/site.conf", atomically: true, encoding: .utf8)
-        let main = """
-            pid \(dir)/nginx.pid;
-            error_log \(dir)/error.log;
-            events {}
-            http {
-                include /etc/nginx/mime.types;
-                client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy;
-                uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi;
-                include \(dir)/site.conf;
-            }
-            """
-        try main.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+            .replacingOccurrences(of: "/etc/letsencrypt/live/demo.example.com", with: dir)
+            .replacingOccurrences(of: "/var/log/nginx/", with: dir + "/")
+        try ProductionNginx.writeConfig(site: site, in: dir)
         let check = try run("/usr/sbin/nginx", ["-t", "-p", dir, "-c", dir + "/nginx.conf"])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("test is successful"))
@@ -47,22 +36,25 @@ import Web
     @Test func systemdFindsNothingWrongInTheUnits() throws {
         let dir = NSTemporaryDirectory() + "units-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        for unit in ["metadata-demo.socket", "metadata-demo.service"] {
+        for unit in ["metadata-demo@.socket", "metadata-demo@.service"] {
             // ExecStart must name a program that exists here: the one the tests built.
             let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/systemd/" + unit, encoding: .utf8)
-                .replacingOccurrences(of: "/usr/local/bin/metadata-demo", with: Stack.binDir + "/metadata-demo")
+                .replacingOccurrences(
+                    of: "ExecStart=/usr/bin/metadata-demo", with: "ExecStart=" + Stack.binDir + "/metadata-demo")
             try text.write(toFile: dir + "/" + unit, atomically: true, encoding: .utf8)
         }
-        let service = try String(contentsOfFile: dir + "/metadata-demo.service", encoding: .utf8)
+        let service = try String(contentsOfFile: dir + "/metadata-demo@.service", encoding: .utf8)
         for setting in [
             "DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes",
             "RestrictAddressFamilies=", "CapabilityBoundingSet=", "Restart=on-failure", "LoadCredential=",
             "Environment=FASTCGI_LISTEN=systemd", "Type=notify", "RestartPreventExitStatus=2", "WatchdogSec=",
+            "Requires=metadata-demo@%i.socket", "User=metadata-demo",
         ] {
             #expect(service.contains(setting), "\(setting)")
         }
+        // Templates are checked through instances, as systemd loads them.
         let verify = try run(
-            "/usr/bin/systemd-analyze", ["verify", dir + "/metadata-demo.socket", dir + "/metadata-demo.service"])
+            "/usr/bin/systemd-analyze", ["verify", dir + "/metadata-demo@1.socket", dir + "/metadata-demo@1.service"])
         #expect(verify.status == 0)
         #expect(verify.output.isEmpty, "\(verify.output)")
     }

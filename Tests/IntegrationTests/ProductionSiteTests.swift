@@ -4,107 +4,59 @@ import Testing
 import Web
 
 /// `deploy/nginx-site.conf` itself, started by a real nginx with a throwaway certificate in front
-/// of the real worker: only its addresses, ports, paths and certificate are rewritten.
+/// of two real workers: only its addresses, ports, paths and certificate are rewritten, and its
+/// shipped-off parts (the second worker, the sibling app) turned on as its comments say.
 @Suite(.serialized) final class ProductionSiteTests {
     let stack: Stack
-    let dir = NSTemporaryDirectory() + "prod-site-\(UUID().uuidString.prefix(8))"
-    let http: Int
-    let https: Int
-    let metrics: Int
+    let site: ProductionNginx
     let sibling: LocalHTTPPeer
-    private var processes: [Process] = []
+    let siblingDir = NSTemporaryDirectory() + "sibling-\(UUID().uuidString.prefix(8))"
+    let staticRoot = NSTemporaryDirectory() + "static-root-\(UUID().uuidString.prefix(8))"
 
     init() throws {
-        stack = try Stack()
-        (http, https, metrics) = (try Stack.freePort(), try Stack.freePort(), try Stack.freePort())
-        try FileManager.default.createDirectory(atPath: dir + "/mini", withIntermediateDirectories: true)
-        try "sibling\n".write(toFile: dir + "/mini/index.html", atomically: true, encoding: .utf8)
-        sibling = try LocalHTTPPeer(serving: dir)
-        try Self.run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=demo.example.com",
-                "-addext", "subjectAltName=DNS:demo.example.com", "-keyout", dir + "/privkey.pem", "-out",
-                dir + "/fullchain.pem",
-            ])
-        try Self.run(
-            Stack.binDir + "/metadata-demo", ["publish-static", dir + "/static"],
-            ["PUBLIC_DIR": Stack.repoRoot + "/Public"])
-        var site = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
-        for (from, to) in [
-            ("/etc/ssl/metadata-demo", dir), ("/srv/metadata-demo", dir),
-            ("unix:/run/metadata-demo/metadata-demo.sock", "unix:\(stack.runDir)/metadata-demo.sock"),
-            ("listen 80", "listen 127.0.0.1:\(http)"), ("listen 443", "listen 127.0.0.1:\(https)"),
-            ("127.0.0.1:9145", "127.0.0.1:\(metrics)"), ("http://127.0.0.1:9100", "http://127.0.0.1:\(sibling.port)"),
-        ] {
-            #expect(site.contains(from), "the site no longer has \(from)")
-            site = site.replacingOccurrences(of: from, with: to)
+        stack = try Stack(workers: 2)
+        try FileManager.default.createDirectory(atPath: siblingDir + "/mini", withIntermediateDirectories: true)
+        try "sibling\n".write(toFile: siblingDir + "/mini/index.html", atomically: true, encoding: .utf8)
+        sibling = try LocalHTTPPeer(serving: siblingDir)
+        // The workers' sockets under the names systemd's template units give them.
+        for (instance, socket) in [("1", "metadata-demo.sock"), ("2", "metadata-demo-2.sock")] {
+            try FileManager.default.createSymbolicLink(
+                atPath: stack.runDir + "/\(instance).sock", withDestinationPath: stack.runDir + "/" + socket)
         }
-        site = site.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("[::]") }
-            .joined(separator: "\n")
-        try site.write(toFile: dir + "/site.conf", atomically: true, encoding: .utf8)
-        let main = """
-            \(getuid() == 0 ? "user www-data www-data;" : "")
-            pid \(dir)/nginx.pid;
-            error_log \(dir)/error.log;
-            events {}
-            http {
-                include /etc/nginx/mime.types;
-                access_log off;
-                client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy;
-                uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi;
-                include \(dir)/site.conf;
-            }
-            """
-        try main.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
-        if getuid() == 0 { try Self.run("/bin/chmod", ["-R", "a+rX", dir + "/static", dir + "/mini"]) }
-        processes.append(
-            try Self.start("/usr/sbin/nginx", ["-p", dir, "-c", dir + "/nginx.conf", "-g", "daemon off;"]))
-        for port in [http, https, metrics] {
-            for _ in 0..<200 {
-                if let fd = Stack.connect(tcpPort: port) {
-                    close(fd)
-                    break
-                }
-                usleep(25_000)
-            }
+        try Stack.check(
+            Stack.binDir + "/metadata-demo", ["publish-static", staticRoot + "/static"],
+            environment: ["PUBLIC_DIR": Stack.repoRoot + "/Public"])
+        if getuid() == 0 { try Stack.check("/bin/chmod", ["-R", "a+rX", staticRoot, siblingDir]) }
+        let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
+        let address = "http://127.0.0.1:\(sibling.port)"
+        site = try ProductionNginx(site: text, staticRoot: staticRoot, socketDirectory: stack.runDir) {
+            // Two workers, as the guide's "Several workers" has it, and the sibling app turned on.
+            ProductionNginx.withSiblingApp(
+                $0.replacingOccurrences(
+                    of: "    # server unix:/run/metadata-demo/2.sock", with: "    server unix:/run/metadata-demo/2.sock"
+                ),
+                at: address)
         }
     }
 
     deinit {
-        // nginx stops its workers on TERM; its exit is polled, not awaited (Foundation's
-        // waitUntilExit can miss a child's end).
         sibling.stop()
-        for process in processes { kill(process.processIdentifier, SIGTERM) }
-        for process in processes {
-            for _ in 0..<200 where process.isRunning { usleep(25_000) }
-        }
+        site.stop()
         stack.stop()
     }
 
-    /// One answer of the site over https (or http), as curl sees it: status and headers.
     private func fetch(
         _ path: String, host: String = "demo.example.com", tls: Bool = true, method: String = "GET",
         cookie: String? = nil
-    ) throws -> (status: Int, headers: [String: String], curlExit: Int32) {
-        let port = tls ? https : http
-        var arguments = [
-            "-s", "-k", "-o", "/dev/null", "-D", "-", "-X", method, "--resolve", "\(host):\(port):127.0.0.1",
-            "\(tls ? "https" : "http")://\(host):\(port)\(path)",
-        ]
-        if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
-        if method == "POST" { arguments += ["-H", "Origin: https://demo.example.com", "--data", "csrf=x"] }
-        let (status, output) = try Self.output("/usr/bin/curl", arguments)
-        var headers: [String: String] = [:]
-        var code = 0
-        for line in output.split(separator: "\r\n") {
-            if line.hasPrefix("HTTP/") { code = Int(line.split(separator: " ")[1]) ?? 0 }
-            if let colon = line.firstIndex(of: ":") {
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                    in: .whitespaces)
-            }
-        }
-        return (code, headers, status)
+    ) throws -> (status: Int, headers: [String: String], body: String, curlExit: Int32) {
+        try site.fetch(path, host: host, tls: tls, method: method, cookie: cookie)
+    }
+
+    /// As shipped, the sibling app is off: `/mini/` is the worker's own 404, not a 502.
+    @Test func theSiblingAppIsOffAsShipped() throws {
+        let shipped = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
+        #expect(!shipped.contains("\n    location /mini/"))
+        #expect(shipped.contains("\n    #location /mini/ {"))
     }
 
     @Test func everyLocationKeepsHSTSTheSiblingAppIncluded() throws {
@@ -112,7 +64,7 @@ import Web
         try browser.logIn(stack, as: DemoUser.skippy)
         let cookie = try #require(browser.cookieHeader(for: stack.baseURL + "/"))
         let fingerprinted = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: dir + "/static").first {
+            try FileManager.default.contentsOfDirectory(atPath: staticRoot + "/static").first {
                 $0.hasPrefix("app.") && $0 != "app.css"
             })
         for (path, status) in [
@@ -134,27 +86,30 @@ import Web
         #expect(redirect.headers["location"] == "https://demo.example.com/x?y=1")
         #expect(try fetch("/", host: "evil.example", tls: false).curlExit == 52)  // empty reply: 444
         #expect(try fetch("/", host: "evil.example").curlExit != 0)  // TLS handshake refused
-        let (_, spoofed) = try Self.output(
+        let (_, spoofed) = try Stack.run(
             "/usr/bin/curl",
-            ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example", "http://127.0.0.1:\(http)/"])
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example",
+                "http://127.0.0.1:\(site.http)/",
+            ])
         #expect(spoofed == "000")
     }
 
     @Test func tlsFollowsMozillasIntermediateProfileWithoutSessionTickets() throws {
-        let good = try Self.output(
+        let good = try Stack.run(
             "/bin/bash",
             [
                 "-c",
-                "echo | openssl s_client -connect 127.0.0.1:\(https) -servername demo.example.com -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256 2>&1",
+                "echo | openssl s_client -connect 127.0.0.1:\(site.https) -servername demo.example.com -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256 2>&1",
             ])
         #expect(good.1.contains("Cipher is ECDHE-RSA-AES128-GCM-SHA256"), "\(good.1.suffix(400))")
         #expect(!good.1.contains("TLS session ticket:"))  // no ticket issued
         for refused in ["-tls1_2 -cipher AES128-GCM-SHA256", "-tls1_1 -cipher DEFAULT@SECLEVEL=0"] {
-            let answer = try Self.output(
+            let answer = try Stack.run(
                 "/bin/bash",
                 [
                     "-c",
-                    "echo | openssl s_client -connect 127.0.0.1:\(https) -servername demo.example.com \(refused) 2>&1",
+                    "echo | openssl s_client -connect 127.0.0.1:\(site.https) -servername demo.example.com \(refused) 2>&1",
                 ])
             #expect(!answer.1.contains("Cipher is") || answer.1.contains("Cipher is (NONE)"), "\(refused)")
         }
@@ -165,10 +120,39 @@ import Web
         #expect(statuses.contains(429), "\(statuses)")
     }
 
-    @Test func metricsOnlyOnTheLoopbackListener() throws {
+    /// Metrics are not on the public site, and the loopback listener gives each worker its own
+    /// address: every scrape of one reads that worker's counters (through the upstream, scrapes
+    /// alternated between workers and counters seemed to reset), and together they count every
+    /// request once.
+    @Test func metricsPerWorkerOnlyOnTheLoopbackListener() throws {
         #expect(try fetch("/metrics").status == 404)
-        let (_, body) = try Self.output("/usr/bin/curl", ["-s", "http://127.0.0.1:\(metrics)/metrics"])
-        #expect(body.contains("metadata_demo_logins_total"))
+        #expect(try fetch("/metrics/1").status == 404)
+        let requests = 40
+        for _ in 0..<requests { #expect(try fetch("/healthz").status == 200) }
+        func healthz(_ worker: String) throws -> Double {
+            let text = try site.metrics(worker: worker)
+            #expect(text.contains("metadata_demo_logins_total"), "\(text.prefix(300))")
+            return text.split(separator: "\n").filter { $0.hasPrefix("metadata_demo_requests_total{") }
+                .filter { $0.contains("route=\"/healthz\"") && $0.contains("status=\"200\"") }
+                .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+        }
+        let first = try healthz("1")
+        let second = try healthz("2")
+        #expect(first + second == Double(requests))
+        #expect(first > 0 && second > 0, "nginx spreads requests over both workers: \(first), \(second)")
+        for _ in 0..<3 {
+            #expect(try healthz("1") == first)
+            #expect(try healthz("2") == second)
+        }
+        // A name that is not a worker's socket, or not a name at all, reaches nothing.
+        let (_, missing) = try Stack.run(
+            "/usr/bin/curl",
+            ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(site.metrics)/metrics/9"])
+        #expect(missing == "502")
+        let (_, traversal) = try Stack.run(
+            "/usr/bin/curl",
+            ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(site.metrics)/metrics/..%2Fx"])
+        #expect(traversal == "404")
     }
 
     @Test func staticFilesAreTheCurrentOnesWithTheirRightTypes() throws {
@@ -177,7 +161,7 @@ import Web
         #expect(try fetch("/static/dev-tenant/tenant.css").status == 404)
         #expect(try fetch("/static/app.000000000000.css").status == 404)
         let current = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: dir + "/static").first {
+            try FileManager.default.contentsOfDirectory(atPath: staticRoot + "/static").first {
                 $0.hasPrefix("app.") && $0 != "app.css"
             })
         let answer = try fetch("/static/\(current)")
@@ -185,28 +169,15 @@ import Web
         #expect(answer.headers["cache-control"] == "public, max-age=31536000, immutable")
     }
 
-    private static func start(_ path: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    @discardableResult
-    private static func run(_ path: String, _ arguments: [String], _ environment: [String: String] = [:]) throws
-        -> String
-    {
-        let (status, output) = try output(path, arguments, environment)
-        guard status == 0 else { throw StackError("\(path) \(arguments) failed: \(output)") }
-        return output
-    }
-
-    private static func output(_ path: String, _ arguments: [String], _ environment: [String: String] = [:]) throws
-        -> (Int32, String)
-    {
-        try Stack.run(path, arguments, environment: environment)
+    /// nginx's access log and the worker's log lines carry the same request id, so one request
+    /// can be followed from one to the other (also for the single sign-on check).
+    @Test func theAccessLogAndTheWorkerShareTheRequestID() throws {
+        #expect(try fetch("/logged-out").status == 200)
+        let access = try String(contentsOfFile: site.dir + "/metadata-demo.access.log", encoding: .utf8)
+        let line = try #require(access.split(separator: "\n").last { $0.contains("GET /logged-out ") })
+        let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }).dropFirst(3)
+        #expect(id.count == 32 && id.allSatisfy(\.isHexDigit), "\(line)")
+        let workers = stack.log("worker") + stack.log("worker-2")
+        #expect(workers.contains("id=\(id)"), "no worker line with id=\(id)")
     }
 }

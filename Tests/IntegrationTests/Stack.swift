@@ -317,6 +317,14 @@ final class Stack: @unchecked Sendable {
 
     /// Runs a command to its end: its exit status and what it printed (standard error too,
     /// unless `errorsToo` is false). `clean` gives it only `environment`.
+    /// Runs a program that must succeed (else throws with its output); its output.
+    @discardableResult
+    static func check(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let (status, output) = try run(path, arguments, environment: environment)
+        guard status == 0 else { throw StackError("\(path) \(arguments) failed (\(status)): \(output)") }
+        return output
+    }
+
     static func run(
         _ path: String, _ arguments: [String], environment: [String: String] = [:], clean: Bool = false,
         errorsToo: Bool = true

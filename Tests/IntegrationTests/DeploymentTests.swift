@@ -59,6 +59,20 @@ import Web
         #expect(verify.output.isEmpty, "\(verify.output)")
     }
 
+    /// The shipped Prometheus config and alerts pass promtool, and its rule tests (each alert
+    /// fires on trouble and stays quiet on a healthy worker) pass. `make test` installs Debian's
+    /// prometheus for promtool.
+    @Test func prometheusConfigAndAlertsPassPromtool() throws {
+        let folder = Stack.repoRoot + "/deploy/prometheus/"
+        let config = try run("/usr/bin/promtool", ["check", "config", folder + "prometheus.yml"])
+        #expect(config.status == 0, "\(config.output)")
+        #expect(config.output.contains("1 rule files found"))
+        let rules = try run("/usr/bin/promtool", ["check", "rules", folder + "metadata-demo.rules.yml"])
+        #expect(rules.status == 0 && rules.output.contains("6 rules found"), "\(rules.output)")
+        let tests = try run("/usr/bin/promtool", ["test", "rules", folder + "metadata-demo.rules.test.yml"])
+        #expect(tests.status == 0 && tests.output.contains("SUCCESS"), "\(tests.output)")
+    }
+
     @Test func workerRefusesBadSettingsWithOneLineEach() throws {
         let answer = try run(
             Stack.binDir + "/metadata-demo", [],

@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// The Debian package `make deb` builds: what it holds, what lintian and apt think of it, and the
+/// deploy guide's commands walked on it, from installation to a page served through nginx,
+/// rotation, upgrade, backup and purge. It is installed into a throwaway root
+/// (`dpkg --root --force-script-chrootless`, its maintainer scripts honouring DPKG_ROOT); what
+/// needs systemd (enabling and starting the units) is done as the installed units say, by the
+/// supervisor the other tests use.
+@Suite(.serialized) struct PackageTests {
+    /// The package: `METADATA_DEMO_DEB` (`make test` builds it first), else built here once.
+    static func package() throws -> String {
+        try built.withLock { path in
+            if let path { return path }
+            if let given = ProcessInfo.processInfo.environment["METADATA_DEMO_DEB"], !given.isEmpty {
+                path = given
+            } else {
+                let output = try Stack.check(
+                    Stack.repoRoot + "/scripts/deb", [NSTemporaryDirectory() + "deb-\(UUID().uuidString.prefix(8))"])
+                path = String(output.split(separator: "\n").last ?? "")
+            }
+            return path!
+        }
+    }
+    private static let built = Mutex<String?>(nil)
+
+    @Test func thePackageHoldsTheProductAndNothingElse() throws {
+        let package = try Self.package()
+        let listing = try Stack.check("/usr/bin/dpkg-deb", ["-c", package])
+        let paths = Set(listing.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        for path in [
+            "./usr/bin/metadata-demo", "./usr/share/metadata-demo/Templates/profile.html",
+            "./usr/share/metadata-demo/Public/app.css", "./usr/share/metadata-demo/static/app.css",
+            "./lib/systemd/system/metadata-demo@.socket", "./lib/systemd/system/metadata-demo@.service",
+            "./etc/nginx/sites-available/metadata-demo", "./etc/metadata-demo/metadata-demo.env",
+            "./usr/share/doc/metadata-demo/README.md", "./usr/share/doc/metadata-demo/copyright",
+            "./usr/share/doc/metadata-demo/examples/prometheus/metadata-demo.rules.yml",
+            "./usr/share/man/man1/metadata-demo.1.gz",
+        ] {
+            #expect(paths.contains(path), "\(path) missing")
+        }
+        #expect(paths.contains { $0.hasPrefix("./usr/share/metadata-demo/static/app.") && $0.count > 45 })
+        #expect(!paths.contains { $0.contains("dev-tenant") }, "the dev tenant is not shipped")
+        #expect(!listing.contains("./etc/metadata-demo/cookie-secret"), "secrets are made on the server")
+
+        let control = NSTemporaryDirectory() + "control-\(UUID().uuidString.prefix(8))"
+        try Stack.check("/usr/bin/dpkg-deb", ["-e", package, control])
+        let conffiles = try String(contentsOfFile: control + "/conffiles", encoding: .utf8)
+        #expect(conffiles == "/etc/metadata-demo/metadata-demo.env\n/etc/nginx/sites-available/metadata-demo\n")
+        let depends = try Stack.check("/usr/bin/dpkg-deb", ["-f", package, "Depends"])
+        #expect(depends.contains("libfcgi0ldbl (>= 2.4.2-2+deb12u1)"), "\(depends)")
+        #expect(depends.contains("libcurl4") && depends.contains("libsqlite3-0") && depends.contains("libhiredis"))
+        #expect(!depends.lowercased().contains("swift"))
+
+        // The Swift runtime is inside the binary: no library of the toolchain is needed.
+        let unpacked = NSTemporaryDirectory() + "unpacked-\(UUID().uuidString.prefix(8))"
+        try Stack.check("/usr/bin/dpkg-deb", ["-x", package, unpacked])
+        let needed = try Stack.check("/usr/bin/readelf", ["-d", unpacked + "/usr/bin/metadata-demo"])
+            .split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty)
+        #expect(!needed.contains { $0.contains("swift") || $0.contains("Foundation") || $0.contains("dispatch") })
+    }
+
+    /// lintian finds no error (its warnings are printed with the test's output), and apt would
+    /// install the package here with what Debian 12 has.
+    @Test func lintianAndAptAcceptIt() throws {
+        let package = try Self.package()
+        let lint = try Stack.run("/usr/bin/lintian", ["--fail-on", "error", package])
+        #expect(lint.status == 0, "\(lint.output)")
+        #expect(!lint.output.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "\(lint.output)")
+        let simulated = try Stack.run(
+            "/usr/bin/apt-get", ["install", "--simulate", "--no-install-recommends", package])
+        #expect(simulated.status == 0, "\(simulated.output)")
+        #expect(
+            simulated.output.contains("Inst metadata-demo") || simulated.output.contains("metadata-demo is already"))
+    }
+
+    @Test func theGuideLeadsFromThePackageToAPageThroughNginx() throws {
+        let started = ContinuousClock.now
+        let walk = try GuideWalk(package: try Self.package())
+        defer { walk.stop() }
+
+        // 2. Install: nothing is started; the secrets' files exist with mode 0600.
+        try walk.install()
+        let conf = walk.root + "/etc/metadata-demo"
+        #expect(try walk.mode(conf + "/cookie-secret") == 0o600)
+        #expect(try walk.mode(conf + "/client-secret") == 0o600)
+        #expect(try String(contentsOfFile: conf + "/client-secret", encoding: .utf8).isEmpty)
+        let cookieSecret = try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8)
+        #expect(cookieSecret.count == 65 && cookieSecret.dropLast().allSatisfy(\.isHexDigit))
+
+        // 4. Configure (the editor's part done with sed), 5. check: refused with the empty
+        // client secret, accepted once it is written.
+        try walk.configure(["AUTH0_DOMAIN", "AUTH0_CLIENT_ID"], from: walk.stack.devEnvironment)
+        let checkCommand =
+            "CREDENTIALS_DIRECTORY=/etc/metadata-demo metadata-demo check-config --env-file /etc/metadata-demo/metadata-demo.env"
+        let refused = try walk.guide(checkCommand)
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("AUTH0_CLIENT_SECRET: \(conf)/client-secret is empty"), "\(refused.output)")
+        let secret = try #require(walk.stack.devEnvironment["AUTH0_CLIENT_SECRET"])
+        #expect(
+            try walk.guide("install -m 0600 /dev/stdin /etc/metadata-demo/client-secret", input: secret + "\n").status
+                == 0)
+        let checked = try walk.guide(checkCommand)
+        #expect(checked.status == 0, "\(checked.output)")
+        #expect(checked.output.contains("ok: settings valid"))
+        #expect(!checked.output.contains(secret))
+
+        // 6. Start (as the installed units say), 7. the installed site, 9. look.
+        try walk.startWorkerAsTheUnitDoes(instance: "1")
+        #expect(
+            try walk.guide(
+                "sed -i 's/demo\\.example\\.com/YOUR.SITE.NAME/g' /etc/nginx/sites-available/metadata-demo",
+                name: "demo.example.com"
+            ).status == 0)
+        try walk.startNginx()
+        let health = try walk.guide("curl -fsS https://demo.example.com/healthz")
+        #expect(health.status == 0 && health.output == "ok\n", "\(health.output)")
+        let title = try walk.guide("curl -fsS https://demo.example.com/ | grep -o '<title>[^<]*</title>'")
+        #expect(title.output == "<title>Metadata demo</title>\n", "\(title.output)")
+        let counters = try walk.guide(
+            "curl -fsS http://127.0.0.1:9145/metrics/1 | grep '^metadata_demo_requests_total'")
+        #expect(counters.output.contains("route=\"/healthz\""), "\(counters.output)")
+        let stylesheet = try #require(walk.nginx?.fetch("/").body.firstMatch(of: /\/static\/app\.[0-9a-f]{12}\.css/))
+        #expect(try walk.nginx?.fetch(String(stylesheet.output)).status == 200)
+        let setUpIn = ContinuousClock.now - started
+
+        // 13. Rotate the cookie secret: two secrets, both accepted; then back to the new one.
+        #expect(
+            try walk.guide("sed -i \"1s/^/$(openssl rand -hex 32),/\" /etc/metadata-demo/cookie-secret").status == 0)
+        let rotated = try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8)
+        #expect(rotated.split(separator: ",").count == 2 && rotated.hasSuffix("," + cookieSecret))
+        #expect(try walk.guide(checkCommand).status == 0)
+        #expect(try walk.guide("sed -i '1s/,.*//' /etc/metadata-demo/cookie-secret").status == 0)
+        let newest = try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8)
+        #expect(newest.count == 65 && newest != cookieSecret && rotated.hasPrefix(newest.dropLast()))
+        #expect(try walk.guide(checkCommand).status == 0)
+
+        // 12. Upgrade (the same package again): the edited settings and the secrets stay.
+        try walk.install()
+        let settings = try String(contentsOfFile: conf + "/metadata-demo.env", encoding: .utf8)
+        #expect(settings.contains("AUTH0_CLIENT_ID=\(walk.stack.devEnvironment["AUTH0_CLIENT_ID"] ?? "")"))
+        #expect(try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8) == newest)
+        #expect(try walk.guide(checkCommand).status == 0)
+
+        // 15. Backups hold the secrets.
+        let backup =
+            "tar -czf /root/metadata-demo-config.tgz /etc/metadata-demo /etc/nginx/sites-available/metadata-demo"
+        #expect(try walk.guide(backup).status == 0)
+        let archive = try Stack.check("/bin/tar", ["-tzf", walk.root + "/root/metadata-demo-config.tgz"])
+        #expect(archive.contains("metadata-demo/client-secret") && archive.contains("metadata-demo/cookie-secret"))
+
+        // 16. Purge: the secrets, settings and ledger go.
+        walk.stopWorker()
+        try walk.purge()
+        for gone in ["/etc/metadata-demo", "/usr/bin/metadata-demo", "/var/lib/metadata-demo"] {
+            #expect(!FileManager.default.fileExists(atPath: walk.root + gone), "\(gone) left after purge")
+        }
+        print(
+            "PackageTests: from installation to a page through nginx in \(setUpIn), the whole guide in \(ContinuousClock.now - started)"
+        )
+    }
+}

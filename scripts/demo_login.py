@@ -59,12 +59,16 @@ def login(app, email, password):
     status, authorize, _ = request(app + "/login", cookies=cookies)
     assert status == 302, status
     status, location, page = request(authorize, cookies=cookies)
-    if status != 302:  # the tenant's login page (no tenant session yet)
+    tenant = authorize.split("/authorize")[0]
+    if status != 302 and 'action="/u/login"' in page:  # the tenant's login page (no tenant session yet)
         tx = re.search(r'name="tx" value="([^"]*)"', page).group(1)
-        tenant = authorize.split("/authorize")[0]
         form = urllib.parse.urlencode({"tx": tx, "email": email, "password": password, "action": "login"})
-        status, location, _ = request(tenant + "/u/login", "POST", form, cookies=cookies)
-        assert status == 302, status
+        status, location, page = request(tenant + "/u/login", "POST", form, cookies=cookies)
+    if status != 302 and 'action="/u/consent"' in page:  # the first authorization of the app: Accept
+        tx = re.search(r'name="tx" value="([^"]*)"', page).group(1)
+        form = urllib.parse.urlencode({"tx": tx, "action": "accept"})
+        status, location, _ = request(tenant + "/u/consent", "POST", form, cookies=cookies)
+    assert status == 302, status
     status, _, _ = request(location, cookies=cookies)
     assert status == 302, status
     # The product's cookies only (the dev tenant's share the jar: cookies ignore ports).

@@ -36,8 +36,14 @@ extension DevTenant {
             if let value = query[name] { pending[name] = .string(value) }
         }
         let prompt = query["prompt"]
+        if prompt == "consent" { pending["prompt"] = .string("consent") }
         if prompt != "login", let (user, sid) = ssoSession(request) {
-            return try issueCode(JSONValue.object(pending), user: user, sessionID: sid)
+            if prompt == "none",
+                !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
+            {
+                return fail("consent_required", "Consent required")
+            }
+            return try afterLogin(.object(pending), user: user, sessionID: sid)
         }
         if prompt == "none" { return fail("login_required", "Login required") }
         // The form's ticket is bound to this browser by a cookie and used once.
@@ -91,12 +97,13 @@ extension DevTenant {
                 redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
         }
         let sid = Base64URL.encode(SecureRandom.bytes(16))
-        var response = try issueCode(pending, user: user, sessionID: sid)
-        response.setCookie(clearTicket(ticket))
         store.addSession(sid, userID: user.userID)
         let sso = try sealer.seal(
             .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
-        response.setCookie(SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.issuer.hasPrefix("https")))
+        var response = try afterLogin(
+            pending, user: user, sessionID: sid,
+            newSession: SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.issuer.hasPrefix("https")))
+        response.setCookie(clearTicket(ticket))
         return response
     }
 
@@ -114,7 +121,7 @@ extension DevTenant {
         return (user, sid)
     }
 
-    private func issueCode(_ pending: JSONValue, user: TenantUser, sessionID: String) throws -> Response {
+    func issueCode(_ pending: JSONValue, user: TenantUser, sessionID: String) throws -> Response {
         guard let clientID = pending["client_id"]?.string, let redirectURI = pending["redirect_uri"]?.string else {
             return message(400, "invalid_request", "The login request is incomplete.")
         }
@@ -132,10 +139,18 @@ extension DevTenant {
     private func renderLogin(
         tx: String, clientName: String, email: String, error: String?, status: Int, returnsTo redirectURI: String
     ) -> Response {
-        var context: TemplateContext = ["tx": .text(tx), "clientName": .text(clientName), "email": .text(email)]
+        var context: TemplateContext = [
+            "pageTitle": .text("Log in | \(clientName)"), "tx": .text(tx), "clientName": .text(clientName),
+            "email": .text(email),
+        ]
         if let error { context["error"] = .text(error) }
-        var response = Response.html(loginPage.render(context), status: status)
-        // The form's answer redirects to the application: browsers check form-action on redirects too.
+        return formPage(loginPage.render(context), status: status, returnsTo: redirectURI)
+    }
+
+    /// One of the tenant's form pages. The form's answer redirects to the application:
+    /// browsers check form-action on redirects too.
+    func formPage(_ html: [UInt8], status: Int, returnsTo redirectURI: String) -> Response {
+        var response = Response.html(html, status: status)
         response.add(
             "Content-Security-Policy",
             "default-src 'none'; style-src 'self'; form-action 'self' \(URLOrigin.of(redirectURI) ?? "'none'"); "

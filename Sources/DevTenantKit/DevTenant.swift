@@ -14,6 +14,7 @@ public struct DevTenant: Responder {
     let clock: Clock
     let log: Log
     let loginPage: Template
+    let consentPage: Template
     /// Attempt limits and used form tickets.
     let guardian = LoginGuard()
     let messagePage: Template
@@ -37,6 +38,7 @@ public struct DevTenant: Responder {
         sealer = TenantSealer(key: try DevTenant.sealingKey(besides: config.keyFile))
         let templates = try TemplateLibrary(directory: config.templatesDirectory)
         loginPage = try templates.template("login")
+        consentPage = try templates.template("consent")
         messagePage = try templates.template("message")
         router = makeRouter()
     }
@@ -47,6 +49,7 @@ public struct DevTenant: Responder {
         router.add("GET", "/.well-known/jwks.json") { _ in .json(self.signer.jwks.serialized()) }
         router.add("GET", "/authorize") { try self.authorize($0) }
         router.add("POST", "/u/login") { try self.submitLogin($0) }
+        router.add("POST", "/u/consent") { try self.submitConsent($0) }
         router.add("POST", "/oauth/token") { self.token($0) }
         router.add("POST", "/oauth/revoke") { self.revoke($0) }
         router.add("GET", "/userinfo") { self.userinfo($0) }

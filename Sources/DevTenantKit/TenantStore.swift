@@ -42,6 +42,8 @@ final class TenantStore: Sendable {
         /// Tenant sessions (`sid`) by person, and those that ended (logout, deletion).
         var sessions: [String: Set<String>] = [:]
         var endedSessions: Set<String> = []
+        /// Scopes each person authorized each application for (the consent screen's Accept).
+        var grants: [String: [String: Set<String>]] = [:]
     }
 
     private let state = Mutex(State())
@@ -56,12 +58,18 @@ final class TenantStore: Sendable {
         let now = isoTime(clock.now())
         var users: [String: TenantUser] = [:]
         var refresh: [String: RefreshGrant] = [:]
+        var grants: [String: [String: Set<String>]] = [:]
         if let data = FileManager.default.contents(atPath: file), let saved = JSONValue.parse(Array(data)) {
             for json in saved["users"]?.array ?? [] {
                 if let user = TenantUser(json: json, issuer: config.issuer, now: now) { users[user.userID] = user }
             }
             for (token, grant) in saved["refresh_tokens"]?.object ?? [:] {
                 if let grant = RefreshGrant(json: grant) { refresh[token] = grant }
+            }
+            for (userID, clients) in saved["grants"]?.object ?? [:] {
+                for (clientID, scope) in clients.object ?? [:] {
+                    grants[userID, default: [:]][clientID] = Self.scopes(scope.string ?? "")
+                }
             }
         } else {
             for json in config.seedUsers {
@@ -71,7 +79,24 @@ final class TenantStore: Sendable {
         state.withLock {
             $0.users = users
             $0.refreshTokens = refresh
+            $0.grants = grants
         }
+        try save()
+    }
+
+    // MARK: Consent
+
+    /// The scopes of a space-separated list.
+    static func scopes(_ list: String) -> Set<String> { Set(list.split(separator: " ").map(String.init)) }
+
+    /// True when `userID` has authorized `clientID` for every scope of `scope`.
+    func hasGranted(userID: String, clientID: String, scope: String) -> Bool {
+        state.withLock { Self.scopes(scope).isSubset(of: $0.grants[userID]?[clientID] ?? []) }
+    }
+
+    /// Records an Accept (adding to what was granted before) and saves.
+    func grant(userID: String, clientID: String, scope: String) throws {
+        state.withLock { $0.grants[userID, default: [:]][clientID, default: []].formUnion(Self.scopes(scope)) }
         try save()
     }
 
@@ -199,6 +224,10 @@ final class TenantStore: Sendable {
                 .object([
                     "users": .array(state.users.values.sorted { $0.userID < $1.userID }.map(\.savedJSON)),
                     "refresh_tokens": .object(state.refreshTokens.mapValues(\.json)),
+                    "grants": .object(
+                        state.grants.mapValues { clients in
+                            .object(clients.mapValues { .string($0.sorted().joined(separator: " ")) })
+                        }),
                 ])
             }
             try AtomicFile.write(document.serialized(), to: file)

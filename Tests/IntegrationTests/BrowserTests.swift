@@ -35,6 +35,14 @@ import Testing
         try browser.type(user.email, into: "#email")
         try browser.type(user.password, into: "#password")
         try browser.click("button[value=login]")
+        // A person's first login to the app asks them to authorize it.
+        try browser.wait("the consent or logged-in page") {
+            ["Authorize App", "You’re logged in!"].contains(try browser.text("h1"))
+        }
+        if try browser.text("h1") == "Authorize App" {
+            if let screens { try browser.screenshot("\(screens)-2b-tenant-consent") }
+            try browser.click("button[value=accept]")
+        }
         try browser.wait("the logged-in page") { try browser.text("h1") == "You’re logged in!" }
     }
 

@@ -112,10 +112,13 @@ import Web
     private func submit(
         _ browser: TestClient, tx: String, _ user: (email: String, password: String), origin: String? = nil
     ) throws -> TestClient.Answer {
-        try browser.post(
-            stack.tenantURL + "/u/login",
-            form: [("tx", tx), ("email", user.email), ("password", user.password), ("action", "login")],
-            headers: [("Origin", origin ?? stack.tenantURL)])
+        // A person's first login to the app goes through the consent screen: Accept.
+        try browser.acceptConsent(
+            try browser.post(
+                stack.tenantURL + "/u/login",
+                form: [("tx", tx), ("email", user.email), ("password", user.password), ("action", "login")],
+                headers: [("Origin", origin ?? stack.tenantURL)]),
+            tenant: stack.tenantURL)
     }
 
     /// Login CSRF: a form posted from another site, or with a ticket this browser was not

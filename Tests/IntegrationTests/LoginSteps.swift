@@ -21,19 +21,29 @@ extension TestClient {
 
     /// Opens the tenant's login page and signs in; returns the callback URL the tenant sends back to.
     func signIn(at authorizeURL: String, email: String, password: String) throws -> String {
-        let page = try get(authorizeURL)
-        if page.status == 302, let location = page.header("location") { return location }  // tenant SSO
-        guard let tx = TestClient.hiddenField("tx", in: page.body) else {
-            throw StackError("no login form: \(page.body)")
-        }
+        var answer = try get(authorizeURL)
         let tenant = authorizeURL.components(separatedBy: "/authorize")[0]
-        let answer = try post(
-            tenant + "/u/login", form: [("tx", tx), ("email", email), ("password", password), ("action", "login")],
-            headers: [("Origin", tenant)])
+        if answer.status != 302 {  // no tenant session yet: the login form
+            guard let tx = TestClient.hiddenField("tx", in: answer.body), answer.body.contains("action=\"/u/login\"")
+            else { throw StackError("no login form: \(answer.body)") }
+            answer = try post(
+                tenant + "/u/login", form: [("tx", tx), ("email", email), ("password", password), ("action", "login")],
+                headers: [("Origin", tenant)])
+        }
+        answer = try acceptConsent(answer, tenant: tenant)
         guard answer.status == 302, let location = answer.header("location") else {
             throw StackError("sign-in refused: \(answer.status)")
         }
         return location
+    }
+
+    /// The tenant's "Authorize App" screen (a person's first login to the app) answered with
+    /// Accept; any other answer is returned as it is.
+    func acceptConsent(_ answer: Answer, tenant: String) throws -> Answer {
+        guard answer.status == 200, answer.body.contains("action=\"/u/consent\""),
+            let tx = TestClient.hiddenField("tx", in: answer.body)
+        else { return answer }
+        return try post(tenant + "/u/consent", form: [("tx", tx), ("action", "accept")], headers: [("Origin", tenant)])
     }
 
     /// The whole login: product → tenant → callback; returns the callback's answer.

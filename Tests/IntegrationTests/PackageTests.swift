@@ -17,8 +17,10 @@ import Testing
             if let given = ProcessInfo.processInfo.environment["METADATA_DEMO_DEB"], !given.isEmpty {
                 path = given
             } else {
+                // In a build folder of its own: `swift test` holds the lock of .build.
                 let output = try Stack.check(
-                    Stack.repoRoot + "/scripts/deb", [NSTemporaryDirectory() + "deb-\(UUID().uuidString.prefix(8))"])
+                    Stack.repoRoot + "/scripts/deb", [NSTemporaryDirectory() + "deb-\(UUID().uuidString.prefix(8))"],
+                    environment: ["DEB_SCRATCH_PATH": Stack.repoRoot + "/.build-deb-swift"])
                 path = String(output.split(separator: "\n").last ?? "")
             }
             return path!

@@ -3,16 +3,7 @@ import Testing
 
 /// What a person sees and clicks in a real browser (headless Chromium), through nginx, the
 /// worker and the dev tenant. Every screen is saved under `test-artifacts/browser/`.
-@Suite(.serialized) final class BrowserTests {
-    let stack: Stack
-    let browser: WebDriver
-
-    init() throws {
-        stack = try Stack()
-        browser = try WebDriver()
-    }
-    deinit { stack.stop() }
-
+@Suite(.serialized) final class BrowserTests: StackInBrowser {
     /// Runs the steps; on failure keeps a screenshot and the page source.
     private func steps(_ name: String, _ body: () throws -> Void) throws {
         do {

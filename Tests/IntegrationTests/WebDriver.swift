@@ -2,6 +2,18 @@ import CurlClient
 import Foundation
 import Web
 
+/// A stack and a browser driving it: each test of a suite built on it gets its own of both.
+class StackInBrowser {
+    let stack: Stack
+    let browser: WebDriver
+
+    required init() throws {
+        stack = try Stack()
+        browser = try WebDriver()
+    }
+    deinit { stack.stop() }
+}
+
 /// Headless Chromium driven over the W3C WebDriver protocol by chromedriver: a real browser,
 /// no Selenium. Screenshots and page sources go to `test-artifacts/`.
 final class WebDriver: @unchecked Sendable {
@@ -121,6 +133,69 @@ final class WebDriver: @unchecked Sendable {
 
     func property(_ css: String, _ name: String) throws -> String? {
         try call("GET", "/element/\(try find(css).id)/property/\(name)", nil).string
+    }
+
+    /// Runs `script` in the page (a returned promise is awaited) and returns its value.
+    @discardableResult
+    func execute(_ script: String, _ arguments: [JSONValue] = []) throws -> JSONValue {
+        try call("POST", "/execute/sync", .object(["script": .string(script), "args": .array(arguments)]))
+    }
+
+    /// Presses keys as a person does, on whatever has the focus (no element is targeted):
+    /// each character of `text` goes down and up; `WebDriver.tab`, `.enter` and `.shift` are keys.
+    func press(_ text: String) throws {
+        var actions: [JSONValue] = []
+        for key in text {
+            actions.append(.object(["type": "keyDown", "value": .string(String(key))]))
+            actions.append(.object(["type": "keyUp", "value": .string(String(key))]))
+        }
+        _ = try call(
+            "POST", "/actions",
+            .object(["actions": .array([.object(["type": "key", "id": "keyboard", "actions": .array(actions)])])]))
+    }
+    static let tab = "\u{E004}"
+    static let enter = "\u{E007}"
+
+    /// The focused element, described as `tag#id.class "text"`, and whether a focus ring shows
+    /// (an outline that is not `none`, or a box shadow).
+    func focus() throws -> (description: String, ringShows: Bool) {
+        let answer = try execute(
+            """
+            const e = document.activeElement; const s = getComputedStyle(e);
+            const text = (e.innerText || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 40);
+            return [e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' "' + text + '"',
+                    (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none'];
+            """)
+        return (answer.array?.first?.string ?? "", answer.array?.last?.bool ?? false)
+    }
+
+    /// Tabs (at most `limit` times) until the focused element's description contains `target`.
+    func tab(to target: String, limit: Int = 25) throws {
+        for _ in 0..<limit {
+            try press(WebDriver.tab)
+            if try focus().description.contains(target) { return }
+        }
+        throw StackError("Tab never reached \(target); focus is on \(try focus().description)")
+    }
+
+    /// Renders the page as a screen `width` CSS pixels wide at `scale` (2 is a 200% zoom of a
+    /// screen twice as wide), through Chromium's device emulation; nil restores the window.
+    func emulate(width: Int?, height: Int = 800, scale: Double = 1) throws {
+        if let width {
+            _ = try call(
+                "POST", "/goog/cdp/execute",
+                .object([
+                    "cmd": "Emulation.setDeviceMetricsOverride",
+                    "params": .object([
+                        "width": .number(Double(width)), "height": .number(Double(height)),
+                        "deviceScaleFactor": .number(scale), "mobile": .bool(width < 600),
+                    ]),
+                ]))
+        } else {
+            _ = try call(
+                "POST", "/goog/cdp/execute",
+                .object(["cmd": "Emulation.clearDeviceMetricsOverride", "params": .object([:])]))
+        }
     }
 
     /// Waits until `condition` holds (pages load after clicks), up to `seconds`.

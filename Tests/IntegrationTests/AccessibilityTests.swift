@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import Web
+
+/// Every screen of the product and the dev tenant, in a real browser: axe-core finds no
+/// violation, the whole flow works with the keyboard alone with a visible focus ring, and the
+/// pages fit a 360 px screen and a 200% zoom (screenshots in `test-artifacts/browser/`).
+/// axe.min.js is axe-core from PyPI's axe-selenium-python (`scripts/fetch-axe`).
+@Suite(.serialized) final class AccessibilityTests: StackInBrowser {
+    private static let axeSource: String = {
+        let path = (try? Stack.check(Stack.repoRoot + "/scripts/fetch-axe", []))?.split(separator: "\n").last
+        return path.flatMap { try? String(contentsOfFile: String($0), encoding: .utf8) } ?? ""
+    }()
+
+    /// axe-core's violations on the current page, one line each: rule (impact): elements.
+    private func violations() throws -> [String] {
+        #expect(Self.axeSource.count > 100_000, "axe.min.js could not be read")
+        try browser.execute(Self.axeSource + "\n;return true;")
+        let answer = try browser.execute(
+            """
+            return axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
+              v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', ')));
+            """)
+        guard let list = answer.array else { throw StackError("axe.run gave no list: \(answer)") }
+        return list.compactMap(\.string)
+    }
+
+    private func check(_ screen: String, _ found: inout [String]) throws {
+        try browser.screenshot("a11y-\(screen)")
+        found += try violations().map { "\(screen): \($0)" }
+    }
+
+    private func heading() throws -> String { try browser.text("h1") }
+
+    @Test func axeFindsNoViolationOnAnyScreen() throws {
+        var found: [String] = []
+        do {
+            try browser.open(stack.baseURL + "/")
+            try check("first-screen", &found)
+            try browser.click("a.button")
+            try browser.wait("the tenant's login page") {
+                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
+            }
+            try check("tenant-login", &found)
+            try browser.type("wrong@example.com", into: "#email")
+            try browser.type("nope", into: "#password")
+            try browser.click("button[value=login]")
+            try browser.wait("the login error") { try browser.text(".error").contains("Wrong") }
+            try check("tenant-login-error", &found)
+            try browser.type(DemoUser.skippy.email, into: "#email")
+            try browser.type(DemoUser.skippy.password, into: "#password")
+            try browser.click("button[value=login]")
+            try browser.wait("the consent screen") { try heading() == "Authorize App" }
+            try check("tenant-consent", &found)
+            try browser.click("button[value=decline]")
+            try browser.wait("the login cancelled page") { try heading() == "Login cancelled" }
+            try check("login-cancelled", &found)
+            try browser.click("a.button")
+            try browser.wait("the consent screen again") { try heading() == "Authorize App" }
+            try browser.click("button[value=accept]")
+            try browser.wait("the logged-in page") { try heading() == "You’re logged in!" }
+            try check("logged-in", &found)
+            try browser.type("Keep going!", into: "#affirmation")
+            try browser.click("button[value=save]")
+            try browser.wait("the saved notice") { try browser.text(".notice").contains("saved") }
+            try check("saved", &found)
+            try browser.open(stack.baseURL + "/logout")
+            try check("confirm-logout", &found)
+            try browser.click("form[action='/logout'] button")
+            try browser.wait("the logged-out page") { try heading() == "You’re logged out." }
+            try check("logged-out", &found)
+            try browser.open(stack.baseURL + "/no-such-page")
+            try check("not-found", &found)
+            try browser.open(stack.tenantURL + "/authorize")
+            try check("tenant-message", &found)
+        } catch {
+            browser.recordFailure("a11y")
+            throw error
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// Log in, accept, edit and save, follow the announcement, log out: Tab and Enter only, and
+    /// wherever the focus lands, a ring shows it.
+    @Test func theWholeFlowWorksWithTheKeyboardAlone() throws {
+        func tab(to target: String) throws {
+            try browser.tab(to: target)
+            let focus = try browser.focus()
+            #expect(focus.ringShows, "no focus ring on \(focus.description)")
+        }
+        do {
+            try browser.open(stack.baseURL + "/")
+            try tab(to: "\"Log in\"")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the tenant's login page") {
+                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
+            }
+            try tab(to: "input#email")
+            try browser.press(DemoUser.skippy.email + WebDriver.tab + DemoUser.skippy.password + WebDriver.enter)
+            try browser.wait("the consent screen") { try heading() == "Authorize App" }
+            try tab(to: "\"Accept\"")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the logged-in page") { try heading() == "You’re logged in!" }
+            try tab(to: "input#affirmation")
+            let erase = String(repeating: "\u{E003}", count: 40)  // Backspace
+            try browser.press("\u{E010}" + erase + "Typed with keys")  // End, then erase
+            try tab(to: "\"Save affirmation\"")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the saved notice") { try browser.text(".notice").contains("saved") }
+            // The notice is a live region: screen readers announce it.
+            #expect(try browser.attribute(".notice", "role") == "status")
+            #expect(try browser.property("#affirmation", "value") == "Typed with keys")
+            let windows = try browser.windows().count
+            try tab(to: "a \"Tap here")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the announcement in a new tab") { try browser.windows().count == windows + 1 }
+            try tab(to: "\"Log out\"")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the logged-out page") { try heading() == "You’re logged out." }
+            try browser.screenshot("a11y-keyboard-logged-out")
+        } catch {
+            browser.recordFailure("a11y-keyboard")
+            throw error
+        }
+    }
+
+    /// On a 360 px wide phone and at 200% zoom, no screen scrolls sideways.
+    @Test func screensFitA360PixelScreenAndA200PercentZoom() throws {
+        defer { try? browser.emulate(width: nil) }
+        func fits(_ screen: String) throws {
+            for (name, width, scale) in [("360px", 360, 2.0), ("200pct", 640, 2.0)] {
+                try browser.emulate(width: width, scale: scale)
+                let overflow = try browser.execute(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+                #expect((overflow.number ?? 1) <= 0, "\(screen) scrolls sideways at \(name): \(overflow)")
+                try browser.screenshot("a11y-\(screen)-\(name)")
+            }
+            try browser.emulate(width: nil)
+        }
+        do {
+            try browser.open(stack.baseURL + "/")
+            try fits("first-screen")
+            try browser.click("a.button")
+            try browser.wait("the tenant's login page") {
+                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
+            }
+            try fits("tenant-login")
+            try browser.type(DemoUser.skippy.email, into: "#email")
+            try browser.type(DemoUser.skippy.password, into: "#password")
+            try browser.click("button[value=login]")
+            try browser.wait("the consent screen") { try heading() == "Authorize App" }
+            try fits("tenant-consent")
+            try browser.click("button[value=accept]")
+            try browser.wait("the logged-in page") { try heading() == "You’re logged in!" }
+            try fits("logged-in")
+            try browser.open(stack.baseURL + "/logout")
+            try fits("confirm-logout")
+        } catch {
+            browser.recordFailure("a11y-zoom")
+            throw error
+        }
+    }
+}

@@ -124,6 +124,37 @@ import Web
         }
     }
 
+    /// A save that fails (Auth0 answering 429) by keyboard: the typed text stays in the field,
+    /// the message is an alert (announced at once), and the page has no axe violation.
+    @Test func aFailedSaveIsAnnouncedAndKeepsTheText() throws {
+        do {
+            try browser.open(stack.baseURL + "/login")
+            try browser.wait("the tenant's login page") {
+                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
+            }
+            try browser.tab(to: "input#email")
+            try browser.press(DemoUser.random.email + WebDriver.tab + DemoUser.random.password + WebDriver.enter)
+            try browser.wait("the consent screen") { try heading() == "Authorize App" }
+            try browser.tab(to: "\"Accept\"")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the logged-in page") { try heading() == "You’re logged in!" }
+            try stack.restartTenant(["DEV_TENANT_FORCE_429": "1"])
+            try browser.tab(to: "input#affirmation")
+            try browser.press("Not lost")
+            try browser.tab(to: "\"Save affirmation\"")
+            try browser.press(WebDriver.enter)
+            try browser.wait("the failure message") { try browser.text(".notice-error").contains("Auth0 is busy") }
+            #expect(try browser.attribute(".notice-error", "role") == "alert")
+            #expect(try browser.property("#affirmation", "value") == "Not lost")
+            var found: [String] = []
+            try check("save-failed", &found)
+            #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+        } catch {
+            browser.recordFailure("a11y-failed-save")
+            throw error
+        }
+    }
+
     /// On a 360 px wide phone and at 200% zoom, no screen scrolls sideways.
     @Test func screensFitA360PixelScreenAndA200PercentZoom() throws {
         defer { try? browser.emulate(width: nil) }

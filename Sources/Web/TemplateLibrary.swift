@@ -1,12 +1,20 @@
 import Foundation
 
 /// Every template of a folder, parsed once with partials resolved; a broken file stops loading
-/// with its name and line.
+/// with its name and line. Words marked `[[key]]` come from the language's catalogue, filled in
+/// here, once: rendering a page costs nothing more for them.
 public struct TemplateLibrary: Sendable {
     private let templates: [String: Template]
 
-    /// Loads every `*.html` file of `directory`; a template's name is its file name without `.html`.
-    public init(directory: String) throws {
+    /// Loads every `*.html` file of `directory`; a template's name is its file name without
+    /// `.html`. Its `[[key]]` words come from `directory/i18n/LANGUAGE.json` when the folder has
+    /// an `i18n` folder.
+    public init(directory: String, language: String = "en") throws {
+        var catalogue: Catalogue?
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory + "/i18n", isDirectory: &isFolder), isFolder.boolValue {
+            catalogue = try Catalogue(file: directory + "/i18n/\(language).json")
+        }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".html") }
         var sources: [String: String] = [:]
         for file in files {
@@ -19,14 +27,16 @@ public struct TemplateLibrary: Sendable {
             }
             sources[String(file.dropLast(5))] = text
         }
-        try self.init(sources: sources, directory: directory)
+        try self.init(sources: sources, directory: directory, catalogue: catalogue)
     }
 
-    /// Builds a library from texts by name (for tests and embedding).
-    public init(sources: [String: String], directory: String = "Templates") throws {
+    /// Builds a library from texts by name (for tests and embedding), with `catalogue`'s words.
+    public init(sources: [String: String], directory: String = "Templates", catalogue: Catalogue? = nil) throws {
         var parsed: [String: [Template.Node]] = [:]
         for (name, text) in sources {
-            parsed[name] = try TemplateParser.parse(text, file: "\(directory)/\(name).html")
+            let file = "\(directory)/\(name).html"
+            let filled = try (catalogue ?? Catalogue(strings: [:], file: "no catalogue")).fill(text, file: file)
+            parsed[name] = try TemplateParser.parse(filled, file: file)
         }
         var templates: [String: Template] = [:]
         for name in parsed.keys {

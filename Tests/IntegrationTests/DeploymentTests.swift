@@ -205,6 +205,28 @@ import Web
         #expect(start.status == 2)  // as every bad setting: start-up stops before serving
         #expect(start.output.contains("metadata-demo: TEMPLATES_DIR: profile.html"), "\(start.output)")
     }
+
+    /// A word a template asks for and the language's catalogue lacks stops start-up as a broken
+    /// template does, naming the template's line, the key and the catalogue.
+    @Test func aMissingCatalogueWordStopsStartUp() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let templates = NSTemporaryDirectory() + "templates-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.copyItem(atPath: Stack.repoRoot + "/Templates", toPath: templates)
+        let catalogue = templates + "/i18n/en.json"
+        let text = try String(contentsOfFile: catalogue, encoding: .utf8)
+        try text.split(separator: "\n").filter { !$0.contains("\"profile.save\"") }.joined(separator: "\n")
+            .write(toFile: catalogue, atomically: true, encoding: .utf8)
+        var environment = stack.devEnvironment
+        environment["TEMPLATES_DIR"] = templates
+        environment["FASTCGI_LISTEN"] = "unix:" + templates + "/worker.sock"
+        let start = try run(Stack.binDir + "/metadata-demo", [], environment: environment)
+        #expect(start.status == 2)
+        #expect(
+            start.output.contains(
+                "TEMPLATES_DIR: \(templates)/profile.html:16: no string \"profile.save\" in \(catalogue)"),
+            "\(start.output)")
+    }
 }
 
 /// Single sign-on for sibling apps behind the same nginx.

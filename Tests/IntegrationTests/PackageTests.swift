@@ -34,6 +34,7 @@ import Testing
         let paths = Set(listing.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
         for path in [
             "./usr/bin/metadata-demo", "./usr/share/metadata-demo/Templates/profile.html",
+            "./usr/share/metadata-demo/Templates/i18n/en.json",
             "./usr/share/metadata-demo/Public/app.css", "./usr/share/metadata-demo/static/app.css",
             "./lib/systemd/system/metadata-demo@.socket", "./lib/systemd/system/metadata-demo@.service",
             "./etc/nginx/sites-available/metadata-demo", "./etc/metadata-demo/metadata-demo.env",

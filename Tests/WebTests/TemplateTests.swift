@@ -67,4 +67,24 @@ import Web
         let out = try library.template("t").render(["who": "<b>"], shared: ["who": "shared", "css": "/a.css"])
         #expect(String(decoding: out, as: UTF8.self) == "&lt;b&gt; /a.css")
     }
+
+    /// `[[key]]` words come from the catalogue once, at load, escaped (they may stand in an
+    /// attribute); a key it lacks stops loading with the file, the line and the key.
+    @Test func catalogueWordsAreFilledInAtLoad() throws {
+        let catalogue = Catalogue(strings: ["hi": "Hello & \"welcome\"", "who": "you"], file: "i18n/en.json")
+        let library = try TemplateLibrary(
+            sources: ["t": "<p title=\"[[hi]]\">[[hi]], {{name}} ([[who]])</p>"], catalogue: catalogue)
+        let out = String(decoding: try library.template("t").render(["name": "Skippy"]), as: UTF8.self)
+        #expect(out == "<p title=\"Hello &amp; &quot;welcome&quot;\">Hello &amp; &quot;welcome&quot;, Skippy (you)</p>")
+        func failure(_ source: String) -> String {
+            do {
+                _ = try TemplateLibrary(sources: ["t": source], catalogue: catalogue)
+                return "loaded"
+            } catch { return "\(error)" }
+        }
+        #expect(failure("[[hi]]\n[[bye]]") == "Templates/t.html:2: no string \"bye\" in i18n/en.json")
+        #expect(failure("[[hi") == "Templates/t.html:1: [[ without ]]")
+        // Without a catalogue, a marked word is still an error, never shown raw.
+        #expect(throws: TemplateError.self) { try TemplateLibrary(sources: ["t": "[[hi]]"]) }
+    }
 }

@@ -77,6 +77,34 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
         }
     }
 
+    /// Its words in the pages' catalogue (`save.rate_limited_wait` says `{seconds}`).
+    public var wordsKey: String {
+        switch kind {
+        case .rateLimited:
+            switch retryAfterSeconds {
+            case nil: "save.rate_limited"
+            case 1: "save.rate_limited_wait_one"
+            default: "save.rate_limited_wait"
+            }
+        case .serverError, .badResponse: "save.server_error"
+        case .timeout, .unreachable: "save.unreachable"
+        case .unauthorized: "save.unauthorized"
+        case .forbidden: "save.forbidden"
+        case .notFound: "save.not_found"
+        case .badRequest: "save.bad_request"
+        }
+    }
+
+    /// The seconds to wait, for `save.rate_limited_wait`.
+    public var wordsArguments: [String: String] { retryAfterSeconds.map { ["seconds": String($0)] } ?? [:] }
+
+    /// Every key `wordsKey` can be.
+    public static let allWordsKeys = [
+        "save.rate_limited", "save.rate_limited_wait", "save.rate_limited_wait_one", "save.server_error",
+        "save.unreachable", "save.unauthorized",
+        "save.forbidden", "save.not_found", "save.bad_request",
+    ]
+
     /// A stable code with the status and Auth0's `errorCode`, for the log.
     public var description: String {
         "management_api_\(kind.rawValue)" + (answerStatus > 0 ? " status=\(answerStatus)" : "")

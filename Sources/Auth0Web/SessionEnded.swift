@@ -16,6 +16,8 @@ public struct SessionEnded: HTTPResponseError, Equatable {
     public var title: String { "Logged out" }
     /// What happened, in plain words.
     public var publicMessage: String { "Your login has ended. Log in again to continue." }
+    /// The same words as a refused renewal's.
+    public var wordsKey: String { "error.logged_out" }
     /// The way on is `Log in`.
     public var offersLogin: Bool { true }
 }

@@ -20,7 +20,7 @@ extension Routes {
         if saving && text.count > Pages.affirmationLimit {
             return pages.profile(
                 session, typed: typed,
-                saveError: "Your affirmation is too long: at most \(Pages.affirmationLimit) characters.", status: 400)
+                saveError: Words("save.too_long", ["limit": String(Pages.affirmationLimit)]), status: 400)
         }
         do {
             try context.update { session in
@@ -30,7 +30,7 @@ extension Routes {
                     try services.metadata.refresh(&session)
                 }
             }
-            context.setFlash(saving ? "Affirmation saved." : "Affirmation refreshed.")
+            context.setFlash(Words(saving ? "flash.saved" : "flash.refreshed").stored)
             return .redirect(to: "/", status: 303)
         } catch let error as SessionEnded {
             log(.info, "session ended", ["id": request.requestID, "reason": error.reason])
@@ -39,7 +39,7 @@ extension Routes {
             // The tenant's trouble: the person stays logged in and sees why, with their text.
             log(.warning, "affirmation call failed", ["id": request.requestID, "error": "\(error)"])
             return pages.profile(
-                context.session ?? session, typed: typed, saveError: error.publicMessage, status: error.status)
+                context.session ?? session, typed: typed, saveError: Words(error), status: error.status)
         }
     }
 

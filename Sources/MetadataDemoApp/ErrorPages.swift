@@ -6,22 +6,20 @@ extension Pages {
     public func page(for error: any Error) -> Response {
         if let error = error as? any HTTPResponseError {
             return problem(
-                status: error.status, title: error.title, message: error.publicMessage, offerLogin: error.offersLogin)
+                status: error.status, key: error.wordsKey, arguments: error.wordsArguments,
+                offerLogin: error.offersLogin)
         }
-        return problem(
-            status: 500, title: "Something went wrong",
-            message: "The page could not be shown. Please try again in a moment.")
+        return problem(status: 500, key: "error.internal")
     }
 
     /// 404 for a path the site does not have.
     func notFound() -> Response {
-        problem(status: 404, title: "Page not found", message: "There is no page at this address.")
+        problem(status: 404, key: "error.not_found")
     }
 
     /// 405 with `Allow`.
     func methodNotAllowed(allow: String) -> Response {
-        var response = problem(
-            status: 405, title: "Not allowed", message: "This page cannot be used that way.")
+        var response = problem(status: 405, key: "error.not_allowed")
         response.add("Allow", allow)
         return response
     }

@@ -35,14 +35,15 @@ extension Routes {
             response = .redirect(to: login.returnTo)
             switch login.metadata {
             case .loaded: break
-            case .saved: context.setFlash("Affirmation saved.")
+            case .saved: context.setFlash(Words("flash.saved").stored)
             case .notLoaded(let error):
                 log(.warning, "metadata fetch after login failed", ["id": request.requestID, "error": "\(error)"])
-                context.setFlash("Your affirmation could not be loaded: \(error.publicMessage)")
+                context.setFlash(
+                    Words("flash.not_loaded", error.wordsArguments.merging(["reason": error.wordsKey]) { $1 }).stored)
             case .notSaved(let text, let error):
                 // The save still failed: the page shows the text they typed, nothing lost.
                 log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
-                response = pages.profile(login.session, typed: text, saveError: error.publicMessage, status: 503)
+                response = pages.profile(login.session, typed: text, saveError: Words(error), status: 503)
             }
         } catch {
             log(

@@ -5,6 +5,7 @@ import Web
 struct ForgedRequest: HTTPResponseError {
     let status = 403
     let publicMessage = "This form was not sent from this site, or the page was too old. Go back, reload and try again."
+    let wordsKey = "error.forged_form"
 }
 
 extension Routes {

@@ -15,7 +15,7 @@ struct Routes: Sendable {
     func router() -> Router<Route> {
         var router = Router<Route>()
         router.add("GET", "/") { try self.home($0, &$1) }
-        router.add("GET", "/logged-out") { _, _ in self.pages.welcome(title: "You\u{2019}re logged out.") }
+        router.add("GET", "/logged-out") { _, _ in self.pages.welcome(titleKey: "page.logged_out.title") }
         router.add("GET", "/healthz") { _, _ in Response.text("ok\n").notStored() }
         router.add("GET", "/login") { try self.login($0, &$1) }
         router.add("GET", "/logout") { self.confirmLogout(&$1) }

@@ -5,6 +5,8 @@ import Foundation
 /// here, once: rendering a page costs nothing more for them.
 public struct TemplateLibrary: Sendable {
     private let templates: [String: Template]
+    /// The words its templates were filled with, for what the code says on the same pages.
+    public let catalogue: Catalogue?
 
     /// Loads every `*.html` file of `directory`; a template's name is its file name without
     /// `.html`. Its `[[key]]` words come from `directory/i18n/LANGUAGE.json` when the folder has
@@ -44,6 +46,7 @@ public struct TemplateLibrary: Sendable {
             templates[name] = Template(nodes: Self.mergeLiterals(nodes))
         }
         self.templates = templates
+        self.catalogue = catalogue
     }
 
     /// The template of a name; throws when there is none (a programming error caught in tests).
@@ -52,6 +55,18 @@ public struct TemplateLibrary: Sendable {
             throw TemplateError(file: name + ".html", line: 0, message: "no such template")
         }
         return template
+    }
+
+    /// The catalogue, holding every one of `keys` (the words the code says); else the error
+    /// naming the catalogue and the first key it lacks.
+    public func catalogue(holding keys: [String]) throws -> Catalogue {
+        guard let catalogue else {
+            throw TemplateError(file: "i18n", line: 0, message: "the templates have no catalogue")
+        }
+        if let missing = keys.first(where: { catalogue.text($0) == nil }) {
+            throw TemplateError(file: catalogue.file, line: 0, message: "no string \"\(missing)\" (said by the code)")
+        }
+        return catalogue
     }
 
     /// The names of the loaded templates.

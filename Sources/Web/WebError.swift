@@ -9,6 +9,11 @@ public protocol HTTPResponseError: Error {
     var publicMessage: String { get }
     /// True when the way on is to log in (again); the page then offers `Log in`.
     var offersLogin: Bool { get }
+    /// Its words in the pages' catalogue: `KEY.title` and `KEY.message` (the English of
+    /// `title` and `publicMessage`, in every language the product speaks).
+    var wordsKey: String { get }
+    /// Values for the `{name}` marks of its message.
+    var wordsArguments: [String: String] { get }
 }
 
 extension HTTPResponseError {
@@ -27,6 +32,9 @@ extension HTTPResponseError {
 
     /// Not by default.
     public var offersLogin: Bool { false }
+
+    /// None by default.
+    public var wordsArguments: [String: String] { [:] }
 }
 
 /// Errors of the web layer itself: bad input from the client.
@@ -61,4 +69,26 @@ public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
 
     /// The public message.
     public var description: String { publicMessage }
+
+    /// `request.bad_percent`, `request.nul`, `request.not_utf8`, `request.other`,
+    /// `request.unsupported_form` or `request.too_large`.
+    public var wordsKey: String {
+        switch code {
+        case .badRequest(let why):
+            switch why {
+            case "a broken percent escape": "request.bad_percent"
+            case "a NUL byte": "request.nul"
+            case "text that is not UTF-8": "request.not_utf8"
+            default: "request.other"
+            }
+        case .unsupportedMediaType: "request.unsupported_form"
+        case .contentTooLarge: "request.too_large"
+        }
+    }
+
+    /// Every key `wordsKey` can be.
+    public static let allWordsKeys = [
+        "request.bad_percent", "request.nul", "request.not_utf8", "request.other", "request.unsupported_form",
+        "request.too_large",
+    ]
 }

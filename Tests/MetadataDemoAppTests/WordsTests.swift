@@ -1,0 +1,52 @@
+import Auth0Web
+import Foundation
+import Testing
+import Web
+
+@testable import MetadataDemoApp
+
+/// What the code says comes from the catalogue too: every key it can say is checked at start-up,
+/// and words kept for later (a flash in its cookie) are said in the language of the page that
+/// shows them.
+@Suite struct WordsTests {
+    static func pages(_ change: (inout [String: String]) -> Void = { _ in }) throws -> Pages {
+        let directory = MetadataDemoTests.templatesDirectory
+        var sources: [String: String] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory) where file.hasSuffix(".html") {
+            sources[String(file.dropLast(5))] = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+        }
+        let json = try #require(
+            JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/i18n/en.json")))))
+        var strings = (json.object ?? [:]).compactMapValues(\.string)
+        change(&strings)
+        return try Pages(
+            library: TemplateLibrary(sources: sources, catalogue: Catalogue(strings: strings, file: "i18n/en.json")))
+    }
+
+    @Test func aWordTheCodeSaysMissingFromTheCatalogueStopsStartUp() throws {
+        #expect(Pages.codeWords.count > 60)
+        _ = try Self.pages()
+        do {
+            _ = try Self.pages { $0["save.rate_limited_wait.message"] = nil }
+            Issue.record("loaded without a word the code says")
+        } catch {
+            #expect("\(error)" == "i18n/en.json:0: no string \"save.rate_limited_wait.message\" (said by the code)")
+        }
+    }
+
+    @Test func keptWordsAreSaidWithTheirValues() throws {
+        let pages = try Self.pages()
+        let busy = ManagementError(.rateLimited, status: 429, retryAfterSeconds: 3)
+        let stored = Words("flash.not_loaded", busy.wordsArguments.merging(["reason": busy.wordsKey]) { $1 }).stored
+        #expect(
+            Words(stored: stored) == Words("flash.not_loaded", ["reason": "save.rate_limited_wait", "seconds": "3"]))
+        #expect(
+            pages.say(flash: stored) == "Your affirmation could not be loaded: Auth0 is busy, try again in 3 seconds.")
+        #expect(pages.say(flash: Words("flash.saved").stored) == "Affirmation saved.")
+        // A flash sealed before the catalogue (plain English) is shown as it was written.
+        #expect(pages.say(flash: "Affirmation saved.") == "Affirmation saved.")
+        #expect(
+            pages.say(Words(ManagementError(.rateLimited, status: 429, retryAfterSeconds: 1)).key)
+                == "Auth0 is busy, try again in 1 second.")
+    }
+}

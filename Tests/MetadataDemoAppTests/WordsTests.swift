@@ -49,4 +49,23 @@ import Web
             pages.say(Words(ManagementError(.rateLimited, status: 429, retryAfterSeconds: 1)).key)
                 == "Auth0 is busy, try again in 1 second.")
     }
+
+    /// The Chinese catalogue says everything the English one does, with the same `{marks}`, in
+    /// the Chinese seed's terms; the app's name is never translated. Its templates load.
+    @Test func theChineseCatalogueMatchesTheEnglishOne() throws {
+        let directory = MetadataDemoTests.templatesDirectory + "/i18n/"
+        let english = try Catalogue(file: directory + "en.json")
+        let chinese = try Catalogue(file: directory + "zh.json")
+        #expect(english.keys == chinese.keys)
+        func marks(_ text: String) -> [String] { text.matches(of: /\{[a-z]+\}/).map { String($0.output) }.sorted() }
+        for key in english.keys {
+            #expect(marks(english.text(key) ?? "") == marks(chinese.text(key) ?? ""), "\(key)")
+        }
+        #expect(chinese.text("lang") == "zh-Hans")
+        #expect(chinese.text("page.welcome.title") == "Metadata demo")
+        #expect(chinese.text("action.log_in") == "登录" && chinese.text("action.log_out") == "注销")
+        #expect(chinese.text("profile.save") == "保存申明")
+        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory, language: "zh"))
+        #expect(pages.say("flash.saved") == "申明已保存。")
+    }
 }

@@ -13,14 +13,16 @@ public struct TenantLinks: Sendable {
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
     /// (S256), `state` and `nonce`.
-    public func authorize(_ transaction: LoginTransaction) -> String {
-        endpoints.authorization + "?"
-            + PercentEncoding.formEncode([
-                ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
-                ("scope", settings.scope), ("audience", settings.audience), ("state", transaction.state),
-                ("nonce", transaction.nonce), ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)),
-                ("code_challenge_method", "S256"),
-            ])
+    public func authorize(_ transaction: LoginTransaction, uiLocales: String? = nil) -> String {
+        var pairs = [
+            ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
+            ("scope", settings.scope), ("audience", settings.audience), ("state", transaction.state),
+            ("nonce", transaction.nonce), ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)),
+            ("code_challenge_method", "S256"),
+        ]
+        // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
+        if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
+        return endpoints.authorization + "?" + PercentEncoding.formEncode(pairs)
     }
 
     /// Where to send the browser to end the tenant's session too: Auth0's `/v2/logout`, or the

@@ -5,11 +5,11 @@ extension Routes {
     /// `GET /`: the profile when logged in, else the first screen. The metadata shown is what the
     /// session holds; only a session due for revalidation calls Auth0 (see `revalidateIfDue`).
     func home(_ request: Request, _ context: inout SessionContext) throws(WaitRequired) -> Response {
-        guard context.isLoggedIn() else { return pages.welcome(titleKey: "page.welcome.title") }
+        guard context.isLoggedIn() else { return pages(request).welcome(titleKey: "page.welcome.title") }
         guard try revalidateIfDue(request, &context) else {
-            return pages.welcome(titleKey: "page.logged_out.title")
+            return pages(request).welcome(titleKey: "page.logged_out.title")
         }
-        return pages.profile(context.session!, flash: context.takeFlash())  // borrowed, not copied
+        return pages(request).profile(context.session!, flash: context.takeFlash())  // borrowed, not copied
     }
 
     /// Checks a session with the tenant when it was last checked more than

@@ -15,7 +15,10 @@ extension Routes {
         throws -> Response
     {
         let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
-        var response = Response.redirect(to: services.links.authorize(transaction), status: status)
+        // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
+        let uiLocales = Language.chosen(cookies)?.uiLocale
+        var response = Response.redirect(
+            to: services.links.authorize(transaction, uiLocales: uiLocales), status: status)
         for cookie in try services.transactions.start(transaction, existing: cookies) {
             response.setCookie(cookie)
         }
@@ -43,14 +46,14 @@ extension Routes {
             case .notSaved(let text, let error):
                 // The save still failed: the page shows the text they typed, nothing lost.
                 log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
-                response = pages.profile(login.session, typed: text, saveError: Words(error), status: 503)
+                response = pages(request).profile(login.session, typed: text, saveError: Words(error), status: 503)
             }
         } catch {
             log(
                 .warning, "login failed",
                 ["id": request.requestID, "reason": error.code.rawValue, "detail": error.detail])
             services.metrics.loginFailed(reason: error.code.rawValue)
-            response = pages.page(for: error)
+            response = pages(request).page(for: error)
         }
         if let used = services.transactions.finish(state: query["state"] ?? "") { response.setCookie(used) }
         return response

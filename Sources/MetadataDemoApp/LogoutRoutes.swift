@@ -3,9 +3,9 @@ import Web
 
 extension Routes {
     /// `GET /logout`: a page with a confirm button; a link alone never logs anyone out.
-    func confirmLogout(_ context: inout SessionContext) -> Response {
+    func confirmLogout(_ request: Request, _ context: inout SessionContext) -> Response {
         guard let session = context.session else { return .redirect(to: "/") }
-        return pages.confirmLogout(session)
+        return pages(request).confirmLogout(session)
     }
 
     /// `POST /logout`: ends the session in the ledger first (so a copy of the cookie is refused by

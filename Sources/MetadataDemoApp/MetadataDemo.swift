@@ -7,7 +7,7 @@ import Web
 /// line per request.
 public struct MetadataDemo: Responder {
     private let router: Router<Route>
-    private let pages: Pages
+    private let pages: LocalizedPages
     private let sessions: SessionCookies
     private let ledger: SessionLedger
     private let security: SecurityHeaders
@@ -15,7 +15,7 @@ public struct MetadataDemo: Responder {
     private let metrics: AppMetrics
 
     /// The product with its pages and services, logging to `log`.
-    public init(pages: Pages, services: AppServices, log: Log) {
+    public init(pages: LocalizedPages, services: AppServices, log: Log) {
         self.pages = pages
         self.security = services.securityHeaders
         self.log = log
@@ -57,13 +57,13 @@ public struct MetadataDemo: Responder {
                 return nil
             } catch {
                 logFailure(error, request: request)
-                response = pages.page(for: error)
+                response = pages(request).page(for: error)
             }
         case .notFound:
             route = "unmatched"  // bounded labels: never the raw path of a 404
-            response = pages.notFound()
+            response = pages(request).notFound()
         case .methodNotAllowed(let allow):
-            response = pages.methodNotAllowed(allow: allow)
+            response = pages(request).methodNotAllowed(allow: allow)
         }
         return finish(response, for: request, route: route, started: started)
     }
@@ -71,7 +71,7 @@ public struct MetadataDemo: Responder {
     /// Answers a request the server refused before reading it (a body over the limit).
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
         OutboundCalls.reset()
-        return finish(pages.page(for: error), for: request, route: "rejected", started: .now)
+        return finish(pages(request).page(for: error), for: request, route: "rejected", started: .now)
     }
 
     private func finish(_ response: Response, for request: Request, route: String, started: ContinuousClock.Instant)

@@ -7,7 +7,8 @@ typealias Route = @Sendable (Request, inout SessionContext) throws -> Response
 
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
-    let pages: Pages
+    /// The pages in every language; `pages(request)` speaks the request's.
+    let pages: LocalizedPages
     let services: AppServices
     let log: Log
 
@@ -15,10 +16,13 @@ struct Routes: Sendable {
     func router() -> Router<Route> {
         var router = Router<Route>()
         router.add("GET", "/") { try self.home($0, &$1) }
-        router.add("GET", "/logged-out") { _, _ in self.pages.welcome(titleKey: "page.logged_out.title") }
+        router.add("GET", "/logged-out") { request, _ in self.pages(request).welcome(titleKey: "page.logged_out.title")
+        }
+        router.add("GET", "/lang/en") { request, _ in self.chooseLanguage(.en, request) }
+        router.add("GET", "/lang/zh") { request, _ in self.chooseLanguage(.zh, request) }
         router.add("GET", "/healthz") { _, _ in Response.text("ok\n").notStored() }
         router.add("GET", "/login") { try self.login($0, &$1) }
-        router.add("GET", "/logout") { self.confirmLogout(&$1) }
+        router.add("GET", "/logout") { self.confirmLogout($0, &$1) }
         router.add("GET", "/auth/check") { self.authCheck($0, &$1) }
         router.add("GET", "/me") { self.me(&$1) }
         // These call the tenant or write to the session ledger's store: answered where waiting is cheap.
@@ -38,6 +42,18 @@ struct Routes: Sendable {
     /// The one route that calls the Management API, hence the only path the browser sends the
     /// access token to.
     static let affirmationPath = "/affirmation"
+
+    /// The pages' switch: the language chosen is kept a year in a cookie (it comes before the
+    /// browser's), and the person goes back to the start, now in that language.
+    func chooseLanguage(_ language: Language, _ request: Request) -> Response {
+        var response = Response.redirect(to: "/", status: 303)
+        var cookie = SetCookie(
+            name: Language.cookie, value: language.rawValue, maxAge: 365 * 86_400,
+            secure: services.settings.baseURL.hasPrefix("https:"))
+        cookie.sameSite = .lax
+        response.setCookie(cookie)
+        return response.notStored()
+    }
 
     /// A route that waits on another service: asked to answer without waiting, it throws
     /// `WaitRequired` before doing anything.

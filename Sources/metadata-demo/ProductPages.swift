@@ -6,13 +6,7 @@ extension WorkerSettings {
     /// The product's pages from `TEMPLATES_DIR` and `PUBLIC_DIR`, as the worker serves them:
     /// a folder that cannot be read, a broken template or a missing one is a problem naming its
     /// setting. `check-config` loads them the same way, so it passes only when start-up would.
-    func loadPages() throws(SettingsProblems) -> Pages {
-        let library: TemplateLibrary
-        do {
-            library = try TemplateLibrary(directory: templatesDirectory)
-        } catch {
-            throw SettingsProblems(lines: ["TEMPLATES_DIR: \(error)"])
-        }
+    func loadPages() throws(SettingsProblems) -> LocalizedPages {
         let assets: StaticAssets
         do {
             assets = try StaticAssets(directory: publicDirectory)
@@ -20,7 +14,7 @@ extension WorkerSettings {
             throw SettingsProblems(lines: ["PUBLIC_DIR: cannot read \(publicDirectory)"])
         }
         do {
-            return try Pages(library: library, assets: assets)
+            return try LocalizedPages(directory: templatesDirectory, assets: assets)
         } catch {
             throw SettingsProblems(lines: ["TEMPLATES_DIR: \(error)"])
         }

@@ -42,7 +42,7 @@ guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0 els
 }
 
 let log = Log(minimum: settings.logLevel)
-let pages: Pages
+let pages: LocalizedPages
 do { pages = try settings.loadPages() } catch {
     AllSettings.report(error.lines)
     exit(2)

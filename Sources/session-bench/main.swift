@@ -70,7 +70,7 @@ for index in 0..<1000 {
     services.ledger.endLogin(other)
     services.ledger.endSessions(of: "auth0|ended-\(index)", issuedBefore: now)
 }
-let pages = try Pages(library: TemplateLibrary(directory: "Templates"), assets: StaticAssets(directory: "Public"))
+let pages = try LocalizedPages(directory: "Templates", assets: StaticAssets(directory: "Public"))
 let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .warning))
 let pageRequest = Request(
     method: "GET", path: "/",

@@ -73,6 +73,22 @@ import Web
             try check("not-found", &found)
             try browser.open(stack.tenantURL + "/authorize")
             try check("tenant-message", &found)
+            // In Chinese, through the switch: the first screen, logged in, a problem page.
+            try browser.open(stack.baseURL + "/")
+            try browser.click("nav.languages a")
+            try browser.wait("the Chinese first screen") { try browser.text("a.button") == "登录" }
+            try check("zh-first-screen", &found)
+            try browser.click("a.button")
+            try browser.wait("the tenant's login page") {
+                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
+            }
+            try browser.type(DemoUser.skippy.email, into: "#email")
+            try browser.type(DemoUser.skippy.password, into: "#password")
+            try browser.click("button[value=login]")
+            try browser.wait("the logged-in page in Chinese") { try heading() == "你已登录!" }
+            try check("zh-logged-in", &found)
+            try browser.open(stack.baseURL + "/no-such-page")
+            try check("zh-not-found", &found)
         } catch {
             browser.recordFailure("a11y")
             throw error

@@ -13,7 +13,7 @@ import Web
 
     init() throws {
         services = try TestServices.make(http: TestKeys.shared)
-        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
+        let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
         app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
     }
 

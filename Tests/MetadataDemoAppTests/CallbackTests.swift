@@ -6,7 +6,7 @@ import Web
 
 @Suite struct CallbackTests {
     private func app(http: ScriptedHTTPClient = ScriptedHTTPClient()) throws -> MetadataDemo {
-        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
+        let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
         return MetadataDemo(pages: pages, services: try TestServices.make(http: http), log: Log(minimum: .error))
     }
 

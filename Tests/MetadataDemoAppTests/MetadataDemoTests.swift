@@ -11,7 +11,7 @@ import Web
         .appendingPathComponent("Templates").path
 
     private func app() throws -> MetadataDemo {
-        let pages = try Pages(library: TemplateLibrary(directory: Self.templatesDirectory))
+        let pages = try LocalizedPages(directory: Self.templatesDirectory)
         return MetadataDemo(pages: pages, services: try TestServices.make(), log: Log(minimum: .error))
     }
 

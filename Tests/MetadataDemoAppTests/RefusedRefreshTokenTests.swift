@@ -14,7 +14,7 @@ import Web
         }
         let clock = Clock { 1_700_000_000 }
         let services = try TestServices.make(http: tenant, clock: clock)
-        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
+        let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
         let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
         let session = Session(
             profile: .init(

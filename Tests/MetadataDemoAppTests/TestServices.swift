@@ -17,7 +17,7 @@ enum TestServices {
 
     /// The product with its real templates over a scripted tenant.
     static func app(http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system) throws -> MetadataDemo {
-        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
+        let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
         return MetadataDemo(pages: pages, services: try make(http: http, clock: clock), log: Log(minimum: .error))
     }
 }

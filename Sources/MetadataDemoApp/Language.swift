@@ -1,0 +1,43 @@
+import Web
+
+/// The languages the pages speak: English, and Simplified Chinese for a browser asking for
+/// `zh`, `zh-CN`, `zh-Hans` or `zh-SG` first. A choice made with the pages' switch (a cookie)
+/// comes before the browser's.
+public enum Language: String, Sendable, CaseIterable {
+    case en, zh
+
+    /// The cookie the switch sets (`en` or `zh`).
+    static let cookie = "lang"
+
+    /// The language of a request.
+    static func of(_ request: Request) -> Language {
+        if let chosen = chosen(request) { return chosen }
+        return request.header("accept-language").map(fromAcceptLanguage) ?? .en
+    }
+
+    /// The person's choice with the switch, if they made one.
+    static func chosen(_ request: Request) -> Language? { chosen(request.cookies) }
+
+    /// The choice kept in `cookies`, if any.
+    static func chosen(_ cookies: Cookies) -> Language? { cookies[cookie].flatMap(Language.init(rawValue:)) }
+
+    /// The browser's most wanted language (highest `q`, the first among equals): Chinese for the
+    /// Simplified Chinese tags, English for anything else.
+    static func fromAcceptLanguage(_ header: String) -> Language {
+        var best: (tag: Substring, q: Double)?
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: [" ", "\t"]) }
+            guard let tag = parts.first, !tag.isEmpty else { continue }
+            var q = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                q = Double(parameter.dropFirst(2)) ?? 0
+            }
+            if q > 0, q > (best?.q ?? 0) { best = (Substring(tag), q) }
+        }
+        guard let tag = best?.tag.lowercased() else { return .en }
+        return ["zh", "zh-cn", "zh-hans", "zh-sg"].contains(tag) || tag.hasPrefix("zh-hans-") ? .zh : .en
+    }
+
+    /// The tag Universal Login is asked to speak (`ui_locales`).
+    var uiLocale: String { self == .zh ? "zh-CN" : "en" }
+}

@@ -85,7 +85,7 @@ import Web
             try browser.type(DemoUser.skippy.email, into: "#email")
             try browser.type(DemoUser.skippy.password, into: "#password")
             try browser.click("button[value=login]")
-            try browser.wait("the logged-in page in Chinese") { try heading() == "你已登录!" }
+            try browser.wait("the logged-in page in Chinese") { try heading() == "你已登录！" }
             try check("zh-logged-in", &found)
             try browser.open(stack.baseURL + "/no-such-page")
             try check("zh-not-found", &found)

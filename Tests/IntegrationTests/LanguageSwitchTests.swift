@@ -37,7 +37,7 @@ import Web
         // Logged in, saved: the page and its notice in Chinese; people's data as they are.
         try browser.logIn(stack, as: DemoUser.skippy)
         let home = try browser.get(stack.baseURL + "/")
-        #expect(home.body.contains("你已登录!") && home.body.contains("保存申明"))
+        #expect(home.body.contains("你已登录！") && home.body.contains("保存申明"))
         #expect(home.body.contains("skippy@example.com") && home.body.contains("Believe in yourself!"))
         _ = try browser.get(stack.baseURL + "/lang/en")
         #expect(try browser.get(stack.baseURL + "/").body.contains("You’re logged in!"))

@@ -202,6 +202,12 @@ import Web
             try fits("logged-in")
             try browser.open(stack.baseURL + "/logout")
             try fits("confirm-logout")
+            // The same screens in Chinese (its words are of other lengths).
+            try browser.open(stack.baseURL + "/lang/zh")
+            try browser.wait("the logged-in page in Chinese") { try heading() == "你已登录！" }
+            try fits("zh-logged-in")
+            try browser.open(stack.baseURL + "/logout")
+            try fits("zh-confirm-logout")
         } catch {
             browser.recordFailure("a11y-zoom")
             throw error

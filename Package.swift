@@ -62,7 +62,7 @@ let package = Package(
         ),
 
         // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
-        .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto"]),
+        .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto", "PerThread"]),
 
         .executableTarget(
             name: "metadata-demo",

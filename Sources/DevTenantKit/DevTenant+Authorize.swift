@@ -37,6 +37,8 @@ extension DevTenant {
         }
         let prompt = query["prompt"]
         if prompt == "consent" { pending["prompt"] = .string("consent") }
+        // The pages after this one (the form's answers) speak the same language.
+        if let uiLocales = query["ui_locales"] { pending["ui_locales"] = .string(uiLocales) }
         if prompt != "login", let (user, sid) = ssoSession(request) {
             if prompt == "none",
                 !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
@@ -64,6 +66,7 @@ extension DevTenant {
             let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
             let client = config.client(clientID)
         else { return loginExpired() }
+        speak(request, uiLocales: pending["ui_locales"]?.string)
         var errorPairs: [(String, String)] = []
         if let state = pending["state"]?.string { errorPairs.append(("state", state)) }
         if form["action"] == "cancel" {
@@ -87,7 +90,7 @@ extension DevTenant {
         else {
             guardian.recordFailure(email: email, address: address, now: now())
             return renderLogin(
-                tx: tx, clientName: client.name, email: email, error: "Wrong email or password.", status: 400,
+                tx: tx, clientName: client.name, email: email, error: say("Wrong email or password."), status: 400,
                 returnsTo: redirectURI)
         }
         // Used once: the same form cannot log in twice, nor two people.
@@ -140,11 +143,11 @@ extension DevTenant {
         tx: String, clientName: String, email: String, error: String?, status: Int, returnsTo redirectURI: String
     ) -> Response {
         var context: TemplateContext = [
-            "pageTitle": .text("Log in | \(clientName)"), "tx": .text(tx), "clientName": .text(clientName),
+            "pageTitle": .text(say("Log in") + " | \(clientName)"), "tx": .text(tx), "clientName": .text(clientName),
             "email": .text(email),
         ]
         if let error { context["error"] = .text(error) }
-        return formPage(loginPage.render(context), status: status, returnsTo: redirectURI)
+        return formPage(loginPages[language]!.render(context), status: status, returnsTo: redirectURI)
     }
 
     /// One of the tenant's form pages. The form's answer redirects to the application:

@@ -23,13 +23,14 @@ extension DevTenant {
             payload["uid"] = .string(user.userID)
             payload["sid"] = .string(sessionID)
             let (tx, cookie) = try issueTicket(.object(payload), purpose: "consent")
-            let items = Self.consentItems(scope).map { ["item": .text($0)] as TemplateContext }
+            let items = Self.consentItems(scope).map { ["item": .text(say($0))] as TemplateContext }
             let context: TemplateContext = [
-                "pageTitle": .text("Authorize App | \(client.name)"), "tx": .text(tx), "clientName": .text(client.name),
+                "pageTitle": .text(say("Authorize App") + " | \(client.name)"), "tx": .text(tx),
+                "clientName": .text(client.name),
                 "email": .text(user.email),
                 "items": .list(items),
             ]
-            response = formPage(consentPage.render(context), status: 200, returnsTo: redirectURI)
+            response = formPage(consentPages[language]!.render(context), status: 200, returnsTo: redirectURI)
             response.setCookie(cookie)
         } else {
             response = try issueCode(pending, user: user, sessionID: sessionID)
@@ -51,6 +52,7 @@ extension DevTenant {
         else {
             return message(400, "Login expired", "This page has expired. Go back to the application and log in again.")
         }
+        speak(request, uiLocales: pending["ui_locales"]?.string)
         var response: Response
         if form["action"] == "accept", let user = store.user(id: userID), !user.blocked, store.isLive(session: sid) {
             try store.grant(userID: userID, clientID: clientID, scope: pending["scope"]?.string ?? "openid")

@@ -13,11 +13,14 @@ public struct DevTenant: Responder {
     let sealer: TenantSealer
     let clock: Clock
     let log: Log
-    let loginPage: Template
-    let consentPage: Template
+    /// The pages, by language (`DevTenant.languages`), each filled from its catalogue.
+    let loginPages: [String: Template]
+    let consentPages: [String: Template]
+    let messagePages: [String: Template]
+    /// The catalogues, for the sentences the code says (`text:` + the English).
+    let words: [String: Catalogue]
     /// Attempt limits and used form tickets.
     let guardian = LoginGuard()
-    let messagePage: Template
     /// Sends back-channel logout tokens; nil in unit tests that send none.
     let http: (any HTTPClient)?
     private var router = Router<Handler>()
@@ -36,10 +39,17 @@ public struct DevTenant: Responder {
         store = try TenantStore(config: config, clock: clock)
         signer = try TenantSigner(keyFile: config.keyFile)
         sealer = TenantSealer(key: try DevTenant.sealingKey(besides: config.keyFile))
-        let templates = try TemplateLibrary(directory: config.templatesDirectory)
-        loginPage = try templates.template("login")
-        consentPage = try templates.template("consent")
-        messagePage = try templates.template("message")
+        var (login, consent, message, words) = (
+            [String: Template](), [String: Template](), [String: Template](), [String: Catalogue]()
+        )
+        for language in DevTenant.languages {
+            let templates = try TemplateLibrary(directory: config.templatesDirectory, language: language)
+            login[language] = try templates.template("login")
+            consent[language] = try templates.template("consent")
+            message[language] = try templates.template("message")
+            words[language] = templates.catalogue
+        }
+        (loginPages, consentPages, messagePages, self.words) = (login, consent, message, words)
         router = makeRouter()
     }
 
@@ -62,6 +72,7 @@ public struct DevTenant: Responder {
 
     /// Answers one request as Auth0 would.
     public func respond(to request: Request) -> Response {
+        speak(request, uiLocales: (try? request.queryParameters())?["ui_locales"])
         var response: Response
         do {
             if request.path.hasPrefix("/api/v2/users/"), request.path.hasSuffix("/sessions") {
@@ -102,12 +113,12 @@ public struct DevTenant: Responder {
     func message(
         _ status: Int, _ title: String, _ text: String, confirmAction: String? = nil, fields: [(String, String)] = []
     ) -> Response {
-        var context: TemplateContext = ["title": .text(title), "message": .text(text)]
+        var context: TemplateContext = ["title": .text(say(title)), "message": .text(say(text))]
         if let confirmAction {
             context["confirmAction"] = .text(confirmAction)
             context["fields"] = .list(fields.map { ["name": .text($0.0), "value": .text($0.1)] })
         }
-        return .html(messagePage.render(context), status: status)
+        return .html(messagePages[language]!.render(context), status: status)
     }
 
     /// `redirect_uri` with parameters added to its query.

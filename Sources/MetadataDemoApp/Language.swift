@@ -24,18 +24,8 @@ public enum Language: String, Sendable, CaseIterable {
     /// The browser's most wanted language (highest `q`, the first among equals): Chinese for the
     /// Simplified Chinese tags, English for anything else.
     static func fromAcceptLanguage(_ header: String) -> Language {
-        var best: (tag: Substring, q: Double)?
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: [" ", "\t"]) }
-            guard let tag = parts.first, !tag.isEmpty else { continue }
-            var q = 1.0
-            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
-                q = Double(parameter.dropFirst(2)) ?? 0
-            }
-            if q > 0, q > (best?.q ?? 0) { best = (Substring(tag), q) }
-        }
-        guard let tag = best?.tag.lowercased() else { return .en }
-        return ["zh", "zh-cn", "zh-hans", "zh-sg"].contains(tag) || tag.hasPrefix("zh-hans-") ? .zh : .en
+        guard let tag = LanguageTags.mostWanted(acceptLanguage: header) else { return .en }
+        return LanguageTags.isSimplifiedChinese(tag) ? .zh : .en
     }
 
     /// The tag Universal Login is asked to speak (`ui_locales`).

@@ -43,4 +43,32 @@ import Web
         #expect(try browser.get(stack.baseURL + "/").body.contains("You’re logged in!"))
         #expect(try browser.get(stack.baseURL + "/login").header("location")?.contains("ui_locales=en") == true)
     }
+
+    /// After the switch, Universal Login (the dev tenant) speaks Chinese through the whole login:
+    /// the form, its error, the consent screen; a tenant page outside a login follows the browser.
+    @Test func universalLoginSpeaksTheChosenLanguage() throws {
+        let browser = TestClient()
+        _ = try browser.get(stack.baseURL + "/lang/zh")
+        let authorize = try #require(try browser.get(stack.baseURL + "/login").header("location"))
+        let form = try browser.get(authorize)
+        #expect(form.body.contains("<html lang=\"zh-Hans\">") && form.body.contains(">继续</button>"), "\(form.body)")
+        let tx = try #require(TestClient.hiddenField("tx", in: form.body))
+        let tenant = stack.tenantURL
+        func logIn(_ password: String) throws -> TestClient.Answer {
+            try browser.post(
+                tenant + "/u/login",
+                form: [("tx", tx), ("email", DemoUser.random.email), ("password", password), ("action", "login")],
+                headers: [("Origin", tenant)])
+        }
+        #expect(try logIn("wrong").body.contains("电子邮件或密码错误。"))
+        let consent = try logIn(DemoUser.random.password)
+        #expect(consent.body.contains("<h1>授权应用程序</h1>"))
+        #expect(consent.body.contains("读取并更新你的用户元数据") && consent.body.contains(">接受</button>"))
+        let accepted = try browser.acceptConsent(consent, tenant: tenant)
+        let home = try browser.get(try #require(accepted.header("location")))
+        #expect(home.status == 302)
+        #expect(try browser.get(stack.baseURL + "/").body.contains("你已登录！"))
+        let lost = try TestClient().get(tenant + "/authorize", headers: [("Accept-Language", "zh-CN")])
+        #expect(lost.body.contains("未知的客户端"))
+    }
 }

@@ -16,7 +16,10 @@ public enum Language: String, Sendable, CaseIterable {
     }
 
     /// The person's choice with the switch, if they made one.
-    static func chosen(_ request: Request) -> Language? { chosen(request.cookies) }
+    static func chosen(_ request: Request) -> Language? {
+        request.header("cookie").flatMap { Cookies.first(named: cookie, inHeader: $0) }.flatMap(
+            Language.init(rawValue:))
+    }
 
     /// The choice kept in `cookies`, if any.
     static func chosen(_ cookies: Cookies) -> Language? { cookies[cookie].flatMap(Language.init(rawValue:)) }

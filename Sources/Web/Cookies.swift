@@ -34,6 +34,26 @@ public struct Cookies: Sendable {
         }
     }
 
+    /// The first value of the cookie `name` in a `Cookie` header, found without parsing the
+    /// other cookies (a small cookie read on every request beside ~4 KB of session cookies).
+    public static func first(named name: String, inHeader header: String) -> String? {
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let wanted = Array(name.utf8)
+            var start = 0
+            while start < bytes.count {
+                let end = index(of: UInt8(ascii: ";"), in: bytes, from: start)
+                if let span = span(bytes, start, end), span.name.count == wanted.count,
+                    wanted.indices.allSatisfy({ bytes[span.name.lowerBound + $0] == wanted[$0] })
+                {
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[span.value]), as: UTF8.self)
+                }
+                start = end + 1
+            }
+            return nil
+        }
+    }
+
     /// Where a name and its value lie in the header's bytes.
     private struct Span {
         let name: Range<Int>

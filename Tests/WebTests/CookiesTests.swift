@@ -34,4 +34,15 @@ import Web
         for byte in Array(" \";,\\".utf8) { #expect(!SetCookie.isCookieOctet(byte)) }
         for byte in Array("AZaz09-._~!#$%&'()*+/:<=>?@[]^`{|}".utf8) { #expect(SetCookie.isCookieOctet(byte)) }
     }
+
+    /// One cookie found without parsing the others gives what the full parse gives.
+    @Test func oneCookieFoundAloneAgreesWithTheFullParse() {
+        for header in [
+            "a=1; lang=zh; b=2", "xlang=en; lang=zh", "lang=\"en\"", "lang=", "a=1", "", "lang", ";;lang=zh;",
+            "  lang = zh ; lang=en", "LANG=zh",
+        ] {
+            #expect(Cookies.first(named: "lang", inHeader: header) == Cookies(header: header)["lang"], "\(header)")
+        }
+        #expect(Cookies.first(named: "lang", inHeader: "a=1; lang=zh; b=2") == "zh")
+    }
 }

@@ -169,6 +169,22 @@ import Web
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
+    /// A browser set to Chinese gets the pages and Universal Login in Chinese without the switch.
+    @Test func aChineseBrowserGetsChinesePages() throws {
+        let chinese = try WebDriver(acceptLanguage: "zh-CN,zh")
+        do {
+            try chinese.open(stack.baseURL + "/")
+            #expect(try chinese.execute("return document.documentElement.lang").string == "zh-Hans")
+            #expect(try chinese.text("a.button") == "登录")
+            try chinese.click("a.button")
+            try chinese.wait("the tenant's login page in Chinese") { try chinese.text("h1") == "欢迎" }
+            try chinese.screenshot("a11y-zh-browser-tenant-login")
+        } catch {
+            chinese.recordFailure("a11y-zh-browser")
+            throw error
+        }
+    }
+
     /// A save that fails (Auth0 answering 429) by keyboard: the typed text stays in the field,
     /// the message is an alert (announced at once), and the page has no axe violation.
     @Test func aFailedSaveIsAnnouncedAndKeepsTheText() throws {

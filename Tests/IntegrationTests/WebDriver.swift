@@ -23,8 +23,9 @@ final class WebDriver: @unchecked Sendable {
     private let base: String
     private var session = ""
 
-    /// Starts chromedriver on a free port and opens a browser session.
-    init() throws {
+    /// Starts chromedriver on a free port and opens a browser session; `acceptLanguage` is the
+    /// browser's language list (its `Accept-Language`), English by default.
+    init(acceptLanguage: String? = nil) throws {
         let port = try Stack.freePort()
         driver = Process()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
@@ -46,6 +47,7 @@ final class WebDriver: @unchecked Sendable {
                 "alwaysMatch": .object([
                     "browserName": "chrome",
                     "goog:chromeOptions": .object([
+                        "prefs": .object(["intl.accept_languages": .string(acceptLanguage ?? "en-US,en")]),
                         "binary": "/usr/bin/chromium",
                         "args": .array([
                             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

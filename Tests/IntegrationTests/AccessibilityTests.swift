@@ -87,8 +87,14 @@ import Web
             try browser.click("button[value=login]")
             try browser.wait("the logged-in page in Chinese") { try heading() == "你已登录！" }
             try check("zh-logged-in", &found)
+            try browser.open(stack.baseURL + "/logout")
+            try check("zh-confirm-logout", &found)
             try browser.open(stack.baseURL + "/no-such-page")
             try check("zh-not-found", &found)
+            try browser.open(stack.baseURL + "/callback?state=gone&code=x")
+            try check("zh-login-expired", &found)
+            try browser.open(stack.tenantURL + "/authorize?ui_locales=zh-CN")
+            try check("zh-tenant-message", &found)
         } catch {
             browser.recordFailure("a11y")
             throw error

@@ -25,9 +25,8 @@ supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
 # WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket.
 worker_supervisors=()
 for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
-  socket="$RUN_DIR/metadata-demo.sock"
-  [ "$n" = 1 ] || socket="$RUN_DIR/metadata-demo-$n.sock"
-  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise_worker "worker-$n" "$socket" "$bin/metadata-demo"
+  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise_worker "worker-$n" "$(worker_socket "$n")" \
+    "$bin/metadata-demo"
   worker_supervisors+=("${supervised_pids[-1]}")
 done
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15

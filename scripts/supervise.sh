@@ -34,6 +34,12 @@ supervise_worker() {
   supervised_pids+=("$!")
 }
 
+# worker_socket N: worker N's socket in RUN_DIR (metadata-demo.sock, metadata-demo-2.sock, …), as
+# scripts/nginx-conf lists them in the upstream.
+worker_socket() {
+  if [ "$1" = 1 ]; then echo "$RUN_DIR/metadata-demo.sock"; else echo "$RUN_DIR/metadata-demo-$1.sock"; fi
+}
+
 # stop_supervised: stops every supervised program and waits for them.
 stop_supervised() {
   local pid

@@ -58,8 +58,6 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
 
     /// The status of the page that explains this failure.
     public var status: Int { page.status }
-    /// The page's heading.
-    public var title: String { page.title }
     /// What happened, in plain words; never a token or a code.
     public var publicMessage: String { page.message }
     /// Its page offers `Log in`: every failed login does (never a redirect loop).
@@ -75,47 +73,47 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         "error.logged_out", "error.auth0_refused", "error.login_not_verified",
     ]
 
-    private var page: (status: Int, key: String, title: String, message: String) {
+    private var page: (status: Int, key: String, message: String) {
         switch code {
         case .missingState, .unknownState:
             (
-                400, "error.login_expired", "Login expired",
+                400, "error.login_expired",
                 "This login has expired or was started in another browser. Please log in again."
             )
         case .tenantError:
             switch detail {
             case "access_denied":
-                (403, "error.login_cancelled", "Login cancelled", "The login was cancelled or access was denied.")
+                (403, "error.login_cancelled", "The login was cancelled or access was denied.")
             case "unauthorized":
                 (
-                    403, "error.account_blocked", "Account blocked",
+                    403, "error.account_blocked",
                     "This account is blocked. Contact the site's administrator."
                 )
             case "login_required", "consent_required", "interaction_required":
-                (401, "error.login_needed", "Login needed", "Please log in to continue.")
-            default: (400, "error.login_failed", "Login failed", "Auth0 could not log you in. Please try again.")
+                (401, "error.login_needed", "Please log in to continue.")
+            default: (400, "error.login_failed", "Auth0 could not log you in. Please try again.")
             }
         case .missingCode, .codeExchangeFailed, .badTokenResponse:
-            (400, "error.login_not_accepted", "Login failed", "Auth0 did not accept this login. Please log in again.")
+            (400, "error.login_not_accepted", "Auth0 did not accept this login. Please log in again.")
         case .tenantUnreachable, .jwksUnavailable:
             (
-                503, "error.auth0_unreachable", "Auth0 unreachable",
+                503, "error.auth0_unreachable",
                 "Auth0 could not be reached. Please try again in a moment."
             )
         case .tenantUnavailable:
-            (503, "error.auth0_busy", "Auth0 busy", "Auth0 is busy or having trouble. Please try again in a moment.")
+            (503, "error.auth0_busy", "Auth0 is busy or having trouble. Please try again in a moment.")
         case .refreshRefused:
-            (401, "error.logged_out", "Logged out", "Your login has ended. Log in again to continue.")
+            (401, "error.logged_out", "Your login has ended. Log in again to continue.")
         case .refreshFailed, .revocationFailed:
             (
-                503, "error.auth0_refused", "Auth0 refused",
+                503, "error.auth0_refused",
                 "Auth0 refused to renew your access. Please try again later."
             )
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
             .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,
             .replayedLogoutToken:
             (
-                400, "error.login_not_verified", "Login not verified",
+                400, "error.login_not_verified",
                 "The login could not be verified. Please log in again."
             )
         }

@@ -12,8 +12,6 @@ public struct SessionEnded: HTTPResponseError, Equatable {
 
     /// 401: the person must log in again.
     public var status: Int { 401 }
-    /// The page's heading.
-    public var title: String { "Logged out" }
     /// What happened, in plain words.
     public var publicMessage: String { "Your login has ended. Log in again to continue." }
     /// The same words as a refused renewal's.

@@ -147,7 +147,7 @@ extension DevTenant {
             "email": .text(email),
         ]
         if let error { context["error"] = .text(error) }
-        return formPage(loginPages[language]!.render(context), status: status, returnsTo: redirectURI)
+        return formPage(pages.login.render(context), status: status, returnsTo: redirectURI)
     }
 
     /// One of the tenant's form pages. The form's answer redirects to the application:

@@ -30,7 +30,7 @@ extension DevTenant {
                 "email": .text(user.email),
                 "items": .list(items),
             ]
-            response = formPage(consentPages[language]!.render(context), status: 200, returnsTo: redirectURI)
+            response = formPage(pages.consent.render(context), status: 200, returnsTo: redirectURI)
             response.setCookie(cookie)
         } else {
             response = try issueCode(pending, user: user, sessionID: sessionID)

@@ -15,8 +15,8 @@ extension DevTenant {
             if LanguageTags.isSimplifiedChinese(tag) { return "zh" }
             if tag.lowercased() == "en" || tag.lowercased().hasPrefix("en-") { return "en" }
         }
-        guard let tag = acceptLanguage.flatMap({ LanguageTags.mostWanted(acceptLanguage: $0) }) else { return "en" }
-        return LanguageTags.isSimplifiedChinese(tag) ? "zh" : "en"
+        let chinese = acceptLanguage.map { LanguageTags.wantsSimplifiedChinese(acceptLanguage: $0) } ?? false
+        return chinese ? "zh" : "en"
     }
 
     /// Answers this request in the language of `uiLocales`, else of its browser.
@@ -28,12 +28,29 @@ extension DevTenant {
     /// The language of the request being answered on this thread.
     var language: String { DevTenant.spoken.value().language }
 
+    /// The pages in the request's language.
+    var pages: TenantPages { pagesByLanguage[language] ?? pagesByLanguage["en"]! }
+
     /// `text` (a sentence of the code, in English) in the request's language.
-    func say(_ text: String) -> String {
-        language == "en" ? text : (words[language]?.text("text:" + text) ?? text)
-    }
+    func say(_ text: String) -> String { pages.words?.text("text:" + text) ?? text }
 
     static let spoken = ThreadLocal { SpokenLanguage() }
+}
+
+/// The tenant's pages in one language, and its catalogue for the sentences the code says
+/// (`text:` + the English; the English catalogue has none).
+struct TenantPages: Sendable {
+    let login: Template
+    let consent: Template
+    let message: Template
+    let words: Catalogue?
+
+    init(_ templates: TemplateLibrary) throws {
+        login = try templates.template("login")
+        consent = try templates.template("consent")
+        message = try templates.template("message")
+        words = templates.catalogue
+    }
 }
 
 /// The language of the request a thread is answering.

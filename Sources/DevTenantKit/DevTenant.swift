@@ -13,12 +13,8 @@ public struct DevTenant: Responder {
     let sealer: TenantSealer
     let clock: Clock
     let log: Log
-    /// The pages, by language (`DevTenant.languages`), each filled from its catalogue.
-    let loginPages: [String: Template]
-    let consentPages: [String: Template]
-    let messagePages: [String: Template]
-    /// The catalogues, for the sentences the code says (`text:` + the English).
-    let words: [String: Catalogue]
+    /// The pages of each language (`DevTenant.languages`), filled from its catalogue.
+    let pagesByLanguage: [String: TenantPages]
     /// Attempt limits and used form tickets.
     let guardian = LoginGuard()
     /// Sends back-channel logout tokens; nil in unit tests that send none.
@@ -39,17 +35,12 @@ public struct DevTenant: Responder {
         store = try TenantStore(config: config, clock: clock)
         signer = try TenantSigner(keyFile: config.keyFile)
         sealer = TenantSealer(key: try DevTenant.sealingKey(besides: config.keyFile))
-        var (login, consent, message, words) = (
-            [String: Template](), [String: Template](), [String: Template](), [String: Catalogue]()
-        )
+        var pagesByLanguage: [String: TenantPages] = [:]
         for language in DevTenant.languages {
-            let templates = try TemplateLibrary(directory: config.templatesDirectory, language: language)
-            login[language] = try templates.template("login")
-            consent[language] = try templates.template("consent")
-            message[language] = try templates.template("message")
-            words[language] = templates.catalogue
+            pagesByLanguage[language] = try TenantPages(
+                TemplateLibrary(directory: config.templatesDirectory, language: language))
         }
-        (loginPages, consentPages, messagePages, self.words) = (login, consent, message, words)
+        self.pagesByLanguage = pagesByLanguage
         router = makeRouter()
     }
 
@@ -118,7 +109,7 @@ public struct DevTenant: Responder {
             context["confirmAction"] = .text(confirmAction)
             context["fields"] = .list(fields.map { ["name": .text($0.0), "value": .text($0.1)] })
         }
-        return .html(messagePages[language]!.render(context), status: status)
+        return .html(pages.message.render(context), status: status)
     }
 
     /// `redirect_uri` with parameters added to its query.

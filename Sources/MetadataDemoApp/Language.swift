@@ -27,8 +27,7 @@ public enum Language: String, Sendable, CaseIterable {
     /// The browser's most wanted language (highest `q`, the first among equals): Chinese for the
     /// Simplified Chinese tags, English for anything else.
     static func fromAcceptLanguage(_ header: String) -> Language {
-        guard let tag = LanguageTags.mostWanted(acceptLanguage: header) else { return .en }
-        return LanguageTags.isSimplifiedChinese(tag) ? .zh : .en
+        LanguageTags.wantsSimplifiedChinese(acceptLanguage: header) ? .zh : .en
     }
 
     /// The tag Universal Login is asked to speak (`ui_locales`).

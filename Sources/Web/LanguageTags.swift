@@ -6,6 +6,11 @@ public enum LanguageTags {
         return ["zh", "zh-cn", "zh-hans", "zh-sg"].contains(tag) || tag.hasPrefix("zh-hans-")
     }
 
+    /// True when the most wanted language of an `Accept-Language` header is Simplified Chinese.
+    public static func wantsSimplifiedChinese(acceptLanguage header: String) -> Bool {
+        mostWanted(acceptLanguage: header).map(isSimplifiedChinese) ?? false
+    }
+
     /// The most wanted tag of an `Accept-Language` header: the highest `q` (the first among
     /// equals), never one with `q=0`.
     public static func mostWanted(acceptLanguage header: String) -> String? {

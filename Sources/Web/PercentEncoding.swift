@@ -10,10 +10,10 @@ public enum PercentEncoding {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 let high = bytes.index(after: index)
-                guard high != bytes.endIndex else { throw WebError.badRequest("a broken percent escape") }
+                guard high != bytes.endIndex else { throw WebError.badRequest(.brokenPercentEscape) }
                 let low = bytes.index(after: high)
                 guard low != bytes.endIndex, let h = hexValue(bytes[high]), let l = hexValue(bytes[low]) else {
-                    throw WebError.badRequest("a broken percent escape")
+                    throw WebError.badRequest(.brokenPercentEscape)
                 }
                 out.append(h << 4 | l)
                 index = bytes.index(after: low)
@@ -32,9 +32,9 @@ public enum PercentEncoding {
 
     /// Text from bytes that must be valid UTF-8 with no NUL.
     public static func validatedText(_ bytes: [UInt8]) throws -> String {
-        if bytes.contains(0) { throw WebError.badRequest("a NUL byte") }
+        if bytes.contains(0) { throw WebError.badRequest(.nulByte) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw WebError.badRequest("text that is not UTF-8")
+            throw WebError.badRequest(.notUTF8)
         }
         return text
     }

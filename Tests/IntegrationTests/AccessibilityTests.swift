@@ -38,18 +38,12 @@ import Web
             try browser.open(stack.baseURL + "/")
             try check("first-screen", &found)
             try browser.click("a.button")
-            try browser.wait("the tenant's login page") {
-                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
-            }
+            try waitForTenantLogin()
             try check("tenant-login", &found)
-            try browser.type("wrong@example.com", into: "#email")
-            try browser.type("nope", into: "#password")
-            try browser.click("button[value=login]")
+            try submitTenantLogin(("wrong@example.com", "nope"))
             try browser.wait("the login error") { try browser.text(".error").contains("Wrong") }
             try check("tenant-login-error", &found)
-            try browser.type(DemoUser.skippy.email, into: "#email")
-            try browser.type(DemoUser.skippy.password, into: "#password")
-            try browser.click("button[value=login]")
+            try submitTenantLogin(DemoUser.skippy)
             try browser.wait("the consent screen") { try heading() == "Authorize App" }
             try check("tenant-consent", &found)
             try browser.click("button[value=decline]")
@@ -79,12 +73,8 @@ import Web
             try browser.wait("the Chinese first screen") { try browser.text("a.button") == "登录" }
             try check("zh-first-screen", &found)
             try browser.click("a.button")
-            try browser.wait("the tenant's login page") {
-                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
-            }
-            try browser.type(DemoUser.skippy.email, into: "#email")
-            try browser.type(DemoUser.skippy.password, into: "#password")
-            try browser.click("button[value=login]")
+            try waitForTenantLogin()
+            try submitTenantLogin(DemoUser.skippy)
             try browser.wait("the logged-in page in Chinese") { try heading() == "你已登录！" }
             try check("zh-logged-in", &found)
             try browser.open(stack.baseURL + "/logout")
@@ -138,9 +128,7 @@ import Web
             try screen("1-first")
             try tab(to: "\"\(run.logIn)\"")
             try browser.press(WebDriver.enter)
-            try browser.wait("the tenant's login page") {
-                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
-            }
+            try waitForTenantLogin()
             try screen("2-tenant-login")
             try tab(to: "input#email")
             try browser.press(DemoUser.skippy.email + WebDriver.tab + DemoUser.skippy.password + WebDriver.enter)
@@ -196,9 +184,7 @@ import Web
     @Test func aFailedSaveIsAnnouncedAndKeepsTheText() throws {
         do {
             try browser.open(stack.baseURL + "/login")
-            try browser.wait("the tenant's login page") {
-                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
-            }
+            try waitForTenantLogin()
             try browser.tab(to: "input#email")
             try browser.press(DemoUser.random.email + WebDriver.tab + DemoUser.random.password + WebDriver.enter)
             try browser.wait("the consent screen") { try heading() == "Authorize App" }
@@ -239,13 +225,9 @@ import Web
             try browser.open(stack.baseURL + "/")
             try fits("first-screen")
             try browser.click("a.button")
-            try browser.wait("the tenant's login page") {
-                try browser.currentURL().hasPrefix(self.stack.tenantURL + "/authorize")
-            }
+            try waitForTenantLogin()
             try fits("tenant-login")
-            try browser.type(DemoUser.skippy.email, into: "#email")
-            try browser.type(DemoUser.skippy.password, into: "#password")
-            try browser.click("button[value=login]")
+            try submitTenantLogin(DemoUser.skippy)
             try browser.wait("the consent screen") { try heading() == "Authorize App" }
             try fits("tenant-consent")
             try browser.click("button[value=accept]")

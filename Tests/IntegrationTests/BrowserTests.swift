@@ -19,13 +19,9 @@ import Testing
         if let screens { try browser.screenshot("\(screens)-1-first-visit") }
         #expect(try browser.text("h1") == "Metadata demo")
         try browser.click("a.button")
-        try browser.wait("the tenant's login page") {
-            try browser.currentURL().hasPrefix(stack.tenantURL + "/authorize")
-        }
+        try waitForTenantLogin()
         if let screens { try browser.screenshot("\(screens)-2-tenant-login") }
-        try browser.type(user.email, into: "#email")
-        try browser.type(user.password, into: "#password")
-        try browser.click("button[value=login]")
+        try submitTenantLogin(user)
         // A person's first login to the app asks them to authorize it.
         try browser.wait("the consent or logged-in page") {
             ["Authorize App", "You’re logged in!"].contains(try browser.text("h1"))

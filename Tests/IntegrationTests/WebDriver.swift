@@ -12,6 +12,20 @@ class StackInBrowser {
         browser = try WebDriver()
     }
     deinit { stack.stop() }
+
+    /// Waits for the browser to reach the dev tenant's login page.
+    func waitForTenantLogin() throws {
+        try browser.wait("the tenant's login page") {
+            try browser.currentURL().hasPrefix(stack.tenantURL + "/authorize")
+        }
+    }
+
+    /// Fills the tenant's login form with `user` and sends it (by clicks).
+    func submitTenantLogin(_ user: (email: String, password: String)) throws {
+        try browser.type(user.email, into: "#email")
+        try browser.type(user.password, into: "#password")
+        try browser.click("button[value=login]")
+    }
 }
 
 /// Headless Chromium driven over the W3C WebDriver protocol by chromedriver: a real browser,

@@ -48,10 +48,12 @@ struct TenantJWT: Sendable {
         guard claims["iss"]?.string == issuer else { throw AuthError(.wrongIssuer) }
         guard jwt.audiences.contains(clientID) else { throw AuthError(.wrongAudience) }
         let now = clock.now()
-        guard let exp = claims["exp"]?.number else { throw AuthError(.missingClaim, "exp") }
-        guard now < exp + IDTokenVerifier.leewaySeconds else { throw AuthError(.expired) }
-        guard let iat = claims["iat"]?.number else { throw AuthError(.missingClaim, "iat") }
-        guard iat <= now + IDTokenVerifier.leewaySeconds else { throw AuthError(.issuedInFuture) }
+        guard claims["exp"] != nil else { throw AuthError(.missingClaim, "exp") }
+        guard let exp = NumericDate.seconds(claims["exp"]) else { throw AuthError(.malformedToken, "exp out of range") }
+        guard now < Double(exp) + IDTokenVerifier.leewaySeconds else { throw AuthError(.expired) }
+        guard claims["iat"] != nil else { throw AuthError(.missingClaim, "iat") }
+        guard let iat = NumericDate.seconds(claims["iat"]) else { throw AuthError(.malformedToken, "iat out of range") }
+        guard Double(iat) <= now + IDTokenVerifier.leewaySeconds else { throw AuthError(.issuedInFuture) }
         return jwt
     }
 }

@@ -40,10 +40,10 @@ public struct LogoutTokenVerifier: Sendable {
         let sub = claims["sub"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         guard sid != nil || sub != nil else { throw AuthError(.notALogoutToken, "neither sid nor sub") }
         guard let jti = claims["jti"]?.string, !jti.isEmpty else { throw AuthError(.missingClaim, "jti") }
-        // TenantJWT checked both are numbers.
-        let iat = claims["iat"]?.number ?? 0
-        let exp = claims["exp"]?.number ?? 0
+        // TenantJWT checked both are NumericDates in range, so these are whole seconds.
+        let iat = NumericDate.seconds(claims["iat"]) ?? 0
+        let exp = NumericDate.seconds(claims["exp"]) ?? 0
         return Logout(
-            sid: sid, sub: sub, jti: jti, issuedAt: Int64(iat), replayableUntil: exp + IDTokenVerifier.leewaySeconds)
+            sid: sid, sub: sub, jti: jti, issuedAt: iat, replayableUntil: Double(exp) + IDTokenVerifier.leewaySeconds)
     }
 }

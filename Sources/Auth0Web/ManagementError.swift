@@ -38,8 +38,11 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
             var wait: Int?
             if let retry = response.header("retry-after").flatMap({ Int($0.trimmingSpaces()) }) {
                 wait = retry
-            } else if let reset = response.header("x-ratelimit-reset").flatMap({ Double($0.trimmingSpaces()) }) {
-                wait = Int((reset - now).rounded(.up))
+            } else if let reset = response.header("x-ratelimit-reset").flatMap({ Double($0.trimmingSpaces()) }),
+                reset.isFinite
+            {
+                // Clamped before converting: a reset of 1e300 or -inf is a bad header, not a crash.
+                wait = Int(min(max((reset - now).rounded(.up), 1), 3600))
             }
             self.init(.rateLimited, status: 429, errorCode: code, retryAfterSeconds: wait.map { min(max($0, 1), 3600) })
         case 500...599: self.init(.serverError, status: response.status, errorCode: code)

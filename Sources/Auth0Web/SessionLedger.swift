@@ -79,13 +79,17 @@ public final class SessionLedger: Sendable {
 
     /// True the first time the logout token `jti` is seen on any worker; false for a replay. While
     /// the store is away, a token is accepted once per worker (a replayed logout only ends what
-    /// the first one ended).
+    /// the first one ended). The id is kept until `until`, at most the ledger's retention: a
+    /// replay after that ends only what the token ended the first time.
     public func firstSight(ofLogoutToken jti: String, keptUntil until: Double) -> Bool {
-        let ttl = max(1, until - clock.now())
+        let now = clock.now()
+        // NaN and absurd times from outside are clamped before any integer conversion.
+        let ttl = until.isNaN ? 1 : min(max(1, until - now), Double(retentionSeconds))
+        let keptUntil = Int64(now + ttl)
         let seenHere = localTokenIDs.withLock { seen -> Bool in
-            let now = Int64(clock.now())
+            let now = Int64(now)
             seen = seen.filter { $0.value > now }
-            return seen.updateValue(Int64(until), forKey: jti) != nil
+            return seen.updateValue(keptUntil, forKey: jti) != nil
         }
         do {
             return try store.add("logout-token:" + jti, [1], ttl: ttl)

@@ -2,7 +2,7 @@ import Synchronization
 import Web
 
 /// The shared store of workers on several machines: one Redis. The event log is a Redis stream
-/// (`XADD`, trimmed by age with `MINID`), which a follower reads with a blocking `XREAD`, so a
+/// (`XADD`, trimmed by age with `MINID` past the retention), which a follower reads with a blocking `XREAD`, so a
 /// new event reaches every worker as soon as it is written and a worker that was cut off reads
 /// what it missed from where it stopped. Keys are `SET … NX PX` (once-only facts, locks) and
 /// plain `SET … PX`. Commands and the follower each hold a connection of their own, made again
@@ -12,23 +12,34 @@ public final class RedisSharedStore: SharedStore {
     private let prefix: String
     private let streamKey: [UInt8]
     private let timeoutMilliseconds: Int
+    private let retentionSeconds: Double
+    /// Clock skew between the machines that add events, and the leeway on a logout token's `iat`.
+    private static let skewSeconds: Double = 300
     private let commands = Mutex<RedisConnection?>(nil)
     private let follower = Mutex<RedisConnection?>(nil)
 
-    /// A store on the Redis at `address`, its keys under `prefix`; connects on first use.
-    public init(address: RedisAddress, prefix: String = "metadata-demo:ledger:", timeoutSeconds: Double = 1) {
+    /// A store on the Redis at `address`, its keys under `prefix`, keeping every event at least
+    /// `retentionSeconds` after it was added (the longest any event asks for: the sessions'
+    /// absolute lifetime); connects on first use.
+    public init(
+        address: RedisAddress, prefix: String = "metadata-demo:ledger:", timeoutSeconds: Double = 1,
+        retentionSeconds: Double = 7 * 86_400
+    ) {
         self.address = address
+        self.retentionSeconds = retentionSeconds
         self.prefix = prefix
         streamKey = Array((prefix + "events").utf8)
         timeoutMilliseconds = Int(timeoutSeconds * 1000)
     }
 
-    /// Adds `event` to the log (see `SharedStore`).
+    /// Adds `event` to the log (see `SharedStore`). A stream is trimmed by the time entries were
+    /// added, not by what each asked for, so the trim point is the store's retention (or this
+    /// event's keeping time, if longer), never one event's: an event asking for an hour must not
+    /// take a week-old logout with it.
     public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {
-        // Stream ids are milliseconds: what is older than this event's keeping time goes (a few
-        // seconds of clock skew between machines do not matter against days of keeping).
         let now = Clock.system.now()
-        let minimum = String(max(0, Int64((2 * now - keepUntil) * 1000)))
+        let keep = max(retentionSeconds, keepUntil.isFinite ? keepUntil - now : 0) + Self.skewSeconds
+        let minimum = String(Int64(max(0, min(now - keep, now)) * 1000))
         let reply = try run(on: commands) { connection throws(SharedStoreError) in
             try connection.command(
                 [Array("XADD".utf8), streamKey, Array("MINID".utf8), Array("~".utf8), Array(minimum.utf8)]

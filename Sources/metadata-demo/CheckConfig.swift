@@ -20,7 +20,7 @@ enum CheckConfig {
             if case .sqlite = worker.ledgerStore, !worker.stateDirectoryIsSet {
                 ledger = "session ledger: SQLite in the service's STATE_DIR (not opened here)"
             } else {
-                do { _ = try worker.ledgerStore.open().get("check-config") } catch {
+                do { _ = try worker.ledgerStore.open(retentionSeconds: 0).get("check-config") } catch {
                     problems.append("\(worker.ledgerStore.settingName): \(error.description)")
                 }
             }

@@ -47,11 +47,13 @@ struct WorkerSettings {
         case sqlite(path: String)
         case redis(RedisAddress)
 
-        /// The store: a SQLite file is opened (and made) now; a Redis is connected on first use.
-        func open() throws(SharedStoreError) -> any SharedStore {
+        /// The store, keeping events `retentionSeconds` (the sessions' absolute lifetime): a
+        /// SQLite file is opened (and made) now; a Redis is connected on first use.
+        func open(retentionSeconds: Int64) throws(SharedStoreError) -> any SharedStore {
             switch self {
             case .sqlite(let path): return try SQLiteSharedStore(path: path)
-            case .redis(let address): return RedisSharedStore(address: address, timeoutSeconds: 1)
+            case .redis(let address):
+                return RedisSharedStore(address: address, timeoutSeconds: 1, retentionSeconds: Double(retentionSeconds))
             }
         }
 

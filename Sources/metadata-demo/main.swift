@@ -61,7 +61,7 @@ guard linkProblems.isEmpty else {
 // The session ledger's store: opening the SQLite file fails start-up (a wrong STATE_DIR); a
 // Redis that does not answer yet is only reported, since page views serve from the local copy.
 let store: any SharedStore
-do { store = try settings.ledgerStore.open() } catch {
+do { store = try settings.ledgerStore.open(retentionSeconds: auth0.absoluteLifetime) } catch {
     AllSettings.report(["\(settings.ledgerStore.settingName): \(error.description)"])
     exit(2)
 }

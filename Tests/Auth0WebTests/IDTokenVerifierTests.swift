@@ -94,6 +94,16 @@ import Web
         #expect(failure(try keys.token(claims: claims(["sub": ""]))) == .missingClaim)
     }
 
+    /// Times no real token carries are refused as malformed, before anything converts them.
+    @Test func refusesTimesOutOfRange() throws {
+        for changes: [String: JSONValue?] in [
+            ["exp": .number(1e300)], ["exp": .number(-.infinity)], ["iat": .number(-1e300)], ["iat": .number(-1)],
+            ["exp": .number(253_402_300_800)], ["exp": .string("1700036000")],
+        ] {
+            #expect(failure(try keys.token(claims: claims(changes))) == .malformedToken, "\(changes)")
+        }
+    }
+
     @Test func refusesMalformedTokens() {
         for token in [
             "", "a.b", "a.b.c", "....", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.sig", String(repeating: "a", count: 20_000),

@@ -94,6 +94,17 @@ import Web
                 try client(tenant).readMetadata(userID: "u", accessToken: "AT")
             }
         }
+        // A reset header no integer can hold is clamped, not a crash (review 2, item 4).
+        for (reset, seconds) in [("1e300", 3600), ("-1e300", 1), ("inf", 3600)] {
+            let absurd = ScriptedHTTPClient.json(429, body, headers: [("x-ratelimit-reset", reset)])
+            var wait: Int?
+            do { _ = try client(absurd).readMetadata(userID: "u", accessToken: "AT") } catch let error
+                as ManagementError
+            {
+                wait = error.retryAfterSeconds
+            } catch {}
+            #expect(wait == (reset == "inf" ? nil : seconds), "\(reset)")
+        }
         let message = ManagementError(.rateLimited, status: 429, retryAfterSeconds: 20).publicMessage
         #expect(message == "Auth0 is busy, try again in 20 seconds.")
     }

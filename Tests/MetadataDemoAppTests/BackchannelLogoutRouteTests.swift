@@ -91,6 +91,21 @@ import Web
         #expect(try isLoggedIn(standing), "\(name)")
     }
 
+    /// Review 2, item 4: `exp` 1e300 trapped converting to an integer (SIGILL) in the ledger, and
+    /// `iat` -1e300 in the verifier. Signed by the tenant's key, each is a 400, never a crash.
+    @Test(
+        arguments: [
+            ["exp": .number(1e300)], ["exp": .number(.infinity)], ["iat": .number(-1e300)],
+            ["iat": .number(-1)], ["exp": .number(9.3e18)], ["iat": .number(-9.3e18), "sid": nil],
+            ["exp": .string("soon")],
+        ] as [[String: JSONValue?]])
+    func aTokenWithAnAbsurdTimeIsRefusedNotACrash(_ changes: [String: JSONValue?]) throws {
+        let standing = session(sid: "sid-laptop", createdAt: now - 100)
+        let answer = post(try keys.token(claims: claims(changes)))
+        #expect(answer.status == 400, "\(changes)")
+        #expect(try isLoggedIn(standing))
+    }
+
     @Test func unsignedAndMissingTokensAreRefused() throws {
         let unsigned = try keys.token(header: ["alg": "none", "typ": "JWT"], claims: claims(), signature: [])
         #expect(post(unsigned).status == 400)

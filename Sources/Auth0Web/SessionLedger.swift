@@ -25,6 +25,8 @@ public final class SessionLedger: Sendable {
     private let healthy = Atomic<Bool>(true)
     private let cursor = Mutex<String?>(nil)
     private let following = Atomic<Bool>(false)
+    /// Sessions this worker checked or holds back from checking, until when (see `claimRevalidation`).
+    let revalidationClaims = Mutex<[String: Double]>([:])
 
     /// A ledger over `store`, keeping ended sessions for `retentionSeconds`, sealing renewal
     /// results with a key derived from `secrets` (`AUTH0_SECRET`), reporting to `events`.

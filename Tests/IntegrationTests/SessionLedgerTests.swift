@@ -217,6 +217,39 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
         #expect(try staying.get(stack.baseURL + "/me").status == 200)
     }
 
+    private func metadataReads(_ stack: Stack) -> Int {
+        stack.log("dev-tenant").split(separator: "\n").filter {
+            $0.contains("method=GET") && $0.contains("path=/api/v2/users/")
+        }.count
+    }
+
+    /// Review 2, item 2: 60 page views of one session due for revalidation made 60 Management
+    /// API reads (Auth0 budgets them per tenant). Now one check per session per interval, over
+    /// both workers; the other views are served from the session.
+    @Test(arguments: LedgerBackend.allCases)
+    func sixtyViewsOfADueSessionCheckItWithTheTenantOnce(_ backend: LedgerBackend) throws {
+        let (stack, redis) = try backend.stack(workerEnvironment: ["SESSION_REVALIDATE_SECONDS": "2"])
+        defer { stack.stop(); redis?.stop() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        usleep(2_100_000)
+        let reads = metadataReads(stack)
+        let grants = refreshGrants(stack)
+        let tabs = (0..<60).map { _ in browser.copy() }
+        let shown = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: tabs.count) { index in
+            if let page = try? tabs[index].get(stack.baseURL + "/"), page.status == 200,
+                page.body.contains("You’re logged in!")
+            {
+                shown.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(shown.load(ordering: .relaxed) == 60)
+        #expect(metadataReads(stack) == reads + 1)
+        #expect(refreshGrants(stack) == grants + 1)
+        for worker in ["worker", "worker-2"] { #expect(stack.log(worker).contains("route=/")) }
+    }
+
     @Test func revalidationShowsChangesMadeElsewhereAndEndsARevokedSession() throws {
         let stack = try Stack(workerEnvironment: ["SESSION_REVALIDATE_SECONDS": "1"])
         defer { stack.stop() }

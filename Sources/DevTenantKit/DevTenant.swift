@@ -88,6 +88,7 @@ public struct DevTenant: Responder {
             response = message(500, "Server error", "The dev tenant could not answer.")
         }
         if response.header("Cache-Control") == nil { response.add("Cache-Control", "no-store") }
+        if response.header("X-Content-Type-Options") == nil { response.add("X-Content-Type-Options", "nosniff") }
         log(
             .info, "tenant request",
             ["method": request.method, "path": request.path, "status": String(response.status)])
@@ -109,7 +110,12 @@ public struct DevTenant: Responder {
             context["confirmAction"] = .text(confirmAction)
             context["fields"] = .list(fields.map { ["name": .text($0.0), "value": .text($0.1)] })
         }
-        return .html(pages.message.render(context), status: status)
+        var response = Response.html(pages.message.render(context), status: status)
+        // Its "Log out?" confirmation among them: never inside another site's frame. No
+        // form-action: the confirmation's answer redirects to the application, wherever it is.
+        response.add("Content-Security-Policy", "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
+        response.add("X-Frame-Options", "DENY")
+        return response
     }
 
     /// `redirect_uri` with parameters added to its query.

@@ -2,10 +2,12 @@ import Synchronization
 import Web
 
 /// What protects the tenant's own forms (the login form, the logout confirmation): failed
-/// password attempts are limited per email and per address, and form tickets are used once.
-/// Kept in memory: a restart forgets them, as a short-lived limit may.
+/// password attempts are limited per account from one address (Auth0's brute-force protection:
+/// a stranger's guesses never lock the owner out elsewhere) and per address across accounts,
+/// and form tickets are used once. Kept in memory: a restart forgets them, as a short-lived
+/// limit may; keys whose window has passed are pruned, so guesses cannot fill the memory.
 final class LoginGuard: Sendable {
-    /// Failed attempts allowed per email within `window` seconds.
+    /// Failed attempts allowed per email from one address within `window` seconds.
     static let failuresPerEmail = 10
     /// Failed attempts allowed per client address within `window` seconds.
     static let failuresPerAddress = 30
@@ -20,20 +22,33 @@ final class LoginGuard: Sendable {
 
     private let state = Mutex(State())
 
-    /// True when `email` or `address` has had too many failed attempts lately.
+    /// How many keys may be kept before the stale ones are pruned.
+    static let pruneAbove = 1_000
+
+    /// True when `email` from `address`, or `address` alone, has had too many failed attempts lately.
     func isLimited(email: String, address: String, now: Double) -> Bool {
         state.withLock { state in
-            count(&state, "email:" + email.lowercased(), now) >= LoginGuard.failuresPerEmail
+            count(&state, Self.accountKey(email, address), now) >= LoginGuard.failuresPerEmail
                 || count(&state, "address:" + address, now) >= LoginGuard.failuresPerAddress
         }
     }
 
-    /// Counts a failed attempt for `email` and `address`.
+    /// Counts a failed attempt for `email` from `address`, and for `address`.
     func recordFailure(email: String, address: String, now: Double) {
         state.withLock { state in
-            state.failures["email:" + email.lowercased(), default: []].append(now)
+            if state.failures.count >= LoginGuard.pruneAbove {
+                state.failures = state.failures.filter { now - ($0.value.last ?? 0) < LoginGuard.window }
+            }
+            state.failures[Self.accountKey(email, address), default: []].append(now)
             state.failures["address:" + address, default: []].append(now)
         }
+    }
+
+    /// How many accounts and addresses have failures remembered (for tests).
+    var rememberedKeys: Int { state.withLock { $0.failures.count } }
+
+    private static func accountKey(_ email: String, _ address: String) -> String {
+        "account:" + address + " " + email.lowercased()
     }
 
     /// Marks a ticket used; false when it already was.

@@ -21,9 +21,18 @@ public struct SecurityHeaders: Sendable {
             ("Referrer-Policy", "same-origin"),
             ("X-Frame-Options", "DENY"),
             ("Cross-Origin-Opener-Policy", "same-origin"),
+            // Pages are for this site alone: no other site may embed them as a resource, and no
+            // page asks for a device (the browser refuses any script that would).
+            ("Cross-Origin-Resource-Policy", "same-origin"),
+            ("Permissions-Policy", SecurityHeaders.permissionsPolicy),
             ("Cache-Control", "no-store"),
         ]
     }
+
+    /// Every powerful feature turned off for the page and anything it could embed.
+    public static let permissionsPolicy =
+        "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), "
+        + "microphone=(), payment=(), usb=()"
 
     /// Adds the headers that the response does not set itself.
     public func apply(to response: inout Response) {

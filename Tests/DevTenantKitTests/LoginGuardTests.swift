@@ -18,12 +18,29 @@ import Testing
             !guardian.isLimited(email: "someone-new@example.com", address: "192.0.2.7", now: now + LoginGuard.window))
     }
 
-    @Test func failuresAreLimitedPerEmailAcrossAddressesCaseBlind() {
+    /// Review 2, item 9: ten wrong guesses by anyone locked the owner out everywhere. As Auth0's
+    /// brute-force protection does, the account is blocked from the guessing address only.
+    @Test func failuresAreLimitedPerEmailFromOneAddressCaseBlind() {
         let guardian = LoginGuard()
-        for index in 0..<LoginGuard.failuresPerEmail {
-            guardian.recordFailure(email: "Skippy@Example.com", address: "192.0.2.\(index)", now: now)
+        for _ in 0..<LoginGuard.failuresPerEmail {
+            guardian.recordFailure(email: "Skippy@Example.com", address: "192.0.2.7", now: now)
         }
-        #expect(guardian.isLimited(email: "skippy@example.com", address: "198.51.100.1", now: now))
+        #expect(guardian.isLimited(email: "skippy@example.com", address: "192.0.2.7", now: now))
+        #expect(!guardian.isLimited(email: "skippy@example.com", address: "198.51.100.1", now: now))
+        for index in 0..<LoginGuard.failuresPerEmail {
+            guardian.recordFailure(email: "randomuser@example.com", address: "203.0.113.\(index)", now: now)
+        }
+        #expect(!guardian.isLimited(email: "randomuser@example.com", address: "198.51.100.1", now: now))
+    }
+
+    @Test func keysOfPastWindowsArePrunedAsNewOnesCome() {
+        let guardian = LoginGuard()
+        for index in 0..<LoginGuard.pruneAbove {
+            guardian.recordFailure(email: "u\(index)@example.com", address: "192.0.2.\(index % 200)", now: now)
+        }
+        #expect(guardian.rememberedKeys >= LoginGuard.pruneAbove)
+        guardian.recordFailure(email: "late@example.com", address: "198.51.100.9", now: now + LoginGuard.window)
+        #expect(guardian.rememberedKeys == 2)
     }
 
     @Test func aTicketIsUsedOnce() {

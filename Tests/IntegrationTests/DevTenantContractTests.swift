@@ -162,6 +162,13 @@ import Web
         let page = try browser.get(
             stack.tenantURL + "/oidc/logout?client_id=\(clientID)&post_logout_redirect_uri="
                 + PercentEncoding.encode(stack.baseURL + "/logged-out"))
+        // Never in another site's frame, never sniffed (review 2, item 9).
+        #expect(page.header("content-security-policy")?.contains("frame-ancestors 'none'") == true)
+        #expect(page.header("x-frame-options") == "DENY")
+        #expect(page.header("x-content-type-options") == "nosniff")
+        let notFound = try browser.get(stack.tenantURL + "/nowhere")
+        #expect(
+            notFound.status == 404 && notFound.header("content-security-policy")?.contains("frame-ancestors") == true)
         let ticket = try #require(TestClient.hiddenField("ticket", in: page.body))
         let confirm = { (origin: String) in
             try browser.post(

@@ -29,6 +29,8 @@ import Web
         let logout = try browser.post(
             stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
         #expect(logout.status == 303)
+        // The browser drops what it kept of the site (review 2, item 9).
+        #expect(logout.header("clear-site-data") == #""cache", "storage""#)
         // The refresh token was revoked at the tenant, so a copy of the cookie could not renew.
         #expect(stack.log("dev-tenant").contains("path=/oauth/revoke status=200"))
         let tenantLogout = try #require(logout.header("location"))

@@ -12,9 +12,16 @@ final class ProductionNginx {
     let metrics: Int
     private var process: Process?
 
+    /// The nginx.conf the site is included from: a minimal one (nothing at the http level but
+    /// the site), or Debian's own, as the package installs beside it.
+    enum MainConfig { case minimal, debianStock }
+
     /// Starts nginx with `site` (its text) serving static files from `staticRoot/static`.
     /// `edit` changes the site as an operator would before the ports are rewritten.
-    init(site text: String, staticRoot: String, socketDirectory: String, edit: (String) -> String = { $0 }) throws {
+    init(
+        site text: String, staticRoot: String, socketDirectory: String, main: MainConfig = .minimal,
+        edit: (String) -> String = { $0 }
+    ) throws {
         (http, https, metrics) = (try Stack.freePort(), try Stack.freePort(), try Stack.freePort())
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try Stack.check(
@@ -36,7 +43,10 @@ final class ProductionNginx {
         }
         site = site.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("[::]") }
             .joined(separator: "\n")
-        try Self.writeConfig(site: site, in: dir)
+        switch main {
+        case .minimal: try Self.writeConfig(site: site, in: dir)
+        case .debianStock: try Self.writeDebianConfig(site: site, in: dir)
+        }
         let nginx = Process()
         nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         nginx.arguments = ["-p", dir, "-c", dir + "/nginx.conf", "-g", "daemon off;"]
@@ -71,6 +81,27 @@ final class ProductionNginx {
                 include \(dir)/site.conf;
             }
             """
+        try main.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+    }
+
+    /// Writes `site` and Debian's /etc/nginx/nginx.conf including it in place of sites-enabled/,
+    /// with only its files (pid, logs, temporary folders) moved into `dir`.
+    static func writeDebianConfig(site: String, in dir: String) throws {
+        try site.write(toFile: dir + "/site.conf", atomically: true, encoding: .utf8)
+        var main = try String(contentsOfFile: "/etc/nginx/nginx.conf", encoding: .utf8)
+        for (from, to) in [
+            ("pid /run/nginx.pid;", "pid \(dir)/nginx.pid;"), ("/var/log/nginx/", dir + "/"),
+            ("include /etc/nginx/conf.d/*.conf;", ""),
+            (
+                "include /etc/nginx/sites-enabled/*;",
+                "client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy; "
+                    + "uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi; include \(dir)/site.conf;"
+            ),
+        ] {
+            guard main.contains(from) else { throw StackError("Debian's nginx.conf no longer has \(from)") }
+            main = main.replacingOccurrences(of: from, with: to)
+        }
+        if getuid() != 0 { main = main.replacingOccurrences(of: "user www-data;", with: "") }
         try main.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
     }
 

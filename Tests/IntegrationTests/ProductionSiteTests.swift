@@ -120,6 +120,24 @@ import Web
         #expect(statuses.contains(429), "\(statuses)")
     }
 
+    /// `count` requests over one kept connection, as fast as curl sends them: their statuses.
+    private func burst(_ path: String, _ count: Int, method: String = "GET") throws -> [Int] {
+        let url = "https://demo.example.com:\(site.https)\(path)"
+        var arguments = ["-s", "-k", "--resolve", "demo.example.com:\(site.https):127.0.0.1", "-X", method]
+        if method == "POST" { arguments += ["-d", "logout_token=x"] }
+        arguments += Array(repeating: ["-o", "/dev/null", "-w", "%{http_code}\\n", url], count: count).flatMap { $0 }
+        return try Stack.run("/usr/bin/curl", arguments).output.split(separator: "\n").compactMap { Int($0) }
+    }
+
+    /// Review 2, items 2 and 9: page views and back-channel logouts have limits of their own.
+    @Test func pageViewsAndBackChannelLogoutsAreRateLimited() throws {
+        let pages = try burst("/logged-out", 80)
+        #expect(pages.count == 80 && pages.contains(429) && pages.prefix(40).allSatisfy { $0 == 200 }, "\(pages)")
+        let logouts = try burst("/backchannel-logout", 100, method: "POST")
+        #expect(
+            logouts.count == 100 && logouts.contains(429) && logouts.prefix(50).allSatisfy { $0 == 400 }, "\(logouts)")
+    }
+
     /// Metrics are not on the public site, and the loopback listener gives each worker its own
     /// address: every scrape of one reads that worker's counters (through the upstream, scrapes
     /// alternated between workers and counters seemed to reset), and together they count every

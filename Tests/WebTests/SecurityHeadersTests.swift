@@ -13,6 +13,9 @@ import Web
         #expect(response.header("X-Content-Type-Options") == "nosniff")
         #expect(response.header("Referrer-Policy") == "same-origin")
         #expect(response.header("Cache-Control") == "no-store")
+        #expect(response.header("Cross-Origin-Resource-Policy") == "same-origin")
+        #expect(response.header("Permissions-Policy")?.contains("camera=()") == true)
+        #expect(response.header("Permissions-Policy")?.contains("geolocation=()") == true)
     }
 
     @Test func keepsWhatTheResponseSetItself() {

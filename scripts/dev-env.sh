@@ -17,6 +17,8 @@ export STATE_DIR="$RUN_DIR/state"
 if [ "$(id -u)" = 0 ]; then
   source "$here/scripts/web-user.sh"
   export FASTCGI_SOCKET_GROUP="$WEB_GROUP"
+  # Only nginx's workers (and root) may connect, not any other member of that group.
+  export FASTCGI_PEER_USERS="$WEB_USER"
 fi
 export PUBLIC_DIR="$here/Public"
 

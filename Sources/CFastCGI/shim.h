@@ -1,6 +1,9 @@
 #ifndef CFASTCGI_SHIM_H
 #define CFASTCGI_SHIM_H
-/* Only fcgiapp.h: fcgi_stdio.h redefines printf and stdout. */
+/* Only fcgiapp.h: fcgi_stdio.h redefines printf and stdout. _GNU_SOURCE for struct ucred. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <fcgiapp.h>
 #include <signal.h>
@@ -118,6 +121,21 @@ static inline int CFastCGI_peerIPv4(int fd, uint32_t *address) {
     if (getpeername(fd, (struct sockaddr *)&peer, &length) != 0) return -1;
     if (peer.ss_family != AF_INET) return 0;
     *address = ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
+    return 1;
+}
+
+/* 1 with the peer process's id and user id for a unix-socket connection (SO_PEERCRED, as the
+   kernel saw them at connect), 0 for any other kind, -1 on failure. */
+static inline int CFastCGI_peerCredentials(int fd, int32_t *pid, uint32_t *uid) {
+    struct sockaddr_storage local;
+    socklen_t length = sizeof local;
+    if (getsockname(fd, (struct sockaddr *)&local, &length) != 0) return -1;
+    if (local.ss_family != AF_UNIX) return 0;
+    struct ucred credentials;
+    socklen_t size = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
     return 1;
 }
 

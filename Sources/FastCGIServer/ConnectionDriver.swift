@@ -17,6 +17,9 @@ final class ConnectionDriver: Sendable {
     private let pool: WaitingPool
     private let refusals = RateLimitedCount()
     private let overdue = RateLimitedCount()
+    private let strangers = RateLimitedCount()
+    private let hoarded = RateLimitedCount()
+    private let evicted = RateLimitedCount()
     /// When a page thread last answered the heartbeat (milliseconds, `Uptime`).
     private let lastHeartbeat = Atomic<Int64>(0)
 
@@ -94,6 +97,7 @@ final class ConnectionDriver: Sendable {
         }
         switch connection.framing.judge(UnsafeRawBufferPointer(rebasing: scratch.buffer[..<count])) {
         case .incomplete:
+            if connection.framing.headIsWhole { connection.hasHead.store(true, ordering: .relaxed) }
             return .needsMore
         case .complete:
             return answer(connection, seen: seen, mayWait: mayWait)
@@ -113,6 +117,7 @@ final class ConnectionDriver: Sendable {
     private func answer(_ connection: FastCGIConnection, seen: Int, mayWait: Bool) -> Step {
         connection.framing.reset()
         connection.busySince.store(0, ordering: .relaxed)
+        connection.hasHead.store(false, ordering: .relaxed)
         guard connection.nextRequest() else { return forget(connection) }  // libfcgi closed it
         server.inFlight.add(1, ordering: .relaxed)
         var (request, length) = connection.head()
@@ -131,6 +136,7 @@ final class ConnectionDriver: Sendable {
     /// Answers 413 from the request's head alone, then closes once the peer has its answer.
     private func refuseTooLarge(_ connection: FastCGIConnection) -> Step {
         connection.framing.reset()
+        connection.hasHead.store(true, ordering: .relaxed)
         guard connection.nextRequest() else { return forget(connection) }
         server.inFlight.add(1, ordering: .relaxed)
         let request = connection.head().request
@@ -180,7 +186,11 @@ final class ConnectionDriver: Sendable {
                     CFastCGI_close(fd)
                     continue
                 }
-                admit(FastCGIConnection(socket: fd, framing: server.newFraming()))
+                guard let peer = admittedPeer(fd) else {
+                    CFastCGI_close(fd)
+                    continue
+                }
+                admit(FastCGIConnection(socket: fd, framing: server.newFraming(), peer: peer))
                 continue
             }
             switch errno {
@@ -199,7 +209,10 @@ final class ConnectionDriver: Sendable {
     }
 
     private func admit(_ connection: FastCGIConnection) {
-        guard table.insert(connection) != nil || (closeLongestIdle() && table.insert(connection) != nil) else {
+        guard
+            table.insert(connection) != nil
+                || ((closeLongestIdle() || closeLongestArriving()) && table.insert(connection) != nil)
+        else {
             if let count = refusals.add() {
                 log(
                     .warning, "refused connections: too many open",
@@ -228,6 +241,52 @@ final class ConnectionDriver: Sendable {
             return true
         }
         return false
+    }
+
+    /// Closes the connection whose request has been arriving the longest, when one is not being
+    /// used; true if it did. A web server sends requests whole: only a peer holding them open
+    /// loses a connection here.
+    private func closeLongestArriving() -> Bool {
+        let arriving = table.snapshot().filter {
+            $0.busySince.load(ordering: .relaxed) != 0 && !$0.isClosing.load(ordering: .relaxed)
+        }
+        for candidate in arriving.sorted(by: {
+            $0.busySince.load(ordering: .relaxed) < $1.busySince.load(ordering: .relaxed)
+        })
+        where candidate.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            _ = close(candidate)
+            if let count = evicted.add() {
+                log(
+                    .warning, "closed connections: full, their requests arriving the longest",
+                    ["count": String(count), "limit": String(table.capacity)])
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Who the peer is (see `FastCGIConnection.peer`), or nil when it may not connect: on a unix
+    /// socket with `FASTCGI_PEER_USERS` set, a user besides those, root and the worker's own.
+    private func admittedPeer(_ fd: Int32) -> UInt64? {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        switch CFastCGI_peerCredentials(fd, &pid, &uid) {
+        case 1:
+            if let users = options.peerUsers, uid != 0, uid != getuid(), !users.contains(uid) {
+                if let count = strangers.add() {
+                    log(
+                        .warning, "refused connections: a user not in FASTCGI_PEER_USERS",
+                        ["count": String(count), "uid": String(uid)])
+                }
+                return nil
+            }
+            return UInt64(UInt32(bitPattern: pid))
+        case 0:
+            var address: UInt32 = 0
+            return CFastCGI_peerIPv4(fd, &address) == 1 ? 1 << 63 | UInt64(address) : 1 << 62
+        default:
+            return options.peerUsers == nil ? 0 : nil
+        }
     }
 
     /// The peer's address when it is a TCP peer not admitted (or cannot be told), else nil:
@@ -279,7 +338,9 @@ final class ConnectionDriver: Sendable {
 
     private func sweep(stopping: Bool) {
         let now = Uptime.milliseconds()
-        for connection in table.snapshot() where isDue(connection, now: now, stopping: stopping) {
+        let connections = table.snapshot()
+        closeHoarded(connections)
+        for connection in connections where isDue(connection, now: now, stopping: stopping) {
             guard
                 connection.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
             else { continue }  // in use: not stalled
@@ -301,9 +362,41 @@ final class ConnectionDriver: Sendable {
         }
     }
 
+    /// Closes the oldest requests still arriving from any peer that has more than
+    /// `unfinishedPerPeer` of them (a web server sends each whole: this is someone holding them).
+    private func closeHoarded(_ connections: [FastCGIConnection]) {
+        var arriving: [UInt64: [FastCGIConnection]] = [:]
+        for connection in connections
+        where connection.busySince.load(ordering: .relaxed) != 0 && !connection.isClosing.load(ordering: .relaxed) {
+            arriving[connection.peer, default: []].append(connection)
+        }
+        for (_, held) in arriving where held.count > options.unfinishedPerPeer {
+            let oldest = held.sorted { $0.busySince.load(ordering: .relaxed) < $1.busySince.load(ordering: .relaxed) }
+            var closed = 0
+            for connection in oldest.prefix(held.count - options.unfinishedPerPeer)
+            where connection.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
+                .exchanged
+            {
+                _ = close(connection)
+                closed += 1
+            }
+            if closed > 0, let count = hoarded.add(closed) {
+                log(
+                    .warning, "closed connections: too many requests arriving from one peer",
+                    ["count": String(count), "limit": String(options.unfinishedPerPeer)])
+            }
+        }
+    }
+
     private func isDue(_ connection: FastCGIConnection, now: Int64, stopping: Bool) -> Bool {
         let busySince = connection.busySince.load(ordering: .relaxed)
         if connection.isClosing.load(ordering: .relaxed) { return now - busySince > 2_000 }
+        // A head trickling in: a web server sends it at once.
+        if busySince != 0, !connection.hasHead.load(ordering: .relaxed),
+            now - busySince > Int64(options.headSeconds) * 1000
+        {
+            return true
+        }
         // Stopping, a request still arriving after a second is stalled (nginx sends one at once).
         let deadline = stopping ? min(options.requestSeconds, 1) : options.requestSeconds
         if busySince != 0 { return now - busySince > Int64(deadline) * 1000 }

@@ -22,15 +22,21 @@ final class FastCGIConnection: @unchecked Sendable {
     let idleSince = Atomic<Int64>(0)
     /// True once the answer is sent and the connection only waits for the peer's end.
     let isClosing = Atomic<Bool>(false)
+    /// True once the request now arriving has its whole head (parameters); false between requests.
+    let hasHead = Atomic<Bool>(false)
+    /// Who connected: the peer process's id on a unix socket, its IPv4 address over TCP (high
+    /// bit set), for the cap on requests one peer may hold open.
+    let peer: UInt64
     /// The token the poller reports this connection by (set once, by the table).
     nonisolated(unsafe) var token: UInt64 = 0
     /// What has arrived of the request now being received.
     var framing: RequestFraming
 
     /// Takes ownership of an accepted (non-blocking) socket.
-    init(socket fd: Int32, framing: RequestFraming) {
+    init(socket fd: Int32, framing: RequestFraming, peer: UInt64 = 0) {
         raw = .allocate(capacity: 1)
         self.framing = framing
+        self.peer = peer
         // No listening socket: were libfcgi to find the connection closed, it must not go on
         // to accept another one itself (accept on -1 fails at once).
         FCGX_InitRequest(raw, -1, 0)

@@ -26,11 +26,22 @@ public final class FastCGIServer: Sendable {
         public var maxHeadBytes: Int = 96 * 1024
         /// How long a request may take to arrive whole, from its first byte.
         public var requestSeconds: Int = 10
+        /// How long a request's head (its parameters) may take to arrive, from its first byte: a
+        /// web server sends it at once, so a peer trickling it is cut off early.
+        public var headSeconds: Int = 3
+        /// The most requests one peer (a process on a unix socket, an address over TCP) may
+        /// have arriving at once; its oldest beyond that are closed. A web server sends each
+        /// request whole, so only a peer holding requests open reaches it.
+        public var unfinishedPerPeer: Int = 64
         /// How long a kept connection may stay idle (longer than nginx's keepalive_timeout, 60 s).
         public var idleSeconds: Int = 300
         /// The most connections held at once (also bounded by the open-file limit): the
-        /// connection idle the longest makes room for a new one.
+        /// connection idle the longest makes room for a new one, else the one whose request has
+        /// been arriving the longest, so a peer holding requests open cannot shut others out.
         public var maxConnections: Int = 4096
+        /// The users (ids) who may connect on a unix socket, besides root and the worker's own;
+        /// nil admits whoever the socket's permissions let in.
+        public var peerUsers: Set<UInt32>?
         /// The unix socket's permission bits.
         public var socketMode: Int = 0o660
         /// The TCP peers that may connect (loopback only by default).

@@ -48,4 +48,9 @@ extension FastCGIServer {
     public static func groupID(_ text: String) -> UInt32? {
         UInt32(text) ?? getgrnam(text).map { $0.pointee.gr_gid }
     }
+
+    /// A user's id from their name or number (`FASTCGI_PEER_USERS`); nil when this machine has none such.
+    public static func userID(_ text: String) -> UInt32? {
+        UInt32(text) ?? getpwnam(text).map { $0.pointee.pw_uid }
+    }
 }

@@ -29,6 +29,9 @@ struct RequestFraming {
     private var headBytes = 0
     private var bodyBytes = 0
 
+    /// True once the request's parameters (its head) have all arrived.
+    var headIsWhole: Bool { headEnded }
+
     /// Judges requests with these limits.
     init(maxHeadBytes: Int, maxBodyBytes: Int) {
         self.maxHeadBytes = maxHeadBytes

@@ -33,6 +33,12 @@ struct WorkerSettings {
     /// `FASTCGI_SOCKET_GROUP`: the group (name or number) given the unix socket, so the web
     /// server's group may connect with mode 660. Default: the process's own.
     let socketGroup: UInt32?
+    /// `WORKER_CONNECTIONS`: the most connections held at once (default 4096).
+    let connections: Int
+    /// `FASTCGI_PEER_USERS`: the users (names or numbers, comma-separated) who may connect on a
+    /// unix socket besides root and the worker's own, checked by the kernel's word (SO_PEERCRED);
+    /// unset: whoever the socket's permissions let in.
+    let peerUsers: Set<UInt32>?
     /// `SESSION_STORE`: where the session ledger lives. `sqlite` (the default): a SQLite file in
     /// `STATE_DIR`, shared by the worker processes of this machine; `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`:
     /// a Redis shared by workers on several machines.
@@ -107,6 +113,23 @@ struct WorkerSettings {
                 problems.append("FASTCGI_SOCKET_GROUP: \"\(groupText)\" is not a group on this machine")
             }
         }
+        let connectionsText = environment["WORKER_CONNECTIONS"] ?? "4096"
+        let connections = Int(connectionsText).flatMap { (16...65536).contains($0) ? $0 : nil }
+        if connections == nil {
+            problems.append("WORKER_CONNECTIONS: \"\(connectionsText)\" is not a whole number from 16 to 65536")
+        }
+        var peerUsers: Set<UInt32>?
+        if let usersText = environment["FASTCGI_PEER_USERS"], !usersText.isEmpty {
+            var users: Set<UInt32> = []
+            for name in usersText.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                if let uid = FastCGIServer.userID(name) {
+                    users.insert(uid)
+                } else {
+                    problems.append("FASTCGI_PEER_USERS: \"\(name)\" is not a user on this machine")
+                }
+            }
+            peerUsers = users
+        }
         let stateDirectory = environment["STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "state"
         var ledgerStore: LedgerStore?
         switch environment["SESSION_STORE"] ?? "" {
@@ -119,7 +142,7 @@ struct WorkerSettings {
             problems.append("SESSION_STORE: is not sqlite or a redis://HOST:PORT/DB URL")
         }
         guard problems.isEmpty, let listen, let threads, let requestSeconds, let mode, let level, let peers,
-            let ledgerStore
+            let ledgerStore, let connections
         else {
             throw SettingsProblems(lines: problems)
         }
@@ -133,6 +156,8 @@ struct WorkerSettings {
         self.logLevel = level
         self.peers = peers
         self.socketGroup = socketGroup
+        self.connections = connections
+        self.peerUsers = peerUsers
         self.ledgerStore = ledgerStore
         self.stateDirectory = stateDirectory
         self.stateDirectoryIsSet = environment["STATE_DIR"].map { !$0.isEmpty } ?? false

@@ -74,6 +74,8 @@ do {
     options.threads = settings.threads
     if let pageThreads = settings.pageThreads { options.pageThreads = pageThreads }
     options.requestSeconds = settings.requestSeconds
+    options.maxConnections = settings.connections
+    options.peerUsers = settings.peerUsers
     options.socketMode = settings.socketMode
     options.peers = settings.peers
     options.socketGroup = settings.socketGroup

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A process on the worker's own socket that is not nginx (review 2, item 7): it filled the
+/// connection table with requests it never finished, and nginx got 502 for as long as it did.
+@Suite(.serialized) struct HostilePeerTests {
+    /// The begin record and the first byte of a parameters record: a request that never ends.
+    private static let unfinished = Array(FastCGITestClient.head(params: [("REQUEST_METHOD", "GET")]).prefix(9))
+
+    /// True when the worker hung up on `fd` within `seconds` (the end, or a reset).
+    private static func hungUp(_ fd: Int32, within seconds: Double) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) == 1 else { return false }
+        var byte: UInt8 = 0
+        let got = read(fd, &byte, 1)
+        return got == 0 || (got == -1 && errno == ECONNRESET)
+    }
+
+    @Test func aPeerHoldingUnfinishedRequestsCannotShutNginxOut() throws {
+        let stack = try Stack(workerEnvironment: ["WORKER_CONNECTIONS": "64"])
+        defer { stack.stop() }
+        #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
+        // More unfinished requests than the table holds: nginx's kept connection is pushed out.
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<80 {
+            guard let fd = Stack.connect(unixSocket: stack.runDir + "/metadata-demo.sock") else { continue }
+            _ = write(fd, Self.unfinished, Self.unfinished.count)
+            held.append(fd)
+            usleep(2_000)
+        }
+        usleep(300_000)
+        // Within the head deadline (3 s), nginx still gets answers: its new connections push out
+        // the requests that have been arriving the longest.
+        let began = Date()
+        for _ in 0..<5 { #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200) }
+        #expect(Date().timeIntervalSince(began) < 2)
+        usleep(1_200_000)
+        #expect(stack.log("worker").contains("closed connections: full, their requests arriving the longest"))
+    }
+
+    @Test func aHeadTricklingInIsCutAfterThreeSecondsNotTen() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/metadata-demo.sock"))
+        defer { close(fd) }
+        #expect(write(fd, Self.unfinished, Self.unfinished.count) == Self.unfinished.count)
+        let began = Date()
+        #expect(Self.hungUp(fd, within: 6))
+        let seconds = Date().timeIntervalSince(began)
+        #expect(seconds > 2.5 && seconds < 5, "cut after \(seconds) s")
+    }
+
+    @Test func onePeerMayHoldAtMostSixtyFourRequestsArriving() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<70 {
+            let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/metadata-demo.sock"))
+            _ = write(fd, Self.unfinished, Self.unfinished.count)
+            held.append(fd)
+        }
+        // The sweeper (every quarter second) closes this peer's six oldest.
+        usleep(800_000)
+        let cut = held.prefix(10).filter { Self.hungUp($0, within: 0) }.count
+        let kept = held.suffix(60).filter { Self.hungUp($0, within: 0) }.count
+        #expect(cut == 6 && kept == 0, "cut \(cut) of the 10 oldest, \(kept) of the 60 newest")
+        #expect(stack.log("worker").contains("closed connections: too many requests arriving from one peer"))
+    }
+
+    /// With FASTCGI_PEER_USERS, the kernel's word on who connected decides: nginx's user (and
+    /// root) are served, anyone else is hung up on even when the socket's group lets them in.
+    @Test func onlyTheListedUsersMayConnectOnTheUnixSocket() throws {
+        guard getuid() == 0 else { return }  // only root can connect as another user
+        let stack = try Stack(workerEnvironment: ["FASTCGI_PEER_USERS": "www-data"])
+        defer { stack.stop() }
+        #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)  // nginx, as www-data
+        let socket = stack.runDir + "/metadata-demo.sock"
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.settimeout(5)
+            try:
+                s.sendall(bytes.fromhex(sys.argv[2]))
+                print("answered" if s.recv(8) else "hung up")
+            except (ConnectionResetError, BrokenPipeError):
+                print("hung up")
+            """
+        let request =
+            FastCGITestClient.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
+            + FastCGITestClient.record(type: 5, id: 1, content: [])
+        let hex = request.map { String(format: "%02x", $0) }.joined()
+        // Another user in the web server's group, as a member of www-data would be.
+        let stranger = try Stack.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=nobody", "--regid=nogroup", "--groups=www-data",
+                "/usr/bin/python3", "-c", script, socket, hex,
+            ])
+        #expect(stranger.output.contains("hung up"), "\(stranger.output)")
+        let rootToo = try Stack.run("/usr/bin/python3", ["-c", script, socket, hex])
+        #expect(rootToo.output.contains("answered"), "\(rootToo.output)")
+        usleep(1_100_000)
+        #expect(stack.log("worker").contains("refused connections: a user not in FASTCGI_PEER_USERS"))
+    }
+}

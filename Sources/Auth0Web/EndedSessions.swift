@@ -28,6 +28,9 @@ struct EndedSessions {
     private var tenantSessions: [UInt64: Int64] = [:]
     private var people: [UInt64: (before: Int64, until: Int64)] = [:]
 
+    /// How many ids are remembered.
+    var count: Int { logins.count + tenantSessions.count + people.count }
+
     /// True when nothing is remembered (a page view then skips the lookup).
     var isEmpty: Bool { logins.isEmpty && tenantSessions.isEmpty && people.isEmpty }
 

@@ -103,12 +103,13 @@ public final class SessionLedger: Sendable {
 
     // MARK: Following the store
 
-    /// Reads every ended session the store holds (so a restarted worker refuses what it did
-    /// before), then follows the store's log on a thread of its own. A store that cannot be
-    /// reached now is reported and read when it returns.
+    /// Reads every ended session the store holds, a page at a time (so a restarted worker refuses
+    /// what it did before, and a log of millions never sits whole in memory), then follows the
+    /// store's log on a thread of its own. A store that cannot be reached now is reported and
+    /// read when it returns.
     public func startFollowing() {
         guard !following.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        catchUp(wait: 0)
+        while catchUp(wait: 0) {}
         let thread = Thread { [self] in
             var lastPrune = clock.now()
             while true {
@@ -130,17 +131,25 @@ public final class SessionLedger: Sendable {
 
     /// Reads what the log holds past the cursor (waiting up to `wait` seconds for news) and
     /// writes what this worker could not write before.
-    private func catchUp(wait: Double) {
+    /// True when it read a full page (more may be waiting).
+    @discardableResult
+    private func catchUp(wait: Double) -> Bool {
         do {
             let (read, next) = try store.events(after: cursor.withLock { $0 }, wait: wait)
             cursor.withLock { $0 = next }
             apply(read.compactMap(EndedSessions.Entry.init(encoded:)))
             try flushPending()
             if !healthy.exchange(true, ordering: .relaxed) { events.ledgerRecovered() }
+            return read.count >= type(of: store).pageSize
         } catch {
             failed("follow", error)
+            return false
         }
     }
+
+    /// How many ended sessions, tenant sessions and people this worker remembers (a gauge:
+    /// each logout adds one, kept for the sessions' absolute lifetime).
+    public var rememberedEntries: Int { ended.withLock { $0.count } }
 
     private func flushPending() throws(SharedStoreError) {
         let waiting = pending.withLock { $0 }

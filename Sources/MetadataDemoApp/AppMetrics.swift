@@ -12,6 +12,7 @@ public final class AppMetrics: Sendable {
     private let announcementsRefused: Counter
     private let jwksFetches: Gauge
     private let ledgerAvailable: Gauge
+    private let ledgerEntries: Gauge
     private let revalidations: Counter
     /// Request counters by route and status, cached per thread: the registry's own look-up
     /// validates names and labels on every call, and one shared cache behind a lock made the
@@ -57,6 +58,12 @@ public final class AppMetrics: Sendable {
             descriptor: Self.name(
                 "session_ledger_available", help: "1 while the session ledger's store answers, 0 while it does not"))
         ledgerAvailable.set(Int64(1))
+        ledgerEntries = registry.makeGauge(
+            descriptor: Self.name(
+                "session_ledger_entries",
+                help:
+                    "Ended sessions, tenant sessions and people this worker remembers (each kept for the sessions' absolute lifetime)"
+            ))
         // At zero from the start: a series that first appears at 1 shows Prometheus no increase,
         // and the shipped alert on Management API 429s watches for any.
         _ = registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", "429")])
@@ -111,9 +118,10 @@ public final class AppMetrics: Sendable {
         registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", outcome)]).increment()
     }
 
-    /// The text exposition, with the JWKS fetch count read at scrape time.
-    func render(jwksFetches count: Int) -> [UInt8] {
+    /// The text exposition, with the JWKS fetch count and the ledger's size read at scrape time.
+    func render(jwksFetches count: Int, ledgerEntries: Int) -> [UInt8] {
         jwksFetches.set(Int64(count))
+        self.ledgerEntries.set(Int64(ledgerEntries))
         return registry.emitToBuffer()
     }
 }

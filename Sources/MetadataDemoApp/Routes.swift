@@ -33,7 +33,8 @@ struct Routes: Sendable {
         router.add("GET", "/metrics") { _, _ in
             Response(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                body: self.services.metrics.render(jwksFetches: self.services.keys.fetchCount)
+                body: self.services.metrics.render(
+                    jwksFetches: self.services.keys.fetchCount, ledgerEntries: self.services.ledger.rememberedEntries)
             ).notStored()
         }
         return router

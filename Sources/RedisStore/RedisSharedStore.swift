@@ -52,9 +52,11 @@ public final class RedisSharedStore: SharedStore {
     public func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (
         events: [[UInt8]], cursor: String?
     ) {
+        let count = Array(String(Self.pageSize).utf8)
         guard let cursor else {
             let reply = try run(on: follower) { connection throws(SharedStoreError) in
-                try connection.command([Array("XRANGE".utf8), streamKey, Array("-".utf8), Array("+".utf8)])
+                try connection.command(
+                    [Array("XRANGE".utf8), streamKey, Array("-".utf8), Array("+".utf8), Array("COUNT".utf8), count])
             }
             guard let entries = reply.elements else { throw unexpected("XRANGE", reply) }
             let (events, last) = RedisSharedStore.read(entries)
@@ -63,7 +65,7 @@ public final class RedisSharedStore: SharedStore {
         let block = max(1, Int(wait * 1000))
         let reply = try run(on: follower, extraMilliseconds: block) { connection throws(SharedStoreError) in
             try connection.command(
-                [Array("XREAD".utf8), Array("COUNT".utf8), Array("1000".utf8), Array("BLOCK".utf8)]
+                [Array("XREAD".utf8), Array("COUNT".utf8), count, Array("BLOCK".utf8)]
                     + [Array(String(block).utf8), Array("STREAMS".utf8), streamKey, Array(cursor.utf8)])
         }
         if case .null = reply { return ([], cursor) }

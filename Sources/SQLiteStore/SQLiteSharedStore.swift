@@ -42,6 +42,7 @@ public final class SQLiteSharedStore: SharedStore {
             CREATE INDEX IF NOT EXISTS ledger_events_keep ON ledger_events(keep_until);
             CREATE TABLE IF NOT EXISTS ledger_keys(
                 key TEXT PRIMARY KEY, value BLOB NOT NULL, expires REAL NOT NULL) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS ledger_keys_expires ON ledger_keys(expires);
             """)
         let reader = try SQLiteConnection(path: path, busySeconds: 5)
         commands = Mutex(main)
@@ -78,10 +79,11 @@ public final class SQLiteSharedStore: SharedStore {
             let found = try follower.withLock { state throws(SharedStoreError) -> ([[UInt8]], Int64)? in
                 let version = try state.connection.query("PRAGMA data_version").first?.first?.integer ?? 0
                 guard cursor == nil || version != state.dataVersion else { return nil }
-                state.dataVersion = version
                 let rows = try state.connection.query(
-                    "SELECT seq, body FROM ledger_events WHERE seq > ? AND keep_until >= ? ORDER BY seq",
-                    [.integer(since), .real(clock.now())])
+                    "SELECT seq, body FROM ledger_events WHERE seq > ? AND keep_until >= ? ORDER BY seq LIMIT ?",
+                    [.integer(since), .real(clock.now()), .integer(Int64(Self.pageSize))])
+                // A full page may have more behind it: the next call reads on, change or not.
+                state.dataVersion = rows.count == Self.pageSize ? -1 : version
                 guard let last = rows.last?.first?.integer else { return cursor == nil ? ([], since) : nil }
                 return (rows.compactMap { $0[1].blob }, last)
             }
@@ -97,7 +99,9 @@ public final class SQLiteSharedStore: SharedStore {
         return try commands.withLock { db throws(SharedStoreError) -> Bool in
             try db.execute("BEGIN IMMEDIATE")
             do throws(SharedStoreError) {
-                _ = try db.query("DELETE FROM ledger_keys WHERE key = ? AND expires <= ?", [.text(key), .real(now)])
+                // Every expired key goes (an index range), not only this one: logout token ids
+                // and locks that are never asked for again must not pile up.
+                _ = try db.query("DELETE FROM ledger_keys WHERE expires <= ?", [.real(now)])
                 _ = try db.query(
                     "INSERT OR IGNORE INTO ledger_keys(key, value, expires) VALUES(?, ?, ?)",
                     [.text(key), .blob(value), .real(now + ttl)])

@@ -3,11 +3,16 @@
 /// (one machine, no server) and Redis (several machines); one contract suite tests both.
 /// Calls block; each has a bounded time, and a failure is a `SharedStoreError`, never a crash.
 public protocol SharedStore: Sendable {
+    /// The most events one call of `events(after:wait:)` returns: a log of millions is read in
+    /// pages, never whole into memory.
+    static var pageSize: Int { get }
+
     /// Adds `event` to the log, kept at least until `keepUntil` (seconds since 1970).
     func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError)
 
-    /// The events added after `cursor` (nil: every event still kept), oldest first, and the cursor
-    /// to pass next time. When there are none, waits up to `wait` seconds for one.
+    /// The events added after `cursor` (nil: from the oldest still kept), oldest first, at most
+    /// `pageSize` of them, and the cursor to pass next time (a reader goes on until a call gives
+    /// none). When there are none, waits up to `wait` seconds for one.
     func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (events: [[UInt8]], cursor: String?)
 
     /// Sets `key` to `value` for `ttl` seconds only if it has no live value; true when it was set.
@@ -21,6 +26,11 @@ public protocol SharedStore: Sendable {
 
     /// Removes `key` if it holds `value` (so a lock is released only by its holder).
     func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError)
+}
+
+extension SharedStore {
+    /// 1,000 events (about 100 KB) a call.
+    public static var pageSize: Int { 1000 }
 }
 
 /// A shared store could not do what was asked: it is unreachable, or answered with an error.

@@ -120,6 +120,25 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         #expect(read.last == "brief")
     }
 
+    /// Review 2, item 8: a restart read 2 million Redis entries in one reply (1.9 GB). The log
+    /// is read a page at a time, from the start and when following.
+    @Test(arguments: Backend.allCases)
+    func theLogIsReadAPageAtATime(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        for index in 0..<2_500 { try store.append(Array("e\(index)".utf8), keepUntil: Self.later) }
+        var sizes: [Int] = []
+        var cursor: String?
+        var read: [String] = []
+        repeat {
+            let page = try other.events(after: cursor, wait: 0)
+            sizes.append(page.events.count)
+            read += page.events.map { String(decoding: $0, as: UTF8.self) }
+            cursor = page.cursor
+        } while sizes.last != 0 && sizes.count < 10
+        #expect(sizes == [1000, 1000, 500, 0])
+        #expect(read == (0..<2_500).map { "e\($0)" })
+    }
+
     @Test(arguments: Backend.allCases)
     func aStoreOpenedAgainSeesWhatWasWritten(_ backend: Backend) throws {
         let (store, _) = try backend.makePair()
@@ -133,6 +152,38 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
             reopened = store
         }
         #expect(try reopened.events(after: nil, wait: 0).events.contains(Array("kept".utf8)))
+    }
+}
+
+/// What the SQLite store keeps on disk.
+@Suite struct SQLiteStoreTests {
+    /// Review 2, item 8: keys nobody asks for again (logout token ids, locks) were deleted only
+    /// when the same key was added again; now every expired key goes as new ones come.
+    @Test func expiredKeysGoWhenAnyKeyIsAdded() throws {
+        let path = NSTemporaryDirectory() + "ledger-\(UUID().uuidString.prefix(8))/ledger.sqlite3"
+        let store = try SQLiteSharedStore(path: path)
+        for index in 0..<50 { _ = try store.add("logout-token:\(index)", [1], ttl: 0.2) }
+        usleep(300_000)
+        _ = try store.add("logout-token:new", [1], ttl: 60)
+        let (_, count) = try SQLiteStoreTests.rows(in: path)
+        #expect(count == 1)
+    }
+
+    private static func rows(in path: String) throws -> (Int32, Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [
+            "-c",
+            "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from ledger_keys').fetchone()[0])",
+            path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (process.terminationStatus, Int(text) ?? -1)
     }
 }
 

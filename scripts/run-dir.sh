@@ -49,3 +49,35 @@ write_run_file() {
   chmod 644 "$tmp"
   mv -f "$tmp" "$1"
 }
+
+# clear_stale_sockets DIR: removes the unix sockets in DIR that nothing listens on any more (left
+# by a make run that was killed, crashed or lost its terminal: nginx cannot bind over them).
+# One that something still listens on stops make run with a line: another make run holds it.
+clear_stale_sockets() {
+  local socket busy=()
+  for socket in "$1"/*.sock; do
+    [ -S "$socket" ] || continue
+    if python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.settimeout(1); s.connect(sys.argv[1])' "$socket" 2>/dev/null; then
+      busy+=("$socket")
+    else
+      rm -f "$socket"
+    fi
+  done
+  [ ${#busy[@]} -eq 0 ] && return 0
+  printf 'RUN_DIR holds %s, which a running program still serves: another make run uses this folder\n' "${busy[@]}" >&2
+  return 1
+}
+
+# wait_for_nginx PORT SECONDS: waits until nginx answers on PORT; if it does not, prints what
+# nginx said (its error log's last lines) and fails.
+wait_for_nginx() {
+  local port=$1 tries=$(( $2 * 10 ))
+  while [ "$tries" -gt 0 ]; do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  echo "nginx did not start; it said:" >&2
+  tail -n 3 "$RUN_DIR/nginx-error.log" >&2 2>/dev/null || true
+  return 1
+}

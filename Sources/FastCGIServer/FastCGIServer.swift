@@ -53,6 +53,8 @@ public final class FastCGIServer: Sendable {
         public var drainSeconds: Double = 10
         /// The listening socket's queue of connections not yet accepted.
         public var backlog: Int32 = 512
+        /// What the service manager shows (`STATUS=`, `systemctl status`) once requests are served.
+        public var readyStatus = "serving"
         /// The defaults.
         public init() {}
     }
@@ -72,6 +74,12 @@ public final class FastCGIServer: Sendable {
         self.options = options
         self.responder = responder
         self.log = log
+    }
+
+    /// Tells the service manager what the worker is doing now (`STATUS=`: the line `systemctl
+    /// status` shows first); nothing when no one asked (`NOTIFY_SOCKET` unset).
+    public static func reportStatus(_ text: String) {
+        ServiceNotice.send("STATUS=" + text.replacingOccurrences(of: "\n", with: " "))
     }
 
     /// Opens the socket, serves until SIGTERM/SIGINT, drains, and returns.
@@ -104,7 +112,7 @@ public final class FastCGIServer: Sendable {
                 "address": address.description, "page_threads": String(options.pageThreads),
                 "threads": String(options.threads), "connections": String(table.capacity),
             ])
-        ServiceNotice.send("READY=1")
+        ServiceNotice.send("READY=1\nSTATUS=" + options.readyStatus)
         let signal = CFastCGI_waitForStopSignal()
         log(.info, "stopping", ["signal": String(signal)])
         ServiceNotice.send("STOPPING=1")

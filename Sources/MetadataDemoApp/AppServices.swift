@@ -1,4 +1,5 @@
 import Auth0Web
+import Foundation
 import Web
 
 /// Everything the routes need besides the pages: settings, the tenant's links, cookies, and the
@@ -32,13 +33,15 @@ public struct AppServices: Sendable {
     /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
     /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
     /// `store` (SQLite or Redis in the worker); `startFollowing()` then starts following it.
+    /// `status` hears what an operator should read first (the service manager's `STATUS=`).
     public init(
         settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: any SharedStore,
-        clock: Clock = .system, log: Log = Log(minimum: .warning)
+        clock: Clock = .system, log: Log = Log(minimum: .warning),
+        status: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
         let metrics = AppMetrics()
-        let events = AppEvents(metrics: metrics, log: log)
+        let events = AppEvents(metrics: metrics, log: log, status: status)
         self.settings = settings
         self.metrics = metrics
         self.clock = clock
@@ -79,6 +82,7 @@ public struct AppServices: Sendable {
 struct AppEvents: Auth0Events {
     let metrics: AppMetrics
     let log: Log
+    let status: @Sendable (String) -> Void
 
     func renewed() { metrics.renewed() }
 
@@ -95,11 +99,15 @@ struct AppEvents: Auth0Events {
         if firstOfOutage || operation != "follow" {
             log(.warning, "session ledger store failed", ["operation": operation, "error": error])
         }
+        if firstOfOutage {
+            status("serving; session ledger store unavailable since \(Date().formatted(.iso8601)): \(error)")
+        }
     }
 
     func ledgerRecovered() {
         metrics.ledgerRecovered()
         log(.warning, "session ledger store answers again", [:])
+        status("serving")
     }
 
     func announcementRefused(user: String) {

@@ -2,15 +2,20 @@ import Auth0Web
 import Foundation
 import Web
 
-/// The tenant's endpoints, discovered before the worker serves anything. When the tenant gives
-/// no answer (or a 5xx) it is asked again for a while, since it, the network or the local nginx
-/// in front of the dev tenant may come up after the worker; a wrong answer stops at once.
+/// The tenant's endpoints, from its discovery document. A tenant that gives no answer (or a 5xx)
+/// is not the operator's mistake: it, the network or the local nginx in front of the dev tenant
+/// may come up after the worker, so it is asked again; a wrong answer (another issuer, an
+/// endpoint missing) is a wrong setting and stops at once.
 enum StartupDiscovery {
-    /// How long start-up keeps asking, in seconds.
+    /// How long start-up asks before serving the "Auth0 unreachable" page meanwhile, in seconds
+    /// (check-config asks as long).
     static let patience: Double = 30
+    /// The longest pause between two tries once the worker serves without the tenant.
+    static let longestPause: Double = 10
 
-    static func endpoints(for settings: Auth0Settings, http: any HTTPClient, log: Log) throws(DiscoveryProblem)
-        -> TenantEndpoints
+    /// The endpoints, asking again while the tenant is unreachable, up to `patience` seconds.
+    static func endpoints(for settings: Auth0Settings, http: any HTTPClient, log: Log, patience: Double = patience)
+        throws(DiscoveryProblem) -> TenantEndpoints
     {
         let deadline = Date().addingTimeInterval(patience)
         while true {
@@ -20,6 +25,24 @@ enum StartupDiscovery {
             } catch  where error.transient && Date() < deadline {
                 log(.warning, "tenant discovery failed; trying again", ["error": error.reason])
                 Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+    }
+
+    /// The endpoints, asking until the tenant answers: after 1 s, then a second longer each time
+    /// up to `longestPause`. Throws only for a wrong answer.
+    static func waitForTenant(for settings: Auth0Settings, http: any HTTPClient, log: Log) throws(DiscoveryProblem)
+        -> TenantEndpoints
+    {
+        var pause: Double = 1
+        while true {
+            Thread.sleep(forTimeInterval: pause)
+            do {
+                return try TenantEndpoints.discover(
+                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds)
+            } catch  where error.transient {
+                log(.debug, "tenant still unreachable", ["error": error.reason])
+                pause = min(pause + 1, longestPause)
             }
         }
     }

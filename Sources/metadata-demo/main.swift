@@ -47,17 +47,6 @@ do { pages = try settings.loadPages() } catch {
     AllSettings.report(error.lines)
     exit(2)
 }
-// The tenant's endpoints, once, from its discovery document (check-config reads them the same way).
-let endpoints: TenantEndpoints
-do { endpoints = try StartupDiscovery.endpoints(for: auth0, http: CurlHTTPClient(), log: log) } catch {
-    AllSettings.report([error.line])
-    exit(2)
-}
-let linkProblems = TenantLinks(settings: auth0, endpoints: endpoints).problems()
-guard linkProblems.isEmpty else {
-    AllSettings.report(linkProblems)
-    exit(2)
-}
 // The session ledger's store: opening the SQLite file fails start-up (a wrong STATE_DIR); a
 // Redis that does not answer yet is only reported, since page views serve from the local copy.
 let store: any SharedStore
@@ -65,12 +54,40 @@ do { store = try settings.ledgerStore.open(retentionSeconds: auth0.absoluteLifet
     AllSettings.report(["\(settings.ledgerStore.settingName): \(error.description)"])
     exit(2)
 }
+let http = CurlHTTPClient()
+
+let product = ProductWiring(auth0: auth0, pages: pages, http: http, store: store, log: log)
+
+// The tenant's endpoints from its discovery document (check-config reads them the same way). A
+// wrong answer stops start-up; no answer for a few seconds (Auth0 or the network down at boot)
+// does not: the worker serves the "Auth0 unreachable" page (503) and keeps asking, switching to
+// the product when the tenant answers, so the service comes up by itself.
+var options = FastCGIServer.Options()
+let responder: any Responder
+do throws(DiscoveryProblem) {
+    responder = product.app(for: try StartupDiscovery.endpoints(for: auth0, http: http, log: log, patience: 5))
+} catch  where error.transient {
+    let since = Date().formatted(.iso8601)
+    let waiting = ResponderSwitch(pending: TenantPendingApp(pages: pages, log: log))
+    log(.warning, "tenant unreachable at start: answering 503 until it answers", ["error": error.reason])
+    options.readyStatus = "Auth0 unreachable since \(since) (\(error.reason)): answering 503, asking again"
+    Thread.detachNewThread {
+        do throws(DiscoveryProblem) {
+            let endpoints = try StartupDiscovery.waitForTenant(for: auth0, http: http, log: log)
+            waiting.become(product.app(for: endpoints))
+            log(.warning, "tenant answers: serving", ["since": since])
+            FastCGIServer.reportStatus("serving")
+        } catch {
+            AllSettings.report([error.line])
+            _exit(2)
+        }
+    }
+    responder = waiting
+} catch {
+    AllSettings.report([error.line])
+    exit(2)
+}
 do {
-    let services = try AppServices(
-        settings: auth0, endpoints: endpoints, http: CurlHTTPClient(), store: store, log: log)
-    services.ledger.startFollowing()
-    let app = MetadataDemo(pages: pages, services: services, log: log)
-    var options = FastCGIServer.Options()
     options.threads = settings.threads
     if let pageThreads = settings.pageThreads { options.pageThreads = pageThreads }
     options.requestSeconds = settings.requestSeconds
@@ -79,7 +96,7 @@ do {
     options.socketMode = settings.socketMode
     options.peers = settings.peers
     options.socketGroup = settings.socketGroup
-    try FastCGIServer(address: settings.listen, options: options, responder: app, log: log).run()
+    try FastCGIServer(address: settings.listen, options: options, responder: responder, log: log).run()
     // Requests in flight have finished (or the drain deadline passed); serving threads may
     // still be inside libfcgi. Running global destructors under them can crash, so leave at once.
     _exit(0)

@@ -20,6 +20,75 @@ import Testing
         return dir
     }
 
+    /// `make run` in the background, in a process group of its own (so everything it starts can
+    /// be killed at once), with the programs this test run built.
+    private func startMakeRun(runDir: String, appPort: Int, tenantPort: Int, log: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = [Stack.repoRoot + "/scripts/run"]
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort),
+            "RUN_BIN_DIR": Stack.binDir,
+        ]) { $1 }
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Sends `signal` to make run's process group (found through the worker's supervisor, whose
+    /// pid the run folder keeps) and waits until none of it is left.
+    private func killGroup(of runDir: String, signal: Int32) throws {
+        let text = try String(contentsOfFile: runDir + "/worker.supervisor.pid", encoding: .utf8)
+        let supervisor = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let group = getpgid(supervisor)
+        try #require(group > 1 && group != getpgrp())
+        kill(-group, signal)
+        for _ in 0..<300 where kill(-group, 0) == 0 { usleep(50_000) }
+    }
+
+    private func tail(_ log: String) -> String {
+        String(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(800))
+    }
+
+    private func waitForRunning(_ log: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if text.contains("Metadata demo is running at") { return true }
+            if text.contains("did not") || text.contains("cannot") { return false }
+            usleep(200_000)
+        }
+        return false
+    }
+
+    /// Issue 23, item 2: after a kill -9 of everything make run started, the sockets it left
+    /// (mini.sock among them) kept nginx from starting, and the worker stopped naming
+    /// AUTH0_DOMAIN; every later make run failed the same way. Now it starts again.
+    @Test func makeRunStartsAgainAfterAKill9OfEverythingItStarted() throws {
+        let runDir = try folder()
+        let (appPort, tenantPort) = (try Stack.freePort(), try Stack.freePort())
+        let first = try startMakeRun(
+            runDir: runDir, appPort: appPort, tenantPort: tenantPort, log: runDir + "-first.log")
+        #expect(waitForRunning(runDir + "-first.log", seconds: 60), "\(tail(runDir + "-first.log"))")
+        _ = first
+        // The whole group at once: the script, the supervisors, nginx, the worker, the tenant.
+        try killGroup(of: runDir, signal: SIGKILL)
+        let left = try FileManager.default.contentsOfDirectory(atPath: runDir).filter { $0.hasSuffix(".sock") }
+        #expect(left.contains("mini.sock") && left.contains("metadata-demo.sock"), "\(left)")
+        let second = try startMakeRun(
+            runDir: runDir, appPort: appPort, tenantPort: tenantPort, log: runDir + "-second.log")
+        _ = second
+        defer { try? killGroup(of: runDir, signal: SIGTERM) }
+        #expect(waitForRunning(runDir + "-second.log", seconds: 60), "\(tail(runDir + "-second.log"))")
+        let browser = TestClient()
+        #expect(try browser.get("http://127.0.0.1:\(appPort)/healthz").status == 200)
+        #expect(try browser.get("http://127.0.0.1:\(appPort)/").body.contains("Log in"))
+    }
+
     /// Review 2, item 3: as root, `make run` wrote nginx's configuration through a symlink in a
     /// run folder another user made and used that user's cookie secret. Each such folder is now
     /// refused with a line naming the problem, and nothing in it is written or followed.

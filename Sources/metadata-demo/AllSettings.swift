@@ -14,6 +14,19 @@ struct AllSettings {
         do { auth0 = try Auth0Settings(environment: environment) } catch let error as SettingsProblems {
             problems += error.lines
         } catch { problems.append("\(error)") }
+        problems = problems.map { Self.namingComment($0, in: environment) }
+    }
+
+    /// A problem line with the likely cause added when the setting it names holds a comment
+    /// after its value: systemd's EnvironmentFile= keeps `v2   # or oidc` whole, so the journal
+    /// says so as check-config does, not only that the value is wrong.
+    static func namingComment(_ line: String, in environment: [String: String]) -> String {
+        guard let colon = line.firstIndex(of: ":"), let value = environment[String(line[..<colon])],
+            let hash = value.firstIndex(of: "#"), hash > value.startIndex,
+            value[value.index(before: hash)] == " " || value[value.index(before: hash)] == "\t"
+        else { return line }
+        return line + " (the value holds a comment after it, which systemd keeps as part of the value: "
+            + "put comments on lines of their own)"
     }
 
     /// Writes each problem as one line on standard error.

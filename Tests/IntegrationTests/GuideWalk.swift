@@ -30,6 +30,23 @@ final class GuideWalk {
         try dpkg(["--force-depends", "--force-confold", "-i", package])
     }
 
+    /// The guide's restore, as a script would run it (no terminal): the archive extracted, then
+    /// the package installed keeping the restored conffiles. Returns what dpkg said without
+    /// `--force-confold` first, which is what the guide's earlier advice came to.
+    func restore(archive command: String) throws -> (withoutKeeping: (status: Int32, output: String), Void) {
+        #expect(guideText.contains(command))
+        #expect(try guide(command).status == 0)
+        let install = "apt-get install -y -o Dpkg::Options::=--force-confold ./metadata-demo_1.0.0_amd64.deb nginx"
+        #expect(guideText.contains(install), "the guide no longer says: \(install)")
+        let asking = try Stack.run(
+            "/usr/bin/dpkg",
+            ["--root=\(root)", "--force-script-chrootless", "--force-not-root", "--log=\(root)/dpkg.log"]
+                + ["--force-depends", "-i", package],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        try dpkg(["--force-depends", "--force-confold", "-i", package])
+        return (asking, ())
+    }
+
     /// `apt purge metadata-demo`.
     func purge() throws {
         #expect(guideText.contains("`apt purge metadata-demo`"))

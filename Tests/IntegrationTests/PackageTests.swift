@@ -161,6 +161,15 @@ import Testing
         for gone in ["/etc/metadata-demo", "/usr/bin/metadata-demo", "/var/lib/metadata-demo"] {
             #expect(!FileManager.default.fileExists(atPath: walk.root + gone), "\(gone) left after purge")
         }
+
+        // 15 again: the restore, unattended (issue 23, item 3). dpkg asked about the restored
+        // conffiles and, with no terminal, failed; the guide's lines keep them without asking.
+        let restored = try walk.restore(archive: "tar -xzf /root/metadata-demo-config.tgz -C /")
+        #expect(restored.withoutKeeping.status != 0 && restored.withoutKeeping.output.contains("conffile prompt"))
+        let kept = try String(contentsOfFile: conf + "/metadata-demo.env", encoding: .utf8)
+        #expect(kept.contains("AUTH0_CLIENT_ID=\(walk.stack.devEnvironment["AUTH0_CLIENT_ID"] ?? "")"))
+        #expect(try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8) == newest)
+        #expect(try walk.guide(checkCommand).status == 0)
         print(
             "PackageTests: from installation to a page through nginx in \(setUpIn), the whole guide in \(ContinuousClock.now - started)"
         )

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+
+/// A Debian 12 booted for real, systemd as PID 1, in a container (`systemd-nspawn -b`), with
+/// the package installed by dpkg inside it: what only a booted systemd can show (socket
+/// activation, start limits, `systemctl status`, purge). Its root file system is made once per
+/// machine by debootstrap from Debian's archive (with the package's dependencies) and kept in
+/// `/var/tmp`; each boot writes to a throwaway layer over it (`--volatile=overlay`). The
+/// container shares the host's network, so its worker reaches a dev tenant on loopback.
+final class BootedDebian {
+    /// Where the root file system is kept between runs (made again when its marker is missing).
+    static let cache = "/var/tmp/metadata-demo-bookworm-root"
+    private let process: Process
+    /// The container's PID 1 (systemd), as the host sees it.
+    let initPID: pid_t
+
+    /// Boots the kept root file system (making it first if needed) with `package` installed.
+    init(package: String) throws {
+        try Self.prepareRoot(for: package)
+        let nspawn = Process()
+        nspawn.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-nspawn")
+        nspawn.arguments = [
+            "--register=no", "--keep-unit", "--quiet", "-D", Self.cache, "--volatile=overlay",
+            "--bind-ro=\(package):/root/metadata-demo.deb", "-b", "--console=pipe",
+        ]
+        nspawn.standardOutput = FileHandle.nullDevice
+        nspawn.standardError = FileHandle.nullDevice
+        nspawn.standardInput = FileHandle.nullDevice
+        try nspawn.run()
+        process = nspawn
+        var found: pid_t = 0
+        for _ in 0..<200 where found == 0 {
+            usleep(50_000)
+            found = Self.child(of: nspawn.processIdentifier) ?? 0
+        }
+        guard found > 0 else { throw StackError("systemd-nspawn started no container") }
+        initPID = found
+        // Booted: systemd says running (or degraded, for a unit of Debian's own that a container lacks).
+        var state = ""
+        for _ in 0..<200 where !(state == "running" || state == "degraded") {
+            usleep(100_000)
+            state =
+                (try? run("systemctl is-system-running").output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+        }
+        guard state == "running" || state == "degraded" else {
+            throw StackError("the container did not boot: \(state)")
+        }
+        try check("dpkg -i /root/metadata-demo.deb")
+    }
+
+    deinit { stop() }
+
+    /// Powers the container off (systemd stops every unit), then makes sure it is gone.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)  // nspawn asks the container's systemd to halt
+        for _ in 0..<200 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Runs `command` with `sh -c` inside the container, as root: its exit status and output.
+    @discardableResult
+    func run(_ command: String) throws -> (status: Int32, output: String) {
+        try Stack.run(
+            "/usr/bin/nsenter",
+            [
+                "-t", String(initPID), "-a", "/usr/bin/env", "-i", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "/bin/sh",
+                "-c", command,
+            ])
+    }
+
+    /// Runs `command` inside the container; throws with its output unless it succeeds.
+    @discardableResult
+    func check(_ command: String) throws -> String {
+        let (status, output) = try run(command)
+        guard status == 0 else { throw StackError("in the container, \(command) failed (\(status)): \(output)") }
+        return output
+    }
+
+    /// A path inside the container, as the host can open it (a unix socket among them).
+    func hostPath(_ path: String) -> String { "/proc/\(initPID)/root" + path }
+
+    /// A unit's property (`systemctl show -p NAME --value UNIT`).
+    func property(_ name: String, of unit: String) throws -> String {
+        try check("systemctl show -p \(name) --value \(unit)").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func child(of pid: pid_t) -> pid_t? {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+
+    /// Makes the kept root file system when it is missing or was made for other dependencies:
+    /// Debian 12 (minbase) with systemd, and what the package depends on.
+    private static func prepareRoot(for package: String) throws {
+        let depends = try Stack.check("/usr/bin/dpkg-deb", ["-f", package, "Depends"])
+        let names = depends.split(separator: ",").compactMap {
+            $0.split(separator: "|").first?.split(separator: "(").first?.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        let wanted = (["systemd", "systemd-sysv", "dbus", "python3-minimal"] + names).sorted().joined(separator: ",")
+        let marker = cache + "/.metadata-demo-packages"
+        if (try? String(contentsOfFile: marker, encoding: .utf8)) == wanted { return }
+        try? FileManager.default.removeItem(atPath: cache)
+        try Stack.check(
+            "/usr/sbin/debootstrap",
+            ["--variant=minbase", "--include=\(wanted)", "bookworm", cache, "http://deb.debian.org/debian"])
+        try wanted.write(toFile: marker, atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The package's units under a booted systemd (Debian 12 in a container, systemd as PID 1), as
+/// an operator meets them: issue 23's walk, items 1 and 5.
+@Suite(.serialized) struct BootedUnitTests {
+    private static let secret = "dev-client-secret-not-for-production-0123456789"
+
+    private func settings(_ stack: Stack, extra: String = "") -> String {
+        """
+        AUTH0_DOMAIN=\(stack.tenantURL)
+        AUTH0_CLIENT_ID=metadata-demo-dev
+        APP_BASE_URL=\(stack.baseURL)
+        FASTCGI_PEER_USERS=www-data
+        LOG_LEVEL=info
+        \(extra)
+        """
+    }
+
+    /// What the worker behind the socket answers to GET /healthz, or nil when nothing answers.
+    private func health(_ debian: BootedDebian) -> String? {
+        guard let fd = Stack.connect(unixSocket: debian.hostPath("/run/metadata-demo/1.sock")) else { return nil }
+        defer { close(fd) }
+        var client = FastCGITestClient(socket: fd, timeoutSeconds: 5)
+        return try? client.get("/healthz")
+    }
+
+    /// Issue 23, item 1: with a wrong setting, every connection nginx made started the service
+    /// again; in 0.3 s the start limit was hit and the socket failed (service-start-limit-hit),
+    /// and the guide's restart failed after the file was fixed. Now the unit stops once, with
+    /// one line per problem, the socket is left stopped but not failed, and the guide's commands
+    /// bring both back.
+    @Test func aWrongSettingWithTrafficStopsTheUnitOnceAndTheGuidesCommandsBringItBack() throws {
+        let stack = try Stack(workers: 0)
+        defer { stack.stop() }
+        let debian = try BootedDebian(package: try PackageTests.package())
+        defer { debian.stop() }
+        let guide = try String(contentsOfFile: Stack.repoRoot + "/deploy/README.md", encoding: .utf8)
+        try debian.check("printf %s '\(Self.secret)' > /etc/metadata-demo/client-secret")
+        try debian.check(
+            "cat > /etc/metadata-demo/metadata-demo.env <<'EOF'\n\(settings(stack, extra: "AUTH0_LOGOUT=v2   # or oidc"))\nEOF"
+        )
+        try debian.check("systemctl enable --now metadata-demo@1.socket")
+        // nginx's traffic: a dozen connections over a second, each answered by no one.
+        for _ in 0..<12 {
+            _ = health(debian)
+            usleep(100_000)
+        }
+        usleep(2_000_000)
+        let socketState = try debian.property("ActiveState", of: "metadata-demo@1.socket")
+        let socketResult = try debian.property("Result", of: "metadata-demo@1.socket")
+        #expect(socketState != "failed" && socketResult == "success", "socket \(socketState), \(socketResult)")
+        #expect(try debian.property("ActiveState", of: "metadata-demo@1.service") == "failed")
+        #expect(try debian.property("ExecMainStatus", of: "metadata-demo@1.service") == "2")
+        let journal = try debian.check("journalctl -u metadata-demo@1.service -o cat --no-pager")
+        let problemLines = journal.split(separator: "\n").filter { $0.contains("AUTH0_LOGOUT") }
+        #expect(problemLines.count == 1, "\(journal.suffix(1500))")
+        #expect(problemLines.first?.contains("comment") == true, "\(problemLines)")
+        // Fixed, then the guide's commands, word for word.
+        try debian.check("cat > /etc/metadata-demo/metadata-demo.env <<'EOF'\n\(settings(stack))\nEOF")
+        for command in [
+            "systemctl reset-failed 'metadata-demo@*'",
+            "systemctl restart metadata-demo@1.socket metadata-demo@1.service",
+        ] {
+            #expect(guide.contains(command), "the guide no longer says \(command)")
+            try debian.check(command)
+        }
+        #expect(health(debian)?.hasPrefix("Status: 200") == true)
+        // Item 5: the first thing systemctl status shows is what the worker does.
+        let status = try debian.run("systemctl status --no-pager metadata-demo@1.service").output
+        #expect(status.contains("Status: \"serving\""), "\(status.prefix(800))")
+    }
+}

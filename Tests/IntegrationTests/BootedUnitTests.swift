@@ -70,5 +70,13 @@ import Testing
         // Item 5: the first thing systemctl status shows is what the worker does.
         let status = try debian.run("systemctl status --no-pager metadata-demo@1.service").output
         #expect(status.contains("Status: \"serving\""), "\(status.prefix(800))")
+        // Item 4: the dynamic user has its name (libnss-systemd), as the guide says.
+        let user = try debian.check("stat -c %U /proc/$(systemctl show -p MainPID --value metadata-demo@1.service)")
+        #expect(user.trimmingCharacters(in: .whitespacesAndNewlines) == "metadata-demo", "\(user)")
+        // Item 4: a purge leaves no socket behind and no unit systemd lists as not-found.
+        try debian.check("dpkg --purge metadata-demo")
+        #expect(try debian.run("test -e /run/metadata-demo/1.sock").status != 0)
+        let units = try debian.check("systemctl list-units --all --plain --no-legend 'metadata-demo*'")
+        #expect(units.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(units)")
     }
 }

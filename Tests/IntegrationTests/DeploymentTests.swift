@@ -73,6 +73,41 @@ import Web
         #expect(tests.status == 0 && tests.output.contains("SUCCESS"), "\(tests.output)")
     }
 
+    /// Issue 23, item 4: adding the job, the rules and a second worker to Debian's own
+    /// prometheus.yml was a hand-merge the guide left to guessing. Its lines, word for word, on a
+    /// copy of the file Debian's prometheus installs, make a config promtool accepts, scraping
+    /// both workers with the alerts loaded.
+    @Test func theGuidesPrometheusLinesMergeIntoDebiansConfig() throws {
+        let guide = try String(contentsOfFile: Stack.repoRoot + "/deploy/README.md", encoding: .utf8)
+        let dir = NSTemporaryDirectory() + "prometheus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/etc/prometheus/prometheus.yml", toPath: dir + "/prometheus.yml")
+        let examples = "/usr/share/doc/metadata-demo/examples/prometheus/"
+        let commands = [
+            "cp /usr/share/doc/metadata-demo/examples/prometheus/metadata-demo.rules.yml /etc/prometheus/",
+            "sed -i 's/^rule_files:$/rule_files:\\n  - metadata-demo.rules.yml/' /etc/prometheus/prometheus.yml",
+            "cat /usr/share/doc/metadata-demo/examples/prometheus/scrape-job.yml >> /etc/prometheus/prometheus.yml",
+            """
+            cat >> /etc/prometheus/prometheus.yml <<'END'
+                  - targets: ["127.0.0.1:9145"]
+                    labels:
+                      __metrics_path__: /metrics/2
+                      worker: "2"
+            END
+            """,
+        ]
+        for command in commands {
+            #expect(guide.contains(command), "the guide no longer says: \(command)")
+            let local = command.replacingOccurrences(of: examples, with: Stack.repoRoot + "/deploy/prometheus/")
+                .replacingOccurrences(of: "/etc/prometheus/", with: dir + "/")
+            #expect(try run("/bin/bash", ["-c", local]).status == 0, "\(local)")
+        }
+        let checked = try run("/usr/bin/promtool", ["check", "config", dir + "/prometheus.yml"])
+        #expect(checked.status == 0 && checked.output.contains("1 rule files found"), "\(checked.output)")
+        let merged = try String(contentsOfFile: dir + "/prometheus.yml", encoding: .utf8)
+        #expect(merged.contains("job_name: metadata-demo") && merged.contains("__metrics_path__: /metrics/2"))
+    }
+
     @Test func workerRefusesBadSettingsWithOneLineEach() throws {
         let answer = try run(
             Stack.binDir + "/metadata-demo", [],

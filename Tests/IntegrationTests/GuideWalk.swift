@@ -183,7 +183,8 @@ final class GuideWalk {
     func startNginx() throws {
         let site = try String(contentsOfFile: root + "/etc/nginx/sites-available/metadata-demo", encoding: .utf8)
         nginx = try ProductionNginx(
-            site: site, staticRoot: root + "/usr/share/metadata-demo", socketDirectory: root + "/run/metadata-demo")
+            site: site, staticRoot: root + "/usr/share/metadata-demo", socketDirectory: root + "/run/metadata-demo",
+            previousStaticRoot: root + "/var/cache/metadata-demo")
     }
 
     func stopWorker() {

@@ -141,8 +141,20 @@ import Testing
         #expect(newest.count == 65 && newest != cookieSecret && rotated.hasPrefix(newest.dropLast()))
         #expect(try walk.guide(checkCommand).status == 0)
 
-        // 12. Upgrade (the same package again): the edited settings and the secrets stay.
+        // 12. Upgrade (the same package again): the edited settings and the secrets stay. A page
+        // opened before keeps its stylesheet (issue 23, item 4): a name the old version had and
+        // the new one lacks (made here, and removed after as dpkg would) is served from the set
+        // the upgrade kept.
+        let oldName = "/static/app.0123456789ab.css"
+        let shipped = walk.root + "/usr/share/metadata-demo"
+        try FileManager.default.copyItem(atPath: shipped + "/static/app.css", toPath: shipped + oldName)
         try walk.install()
+        try FileManager.default.removeItem(atPath: shipped + oldName)
+        let keptStylesheet = try walk.nginx?.fetch(oldName)
+        #expect(
+            keptStylesheet?.status == 200
+                && keptStylesheet?.headers["cache-control"] == "public, max-age=31536000, immutable")
+        #expect(try walk.nginx?.fetch("/static/app.000000000000.css").status == 404)
         let settings = try String(contentsOfFile: conf + "/metadata-demo.env", encoding: .utf8)
         #expect(settings.contains("AUTH0_CLIENT_ID=\(walk.stack.devEnvironment["AUTH0_CLIENT_ID"] ?? "")"))
         #expect(try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8) == newest)

@@ -18,9 +18,11 @@ final class ProductionNginx {
 
     /// Starts nginx with `site` (its text) serving static files from `staticRoot/static`.
     /// `edit` changes the site as an operator would before the ports are rewritten.
+    /// `previousStaticRoot` stands for /var/cache/metadata-demo (the previous version's static
+    /// files, kept by an upgrade); by default a folder that does not exist.
     init(
-        site text: String, staticRoot: String, socketDirectory: String, main: MainConfig = .minimal,
-        edit: (String) -> String = { $0 }
+        site text: String, staticRoot: String, socketDirectory: String, previousStaticRoot: String? = nil,
+        main: MainConfig = .minimal, edit: (String) -> String = { $0 }
     ) throws {
         (http, https, metrics) = (try Stack.freePort(), try Stack.freePort(), try Stack.freePort())
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -34,6 +36,7 @@ final class ProductionNginx {
         var site = edit(text)
         for (from, to) in [
             ("/etc/letsencrypt/live/demo.example.com", dir), ("/usr/share/metadata-demo", staticRoot),
+            ("/var/cache/metadata-demo", previousStaticRoot ?? dir + "/no-previous-static"),
             ("unix:/run/metadata-demo/", "unix:\(socketDirectory)/"), ("/var/log/nginx/", dir + "/"),
             ("listen 80", "listen 127.0.0.1:\(http)"), ("listen 443", "listen 127.0.0.1:\(https)"),
             ("127.0.0.1:9145", "127.0.0.1:\(metrics)"),
@@ -159,6 +162,6 @@ final class ProductionNginx {
             if inLogin, text.hasPrefix("#}") { inside = false }
             return String(indent + text.dropFirst())
         }
-        return lines.joined(separator: "\n").replacingOccurrences(of: "http://127.0.0.1:9100", with: address)
+        return lines.joined(separator: "\n").replacingOccurrences(of: "http://127.0.0.1:9180", with: address)
     }
 }

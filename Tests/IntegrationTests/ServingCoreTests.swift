@@ -146,7 +146,7 @@ import Testing
             let count = recv(listener, &buffer, buffer.count, 0)
             if count > 0 { messages.append(String(decoding: buffer[..<count], as: UTF8.self)) }
         }
-        #expect(messages.first == "READY=1", "\(messages)")
+        #expect(messages.first == "READY=1\nSTATUS=serving", "\(messages)")
         #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3, "\(messages)")  // every 200 ms, 1.5 s
         _ = stack.signal("worker", SIGTERM)
         var buffer = [UInt8](repeating: 0, count: 256)

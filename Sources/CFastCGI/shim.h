@@ -1,9 +1,6 @@
 #ifndef CFASTCGI_SHIM_H
 #define CFASTCGI_SHIM_H
-/* Only fcgiapp.h: fcgi_stdio.h redefines printf and stdout. _GNU_SOURCE for struct ucred. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+/* Only fcgiapp.h: fcgi_stdio.h redefines printf and stdout. */
 #include <stdio.h>
 #include <fcgiapp.h>
 #include <signal.h>
@@ -131,7 +128,9 @@ static inline int CFastCGI_peerCredentials(int fd, int32_t *pid, uint32_t *uid) 
     socklen_t length = sizeof local;
     if (getsockname(fd, (struct sockaddr *)&local, &length) != 0) return -1;
     if (local.ss_family != AF_UNIX) return 0;
-    struct ucred credentials;
+    /* struct ucred's layout, declared here: the system's needs _GNU_SOURCE, which would make
+       this module's view of the C headers differ from the other modules' (a build error). */
+    struct { int32_t pid; uint32_t uid; uint32_t gid; } credentials;
     socklen_t size = sizeof credentials;
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
     *pid = credentials.pid;

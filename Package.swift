@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "session-bench", dependencies: ["Auth0Web", "MetadataDemoApp", "Web", "SQLiteStore"]),
         // A libFuzzer target over the parsers (see scripts/fuzz); a plain build replays inputs.
-        .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web"]),
+        .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web", "FastCGIServer"]),
 
         // What the unit tests share: a scripted tenant, signing keys, a clock, settings fixtures.
         .target(name: "TestSupport", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"], path: "Tests/TestSupport"),
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "MetadataDemoAppTests",
             dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport", "SQLiteStore"]),
-        .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Seeds"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Corpus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,9 +3,9 @@
 /// standard input to its empty record. libfcgi reads requests by blocking until they arrive, so
 /// it is only handed whole ones; this never looks inside a record (libfcgi parses the contents).
 /// - SeeAlso: the FastCGI 1.0 specification, 3.3 (records) and 5 (application roles).
-struct RequestFraming {
+package struct RequestFraming {
     /// What the bytes so far amount to.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         /// More is to come.
         case incomplete
         /// A whole request: libfcgi can read it without waiting.
@@ -30,10 +30,10 @@ struct RequestFraming {
     private var bodyBytes = 0
 
     /// True once the request's parameters (its head) have all arrived.
-    var headIsWhole: Bool { headEnded }
+    package var headIsWhole: Bool { headEnded }
 
     /// Judges requests with these limits.
-    init(maxHeadBytes: Int, maxBodyBytes: Int) {
+    package init(maxHeadBytes: Int, maxBodyBytes: Int) {
         self.maxHeadBytes = maxHeadBytes
         self.maxBodyBytes = maxBodyBytes
     }
@@ -48,7 +48,7 @@ struct RequestFraming {
 
     /// Judges the bytes received so far on the connection (always from the request's first byte;
     /// records already judged are not judged again).
-    mutating func judge(_ bytes: UnsafeRawBufferPointer) -> Verdict {
+    package mutating func judge(_ bytes: UnsafeRawBufferPointer) -> Verdict {
         while bytes.count - judged >= 8 {
             let header = UnsafeRawBufferPointer(rebasing: bytes[judged..<(judged + 8)])
             guard header[0] == 1 else { return .malformed }  // FCGI_VERSION_1
@@ -87,7 +87,7 @@ struct RequestFraming {
     }
 
     /// Starts over for the connection's next request.
-    mutating func reset() {
+    package mutating func reset() {
         self = RequestFraming(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes)
     }
 

@@ -41,9 +41,12 @@ public struct EnvironmentFile: Sendable {
                 problems.append("line \(number): \"\(name.prefix(40))\" is not a setting name\(hint)")
                 continue
             }
-            // A quote left open or a backslash at the end takes in the lines that follow.
-            var rest = String(line[line.index(after: equals)...]).trimmingSpaces()
-            var outcome = Self.value(of: rest)
+            // A quote left open or a backslash at the end takes in the lines that follow. The
+            // value is taken from the line as written: inside quotes, spaces before a line break
+            // are part of the value (systemd keeps them); only the ends of the whole are trimmed.
+            let raw = lines[index - 1]
+            var rest = String(raw[raw.index(after: raw.firstIndex(of: "=")!)...])
+            var outcome = Self.value(of: rest.trimmingSpaces())
             while case .open = outcome, index < lines.count {
                 rest += "\n" + lines[index]
                 index += 1

@@ -1,88 +1,58 @@
 import Auth0Web
 import Web
 
-// libFuzzer target over the parsers that face the network. The first byte picks the parser (6:
-// JSON; seeds in Tests/FuzzTests/Seeds include nesting far past the limit),
-// the rest is its input. Built by `make fuzz` with `--sanitize=fuzzer -Xswiftc -DFUZZING`
-// (libFuzzer brings main); a plain build makes a tool that replays input files through it.
+// libFuzzer targets over the parsers that face outside input, one per name (`FuzzTarget.all`);
+// `FUZZ_TARGET` picks the one a run drives, each with its own corpus in
+// Tests/FuzzTests/Corpus/NAME. Every target checks properties of what it accepts, not only that
+// nothing crashes. Built by `make fuzz` with `--sanitize=fuzzer -Xswiftc -DFUZZING` (libFuzzer
+// brings main); a plain build makes a tool that replays input files through a target.
 
-// swift-format-ignore: NeverUseForceTry
-private let store = try! SessionCookies(
-    secure: false, secrets: [String(repeating: "f", count: 32)], clock: Clock { 1_700_000_000 },
-    accessTokenPath: "/affirmation")
-// swift-format-ignore: NeverUseForceTry
-private let sealedPair = try! store.store(
-    Session(
-        profile: .init(sub: "auth0|1", name: "N", email: "e@x", emailVerified: true, picture: "", updatedAt: ""),
-        accessToken: AccessToken(value: "AT", expiresAt: 1_700_086_400), refreshToken: nil, tenantSessionID: nil,
-        csrfToken: "c", createdAt: 1_700_000_000)
-).map(\.value)
-private let (sealed, sealedAccessToken) = (sealedPair[0], sealedPair[1])
+/// A named property check over one input.
+struct FuzzTarget: Sendable {
+    let name: String
+    let run: @Sendable ([UInt8]) -> Void
 
-/// Runs one input; traps (a finding) when an invariant breaks.
-func fuzzOne(_ data: [UInt8]) {
-    guard let selector = data.first else { return }
-    let input = Array(data.dropFirst())
-    let text = String(decoding: input, as: UTF8.self)
-    switch selector % 7 {
-    case 0:
-        let cookies = Cookies(header: "mds=" + text)
-        if store.load(from: cookies).session != nil {
-            precondition(Base64URL.decode(cookies["mds"] ?? "") == Base64URL.decode(sealed), "an altered cookie opened")
-        }
-    case 5:
-        let cookies = Cookies(header: "mds=\(sealed); mda=" + text)
-        if store.load(from: cookies, includingAccessToken: true).session?.accessToken != nil {
-            precondition(
-                Base64URL.decode(cookies["mda"] ?? "") == Base64URL.decode(sealedAccessToken),
-                "an altered access-token cookie opened")
-        }
-    case 1:
-        if let form = try? FormData(urlEncoded: input) {
-            let again = try? FormData(
-                urlEncoded: Array(PercentEncoding.formEncode(form.pairs.map { ($0.name, $0.value) }).utf8))
-            precondition(again == form, "form decoding does not round-trip")
-        }
-    case 2:
-        for pair in Cookies(header: text).pairs {
-            precondition(!pair.name.isEmpty && pair.name.utf8.allSatisfy(SetCookie.isTokenByte), "bad cookie name")
-        }
-    case 3:
-        if let jwt = JWT(text) { _ = jwt.audiences }
-    case 6:
-        // JSON from outside (token answers, metadata, request bodies): deep nesting is refused
-        // before decoding, and what is accepted reads back the same.
-        if let value = try? JSONValue.decode(input) {
-            precondition(JSONValue.parse(value.serialized()) == value, "JSON does not round-trip")
-        }
-    default:
-        let path = ReturnPath.sanitize(text)
-        // Bytes, not characters: "/" plus a combining mark is one Character but still a path.
-        let bytes = Array(path.utf8)
-        precondition(
-            bytes.first == UInt8(ascii: "/")
-                && (bytes.count == 1 || (bytes[1] != UInt8(ascii: "/") && bytes[1] != UInt8(ascii: "\\"))),
-            "return path left the site")
-    }
+    /// Every target, by name.
+    static let all: [String: FuzzTarget] = Dictionary(
+        uniqueKeysWithValues: (cookieTargets + formatTargets + tenantTargets + framingTargets).map { ($0.name, $0) })
 }
 
 #if FUZZING
-    /// libFuzzer's entry point: feeds one input to the parser its first byte selects.
+    /// The target of this run, read once: `FUZZ_TARGET` (the script sets it for each).
+    private let selected: FuzzTarget = {
+        let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
+        guard let target = FuzzTarget.all[name] else {
+            fatalError("FUZZ_TARGET must name a target: \(FuzzTarget.all.keys.sorted().joined(separator: ", "))")
+        }
+        return target
+    }()
+
+    /// libFuzzer's entry point: feeds one input to the selected target.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-        fuzzOne(Array(UnsafeBufferPointer(start: data, count: size)))
+        selected.run(Array(UnsafeBufferPointer(start: data, count: size)))
         return 0
     }
+
+    import Glibc
 #else
     import Foundation
 
-    /// Replays input files (e.g. a crash libFuzzer saved) through the same checks.
+    /// Replays input files (e.g. a crash libFuzzer saved) through a target:
+    /// `fuzz-parsers TARGET FILE...`.
     @main
     struct ReplayInputs {
         static func main() throws {
-            for path in CommandLine.arguments.dropFirst() {
-                fuzzOne(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-                print("ok: \(path)")
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            guard let name = arguments.first, let target = FuzzTarget.all[name] else {
+                print(
+                    "usage: fuzz-parsers TARGET FILE... (targets: \(FuzzTarget.all.keys.sorted().joined(separator: " ")))"
+                )
+                return
+            }
+            for path in arguments.dropFirst() {
+                target.run(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+                print("ok: \(name) \(path)")
             }
         }
     }

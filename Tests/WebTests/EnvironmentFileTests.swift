@@ -56,6 +56,14 @@ import Web
         #expect(file.values["SPANNING"] == "line one\nline two")
     }
 
+    /// Found by the env-file fuzz target: a quoted value spanning lines lost the spaces before
+    /// its line break (the line was trimmed before its value was read); systemd keeps them.
+    @Test func spacesBeforeALineBreakInsideQuotesAreKept() {
+        let file = EnvironmentFile(text: "SPANNING=\"one  \ntwo\"   \nPLAIN=value   ")
+        #expect(file.values["SPANNING"] == "one  \ntwo")
+        #expect(file.values["PLAIN"] == "value")
+    }
+
     @Test func namesExportsOpenQuotesAndRepeatsAreReported() {
         let file = EnvironmentFile(
             text: """

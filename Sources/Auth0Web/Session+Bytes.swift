@@ -4,7 +4,7 @@ extension Session {
     private static let formatVersion: UInt8 = 3
 
     /// The session without its access token, in the compact byte format sealed into the session cookie.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: 512)
         w.write(Session.formatVersion)
         w.write(profile.sub)
@@ -26,7 +26,7 @@ extension Session {
     }
 
     /// Reads what `encoded()` wrote; nil for anything else.
-    init?(encoded bytes: ArraySlice<UInt8>) {
+    package init?(encoded bytes: ArraySlice<UInt8>) {
         var r = ByteReader(bytes)
         do {
             let version = try r.readByte()

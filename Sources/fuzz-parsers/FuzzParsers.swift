@@ -14,7 +14,9 @@ struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     static let all: [String: FuzzTarget] = Dictionary(
-        uniqueKeysWithValues: (cookieTargets + formatTargets + tenantTargets + framingTargets).map { ($0.name, $0) })
+        uniqueKeysWithValues: (cookieTargets + formatTargets + tenantTargets + framingTargets + answerTargets).map {
+            ($0.name, $0)
+        })
 }
 
 #if FUZZING

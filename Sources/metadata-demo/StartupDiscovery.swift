@@ -7,9 +7,9 @@ import Web
 /// may come up after the worker, so it is asked again; a wrong answer (another issuer, an
 /// endpoint missing) is a wrong setting and stops at once.
 enum StartupDiscovery {
-    /// How long start-up asks before serving the "Auth0 unreachable" page meanwhile, in seconds
-    /// (check-config asks as long).
-    static let patience: Double = 30
+    /// How long start-up asks before serving the "Auth0 unreachable" page meanwhile, in seconds:
+    /// long enough for the local nginx and dev tenant starting beside it on a loaded machine.
+    static let patience: Double = 15
     /// The longest pause between two tries once the worker serves without the tenant.
     static let longestPause: Double = 10
 

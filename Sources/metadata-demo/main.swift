@@ -59,13 +59,13 @@ let http = CurlHTTPClient()
 let product = ProductWiring(auth0: auth0, pages: pages, http: http, store: store, log: log)
 
 // The tenant's endpoints from its discovery document (check-config reads them the same way). A
-// wrong answer stops start-up; no answer for a few seconds (Auth0 or the network down at boot)
+// wrong answer stops start-up; no answer for 15 s (Auth0 or the network down at boot)
 // does not: the worker serves the "Auth0 unreachable" page (503) and keeps asking, switching to
 // the product when the tenant answers, so the service comes up by itself.
 var options = FastCGIServer.Options()
 let responder: any Responder
 do throws(DiscoveryProblem) {
-    responder = product.app(for: try StartupDiscovery.endpoints(for: auth0, http: http, log: log, patience: 5))
+    responder = product.app(for: try StartupDiscovery.endpoints(for: auth0, http: http, log: log))
 } catch  where error.transient {
     let since = Date().formatted(.iso8601)
     let waiting = ResponderSwitch(pending: TenantPendingApp(pages: pages, log: log))

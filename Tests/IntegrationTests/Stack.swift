@@ -59,7 +59,7 @@ final class Stack: @unchecked Sendable {
     /// Starts worker `index` (1: `worker` on metadata-demo.sock; n: `worker-n` on
     /// metadata-demo-n.sock, as `scripts/nginx-conf` lists them) pointed at the dev tenant, with
     /// the stack's worker settings and then `extra`.
-    func startWorker(_ index: Int = 1, extra: [String: String] = [:]) throws {
+    func startWorker(_ index: Int = 1, extra: [String: String] = [:], waitSeconds: Double = 10) throws {
         let name = Stack.workerName(index)
         let socket = workerSocket(index)
         var env = devEnvironment
@@ -80,7 +80,7 @@ final class Stack: @unchecked Sendable {
             _ = try client.get("/healthz")
         } else {
             try start(name, Stack.binDir + "/metadata-demo", [], environment: env)
-            try waitForSocket(socket, log: name)
+            try waitForSocket(socket, log: name, seconds: waitSeconds)
         }
     }
 
@@ -247,8 +247,8 @@ final class Stack: @unchecked Sendable {
         lock.withLock { processes[name] = process }
     }
 
-    private func waitForSocket(_ path: String, log name: String) throws {
-        for _ in 0..<400 {
+    private func waitForSocket(_ path: String, log name: String, seconds: Double = 10) throws {
+        for _ in 0..<Int(seconds * 40) {
             // The file appears at bind(); wait until connect() is accepted, i.e. after listen().
             if FileManager.default.fileExists(atPath: path), Stack.accepts(unixSocket: path) { return }
             usleep(25_000)

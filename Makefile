@@ -1,11 +1,16 @@
 # The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
-.PHONY: run test bench build fuzz soak deb
+.PHONY: run test unit bench build fuzz soak deb
 
 run:
 	scripts/run
 
 test:
 	scripts/test
+
+# The socket-free suites alone (no nginx, worker, Redis or browser): seconds, for the edit-test loop.
+unit:
+	swift build --build-tests
+	swift test --skip-build --skip IntegrationTests --skip SharedStoreTests --skip RedisOutageTests
 
 bench:
 	scripts/bench

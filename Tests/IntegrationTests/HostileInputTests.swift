@@ -188,6 +188,9 @@ import Web
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.skippy)
         let log = stack.log("worker")
+        // The log holds the login (a missing or empty log would pass every absence below).
+        #expect(log.contains("route=/callback") && log.contains("route=/login"), "\(log.suffix(600))")
+        #expect(!browser.cookies.isEmpty)
         #expect(!log.contains(session))
         #expect(!log.contains("code="))
         for value in browser.cookies.values where value.count > 20 { #expect(!log.contains(value)) }

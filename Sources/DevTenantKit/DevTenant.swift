@@ -97,7 +97,9 @@ public struct DevTenant: Responder {
 
     /// Answers a request the server refused before reading it (a body over the limit).
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
-        message(error.status, "Too large", error.publicMessage)
+        // In this request's language, not in that of whatever request this thread served last.
+        speak(request, uiLocales: nil)
+        return message(error.status, "Too large", error.publicMessage)
     }
 
     // MARK: Shared answers

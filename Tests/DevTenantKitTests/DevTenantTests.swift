@@ -42,6 +42,20 @@ import Web
         #expect(endpoints == TenantEndpoints.documented(issuer: "http://127.0.0.1:8081/"))
     }
 
+    /// Issue 24 noted it: the 413 page spoke the language of the request the thread answered
+    /// before (the language is kept per thread), not its own.
+    @Test func aRefusedRequestIsAnsweredInItsOwnLanguage() throws {
+        let tenant = try tenant()
+        let chinese = tenant.respond(
+            to: Request(method: "GET", path: "/nowhere", headers: ["accept-language": "zh-CN,zh;q=0.9"]))
+        #expect(String(decoding: chinese.body, as: UTF8.self).contains("lang=\"zh"))
+        let refused = tenant.respond(
+            to: Request(method: "POST", path: "/oauth/token", headers: ["accept-language": "en-US"]),
+            rejectedWith: .contentTooLarge)
+        #expect(refused.status == 413)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("lang=\"en\""))
+    }
+
     @Test func theTokenEndpointRefusesAnUnknownClientAndGrant() throws {
         let tenant = try tenant()
         let (unknown, body) = post(

@@ -39,15 +39,21 @@ import Testing
         return process
     }
 
-    /// Sends `signal` to make run's process group (found through the worker's supervisor, whose
-    /// pid the run folder keeps) and waits until none of it is left.
+    /// Sends `signal` to make run's process group (found through its nginx, whose command line
+    /// names the run folder) and waits until none of it is left; what is left after 15 s (or
+    /// after a signal other than SIGKILL) is killed, so no test leaves a stack running.
     private func killGroup(of runDir: String, signal: Int32) throws {
-        let text = try String(contentsOfFile: runDir + "/worker.supervisor.pid", encoding: .utf8)
-        let supervisor = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let group = getpgid(supervisor)
-        try #require(group > 1 && group != getpgrp())
-        kill(-group, signal)
-        for _ in 0..<300 where kill(-group, 0) == 0 { usleep(50_000) }
+        let groups = Set(
+            try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { pid_t($0) }.filter { pid in
+                let line = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+                return line.hasPrefix("nginx") && line.contains(runDir)
+            }.map { getpgid($0) }.filter { $0 > 1 && $0 != getpgrp() })
+        try #require(!groups.isEmpty, "no nginx of \(runDir) is running")
+        for group in groups {
+            kill(-group, signal)
+            for _ in 0..<300 where kill(-group, 0) == 0 { usleep(50_000) }
+            kill(-group, SIGKILL)
+        }
     }
 
     private func tail(_ log: String) -> String {

@@ -68,12 +68,12 @@ clear_stale_sockets() {
   return 1
 }
 
-# wait_for_nginx PORT SECONDS: waits until nginx answers on PORT; if it does not, prints what
-# nginx said (its error log's last lines) and fails.
+# wait_for_nginx PORT SECONDS: waits until nginx answers on PORT (port_answers, from
+# supervise.sh); if it does not, prints what nginx said (its error log's last lines) and fails.
 wait_for_nginx() {
   local port=$1 tries=$(( $2 * 10 ))
   while [ "$tries" -gt 0 ]; do
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    port_answers "$port" && return 0
     sleep 0.1
     tries=$((tries - 1))
   done

@@ -54,12 +54,17 @@ wait_for_socket() {
   [ -S "$path" ]
 }
 
+# port_answers PORT: true when something accepts a connection on 127.0.0.1:PORT.
+port_answers() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
 # require_free_ports PORT...: stops with one line naming a port something already answers on
 # (another `make run`, bench or soak would otherwise be served, or measured, instead).
 require_free_ports() {
   local port
   for port in "$@"; do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    if port_answers "$port"; then
       echo "port $port is already in use on 127.0.0.1 (another make run, bench or soak?)" >&2
       return 1
     fi

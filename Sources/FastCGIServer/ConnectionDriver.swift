@@ -230,36 +230,38 @@ final class ConnectionDriver: Sendable {
 
     /// Closes the connection idle the longest, when one is not being used; true if it did.
     private func closeLongestIdle() -> Bool {
-        let idle = table.snapshot().filter {
-            $0.busySince.load(ordering: .relaxed) == 0 && !$0.isClosing.load(ordering: .relaxed)
-        }
-        for candidate in idle.sorted(by: {
-            $0.idleSince.load(ordering: .relaxed) < $1.idleSince.load(ordering: .relaxed)
-        })
-        where candidate.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            _ = close(candidate)
-            return true
-        }
-        return false
+        closeOldest(since: { $0.idleSince.load(ordering: .relaxed) }) { $0.busySince.load(ordering: .relaxed) == 0 }
     }
 
     /// Closes the connection whose request has been arriving the longest, when one is not being
     /// used; true if it did. A web server sends requests whole: only a peer holding them open
     /// loses a connection here.
     private func closeLongestArriving() -> Bool {
-        let arriving = table.snapshot().filter {
-            $0.busySince.load(ordering: .relaxed) != 0 && !$0.isClosing.load(ordering: .relaxed)
+        guard
+            closeOldest(
+                since: { $0.busySince.load(ordering: .relaxed) }, where: { $0.busySince.load(ordering: .relaxed) != 0 })
+        else {
+            return false
         }
-        for candidate in arriving.sorted(by: {
-            $0.busySince.load(ordering: .relaxed) < $1.busySince.load(ordering: .relaxed)
+        if let count = evicted.add() {
+            log(
+                .warning, "closed connections: full, their requests arriving the longest",
+                ["count": String(count), "limit": String(table.capacity)])
+        }
+        return true
+    }
+
+    /// Closes, among the connections `eligible` says and not closing, the one whose `since` is
+    /// oldest and that no thread is using; true if it did.
+    private func closeOldest(
+        since: (FastCGIConnection) -> Int64, where eligible: (FastCGIConnection) -> Bool
+    ) -> Bool {
+        let candidates = table.snapshot().filter { eligible($0) && !$0.isClosing.load(ordering: .relaxed) }
+        for candidate in candidates.sorted(by: {
+            since($0) < since($1)
         })
         where candidate.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
             _ = close(candidate)
-            if let count = evicted.add() {
-                log(
-                    .warning, "closed connections: full, their requests arriving the longest",
-                    ["count": String(count), "limit": String(table.capacity)])
-            }
             return true
         }
         return false

@@ -39,7 +39,7 @@ public final class RedisSharedStore: SharedStore {
     public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {
         let now = Clock.system.now()
         let keep = max(retentionSeconds, keepUntil.isFinite ? keepUntil - now : 0) + Self.skewSeconds
-        let minimum = String(Int64(max(0, min(now - keep, now)) * 1000))
+        let minimum = String(Int64(max(0, now - keep) * 1000))
         let reply = try run(on: commands) { connection throws(SharedStoreError) in
             try connection.command(
                 [Array("XADD".utf8), streamKey, Array("MINID".utf8), Array("~".utf8), Array(minimum.utf8)]

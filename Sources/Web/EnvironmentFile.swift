@@ -92,6 +92,14 @@ public struct EnvironmentFile: Sendable {
         case invalid(String)
     }
 
+    /// True when `value` holds what reads as a comment after it (`v2   # or oidc`): systemd keeps
+    /// it as part of the value. The worker names it in the line for a setting it refuses.
+    public static func holdsTrailingComment(_ value: String) -> Bool {
+        zip(value.dropFirst(), value).contains { $0 == "#" && isBlank($1) }
+    }
+
+    private static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
+
     /// A shell variable name: a letter or `_`, then letters, digits and `_`.
     private static func isName(_ name: String) -> Bool {
         func isLetter(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "_") || (0x61...0x7A).contains(byte | 0x20) }
@@ -138,9 +146,7 @@ public struct EnvironmentFile: Sendable {
                 position += 2
                 continue
             }
-            if character == "#", position > 0, characters[position - 1] == " " || characters[position - 1] == "\t" {
-                comment = true
-            }
+            if character == "#", position > 0, Self.isBlank(characters[position - 1]) { comment = true }
             result.append(character)
             position += 1
         }

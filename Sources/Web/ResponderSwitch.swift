@@ -27,9 +27,6 @@ public final class ResponderSwitch: Responder, @unchecked Sendable {
         }
     }
 
-    /// True once `become(_:)` was called.
-    public var hasSwitched: Bool { ready.load(ordering: .acquiring) }
-
     private var current: any Responder { ready.load(ordering: .acquiring) ? target! : pending }
 
     /// Answers with the current responder.

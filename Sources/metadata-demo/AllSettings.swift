@@ -1,5 +1,6 @@
 import Auth0Web
 import Foundation
+import Web
 
 /// Both settings groups read together, so every problem in either is reported at once.
 struct AllSettings {
@@ -22,8 +23,7 @@ struct AllSettings {
     /// says so as check-config does, not only that the value is wrong.
     static func namingComment(_ line: String, in environment: [String: String]) -> String {
         guard let colon = line.firstIndex(of: ":"), let value = environment[String(line[..<colon])],
-            let hash = value.firstIndex(of: "#"), hash > value.startIndex,
-            value[value.index(before: hash)] == " " || value[value.index(before: hash)] == "\t"
+            EnvironmentFile.holdsTrailingComment(value)
         else { return line }
         return line + " (the value holds a comment after it, which systemd keeps as part of the value: "
             + "put comments on lines of their own)"

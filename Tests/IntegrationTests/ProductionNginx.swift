@@ -79,12 +79,17 @@ final class ProductionNginx {
             events {}
             http {
                 include /etc/nginx/mime.types;
-                client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy;
-                uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi;
+                \(temporaryFolders(in: dir))
                 include \(dir)/site.conf;
             }
             """
         try main.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+    }
+
+    /// Where nginx keeps request bodies and buffered answers: in `dir`, not in /var/lib/nginx.
+    static func temporaryFolders(in dir: String) -> String {
+        "client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy; "
+            + "uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi;"
     }
 
     /// Writes `site` and Debian's /etc/nginx/nginx.conf including it in place of sites-enabled/,
@@ -97,8 +102,7 @@ final class ProductionNginx {
             ("include /etc/nginx/conf.d/*.conf;", ""),
             (
                 "include /etc/nginx/sites-enabled/*;",
-                "client_body_temp_path \(dir)/body; fastcgi_temp_path \(dir)/fcgi; proxy_temp_path \(dir)/proxy; "
-                    + "uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi; include \(dir)/site.conf;"
+                temporaryFolders(in: dir) + " include \(dir)/site.conf;"
             ),
         ] {
             guard main.contains(from) else { throw StackError("Debian's nginx.conf no longer has \(from)") }

@@ -24,14 +24,17 @@ def cell(summary, baseline):
 
 print(f"Benchmark: wrk, 2 threads, {connections} connections unless named, {seconds} s each, loopback, same machine.")
 print(f"Rows measured in {rounds} interleaved rounds show the median round; ratios are the median of")
-print("each round's ratio to the baselines of that round (nginx alone: the ceiling; a C libfcgi")
-print("responder behind the same nginx: the floor), with their range.\n")
-print("| what | req/s | p50 ms | p99 ms | vs ceiling | vs floor | vs /healthz | non-2xx/3xx | socket errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("each round's ratio to the baselines of that round (nginx alone: the ceiling; a C responder")
+print("with no library behind the same nginx: the limit; a C libfcgi responder: the floor), with")
+print("their range. CPU µs/req: the serving process's user+system time (/proc) over the requests")
+print("wrk completed, median round (the worker's for the worker's rows).\n")
+print("| what | req/s | p50 ms | p99 ms | vs ceiling | vs limit | vs floor | vs /healthz | CPU µs/req "
+      "| non-2xx/3xx | socket errors |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for r in rows:
     rate = f"{r.rate:.0f}" if r.rate >= 100 else f"{r.rate:.1f}"
-    print(f"| {r.name} | {rate} | {r.p50} | {r.p99} | {cell(r, 'ceiling')} | {cell(r, 'floor')} | "
-          f"{cell(r, 'healthz')} | {r.bad} | {r.errors} |")
+    print(f"| {r.name} | {rate} | {r.p50} | {r.p99} | {cell(r, 'ceiling')} | {cell(r, 'limit')} | "
+          f"{cell(r, 'floor')} | {cell(r, 'healthz')} | {r.cpu_us} | {r.bad} | {r.errors} |")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")
 if micro:
     print(f"\nMicro-benchmarks (one thread, in-process): {micro}")

@@ -1,11 +1,13 @@
-"""Reads the benchmark rows (NAME, req/s, p50, p99, non-2xx/3xx, errors, round) and sums up each
+"""Reads the benchmark rows (NAME, req/s, p50, p99, non-2xx/3xx, errors, round, and the serving
+process's CPU microseconds per request or "-") and sums up each
 name over its rounds: the median round's figures, and its rates as ratios to the baselines
 measured in the same round (the machine's speed drifts between rounds). A round's baselines are
-its rows named with "ceiling" (nginx alone), "floor" (the C libfcgi responder) and "healthz"."""
+its rows named with "ceiling" (nginx alone), "limit" (a C responder with no library), "floor" (the
+C libfcgi responder) and "healthz"."""
 import statistics
 from dataclasses import dataclass
 
-BASELINES = ("ceiling", "floor", "healthz")
+BASELINES = ("ceiling", "limit", "floor", "healthz")
 
 
 @dataclass
@@ -18,12 +20,14 @@ class Summary:
     errors: int
     rounds: int
     ratios: dict  # baseline -> one ratio per round that measured that baseline
+    cpu_us: str  # the serving process's CPU time per request, median over rounds, or "-"
 
 
 def load(path):
     rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
+    rows = [r + ["-"] * (8 - len(r)) for r in rows]
     by_round = {}
-    for name, rate, _p50, _p99, _bad, _errors, round_ in rows:
+    for name, rate, _p50, _p99, _bad, _errors, round_, _cpu in rows:
         by_round.setdefault(round_, {})[name] = float(rate)
     # Figures measured once, outside the rounds (round "-"), compare with the median of the
     # numbered rounds.
@@ -40,9 +44,11 @@ def load(path):
                 base = next((rate for n, rate in round_rates.items() if baseline in n), None)
                 if base:
                     ratios.setdefault(baseline, []).append(float(r[1]) / base)
+        cpu = sorted(float(r[7]) for r in mine if r[7] != "-")
         summaries.append(
             Summary(name, float(median[1]), median[2], median[3], sum(int(r[4]) for r in mine),
-                    sum(int(r[5]) for r in mine), len(mine), ratios))
+                    sum(int(r[5]) for r in mine), len(mine), ratios,
+                    f"{cpu[len(cpu) // 2]:.1f}" if cpu else "-"))
     return summaries
 
 

@@ -11,7 +11,7 @@ bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 export RUN_DIR=$(mktemp -d /tmp/metadata-demo-stack.XXXXXX)
 export APP_PORT=${BENCH_APP_PORT:-18080} DEV_TENANT_PORT=${BENCH_TENANT_PORT:-18081} CEILING_PORT=${BENCH_CEILING_PORT:-18082}
 # Another stack on these ports would be measured instead of this one (BENCH_*_PORT move it).
-require_free_ports "$APP_PORT" "$DEV_TENANT_PORT" "$CEILING_PORT" ${FLOOR_PORT:+"$FLOOR_PORT"} || { rm -rf "$RUN_DIR"; exit 1; }
+require_free_ports "$APP_PORT" "$DEV_TENANT_PORT" "$CEILING_PORT" ${FLOOR_PORT:+"$FLOOR_PORT"} ${LIMIT_PORT:+"$LIMIT_PORT"} || { rm -rf "$RUN_DIR"; exit 1; }
 source scripts/dev-env.sh
 scripts/nginx-conf >"$RUN_DIR/nginx.conf"
 trap 'stop_supervised; rm -rf "$RUN_DIR"' EXIT

@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// Ports and adapters (ARCHITECTURE.md has the graph and the path of one request):
-/// - `Web` is the core every module shares: requests, responses, routing, templates, and the two
-///   ports `Responder` (what serves a request) and `HTTPClient` (how to call out). No sockets and
+/// - `Web` is the core every module shares: requests, responses, routing, templates, and the three
+///   ports `Responder` (what serves a request), `HTTPClient` (how to call out) and `SharedStore`
+///   (the state every worker shares). No sockets and
 ///   no C library of the project's; Glibc only for the clock, the log's write(2) and memchr.
 /// - Adapters implement the ports over the C libraries and are the only modules importing them:
 ///   `FastCGIServer` (libfcgi) drives a `Responder`, `CurlClient` (libcurl) is an `HTTPClient`,
@@ -41,7 +42,7 @@ let package = Package(
         // The core: requests, responses, routing, forms, cookies, templates, the ports. No sockets.
         .target(
             name: "Web",
-            dependencies: ["PerThread", .product(name: "ExtrasBase64", package: "swift-extras-base64")]
+            dependencies: [.product(name: "ExtrasBase64", package: "swift-extras-base64")]
         ),
 
         // Adapters: the only modules that import C.
@@ -62,7 +63,7 @@ let package = Package(
         ),
 
         // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
-        .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto", "PerThread"]),
+        .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto"]),
 
         .executableTarget(
             name: "metadata-demo",

@@ -44,7 +44,7 @@ def load(path):
                 base = next((rate for n, rate in round_rates.items() if baseline in n), None)
                 if base:
                     ratios.setdefault(baseline, []).append(float(r[1]) / base)
-        cpu = sorted(float(r[7]) for r in mine if r[7] != "-")
+        cpu = sorted(float(r[7]) for r in mine if r[7].replace(".", "", 1).isdigit())
         summaries.append(
             Summary(name, float(median[1]), median[2], median[3], sum(int(r[4]) for r in mine),
                     sum(int(r[5]) for r in mine), len(mine), ratios,

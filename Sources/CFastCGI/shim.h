@@ -66,11 +66,6 @@ static inline int CFastCGI_connectionFd(const FCGX_Request *request) {
     return request->ipcFd;
 }
 
-/* 1 when the web server asked to keep the connection after this request (FCGI_KEEP_CONN). */
-static inline int CFastCGI_keepsConnection(const FCGX_Request *request) {
-    return request->keepConnection;
-}
-
 /* Accepts one connection without waiting; the connection does not block either: libfcgi is only
    handed requests already received whole, and an answer that does not fit in the socket's
    buffer (a peer not reading) fails the request instead of waiting.

@@ -25,7 +25,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     /// How many connections the calling thread's last call opened: 0 when it reused one.
-    public func connectionsOpenedByLastCallOnThisThread() throws -> Int { try handle().connectionsOpenedByLastCall() }
+    package func connectionsOpenedByLastCallOnThisThread() throws -> Int { try handle().connectionsOpenedByLastCall() }
 
     private func handle() throws -> CurlEasyHandle { try handles.value() }
 }

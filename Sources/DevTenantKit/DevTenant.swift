@@ -19,7 +19,14 @@ public struct DevTenant: Responder {
     let guardian = LoginGuard()
     /// Sends back-channel logout tokens; nil in unit tests that send none.
     let http: (any HTTPClient)?
-    private var router = Router<Handler>()
+    /// The language of the request being answered (`en` or `zh`): each request is answered by a
+    /// copy of the tenant that carries it, so no answer can speak another request's language.
+    var language = "en"
+    private let router = DevTenant.makeRouter()
+
+    /// A route of the tenant: answered by the request's own copy of the tenant, which a handler
+    /// may change (the language its pages speak).
+    typealias Route = @Sendable (inout DevTenant, Request) throws -> Response
 
     /// The cookie of the tenant's own login session (single sign-on); its name cannot collide
     /// with the product's cookies, which share the browser's jar on the same host.
@@ -41,29 +48,33 @@ public struct DevTenant: Responder {
                 TemplateLibrary(directory: config.templatesDirectory, language: language))
         }
         self.pagesByLanguage = pagesByLanguage
-        router = makeRouter()
     }
 
-    private func makeRouter() -> Router<Handler> {
-        var router = Router<Handler>()
-        router.add("GET", "/.well-known/openid-configuration") { _ in self.discovery() }
-        router.add("GET", "/.well-known/jwks.json") { _ in .json(self.signer.jwks.serialized()) }
-        router.add("GET", "/authorize") { try self.authorize($0) }
-        router.add("POST", "/u/login") { try self.submitLogin($0) }
-        router.add("POST", "/u/consent") { try self.submitConsent($0) }
-        router.add("POST", "/oauth/token") { self.token($0) }
-        router.add("POST", "/oauth/revoke") { self.revoke($0) }
-        router.add("GET", "/userinfo") { self.userinfo($0) }
-        router.add("GET", "/v2/logout") { try self.logoutV2($0) }
-        router.add("GET", "/oidc/logout") { try self.logoutOIDC($0) }
-        router.add("POST", "/oidc/logout/confirm") { try self.confirmOIDCLogout($0) }
-        router.add("GET", "/healthz") { _ in .text("ok\n") }
+    private static func makeRouter() -> Router<Route> {
+        var router = Router<Route>()
+        router.add("GET", "/.well-known/openid-configuration") { tenant, _ in tenant.discovery() }
+        router.add("GET", "/.well-known/jwks.json") { tenant, _ in .json(tenant.signer.jwks.serialized()) }
+        router.add("GET", "/authorize") { try $0.authorize($1) }
+        router.add("POST", "/u/login") { try $0.submitLogin($1) }
+        router.add("POST", "/u/consent") { try $0.submitConsent($1) }
+        router.add("POST", "/oauth/token") { $0.token($1) }
+        router.add("POST", "/oauth/revoke") { $0.revoke($1) }
+        router.add("GET", "/userinfo") { $0.userinfo($1) }
+        router.add("GET", "/v2/logout") { try $0.logoutV2($1) }
+        router.add("GET", "/oidc/logout") { try $0.logoutOIDC($1) }
+        router.add("POST", "/oidc/logout/confirm") { try $0.confirmOIDCLogout($1) }
+        router.add("GET", "/healthz") { _, _ in .text("ok\n") }
         return router
     }
 
-    /// Answers one request as Auth0 would.
+    /// Answers one request as Auth0 would, with a copy of the tenant that speaks its language.
     public func respond(to request: Request) -> Response {
-        speak(request, uiLocales: (try? request.queryParameters())?["ui_locales"])
+        var tenant = self
+        tenant.speak(request, uiLocales: (try? request.queryParameters())?["ui_locales"])
+        return tenant.answer(request)
+    }
+
+    private mutating func answer(_ request: Request) -> Response {
         var response: Response
         do {
             if request.path.hasPrefix("/api/v2/users/"), request.path.hasSuffix("/sessions") {
@@ -74,15 +85,15 @@ public struct DevTenant: Responder {
                 response = avatar(request.path)
             } else {
                 switch router.match(request) {
-                case .handler(let handler): response = try handler(request)
+                case .handler(let route): response = try route(&self, request)
                 case .notFound: response = message(404, "Not found", "The dev tenant has no page here.")
                 case .methodNotAllowed(let allow):
                     response = message(405, "Not allowed", "Use \(allow).")
                     response.add("Allow", allow)
                 }
             }
-        } catch let error as any HTTPResponseError {
-            response = message(error.status, "Bad request", error.publicMessage)
+        } catch let error as WebError {
+            response = message(error.status, "Bad request", DevTenant.sentence(for: error))
         } catch {
             log(.error, "dev tenant failed", ["path": request.path, "error": "\(error)"])
             response = message(500, "Server error", "The dev tenant could not answer.")
@@ -97,9 +108,16 @@ public struct DevTenant: Responder {
 
     /// Answers a request the server refused before reading it (a body over the limit).
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
-        // In this request's language, not in that of whatever request this thread served last.
-        speak(request, uiLocales: nil)
-        return message(error.status, "Too large", error.publicMessage)
+        var tenant = self
+        tenant.speak(request, uiLocales: nil)
+        return tenant.message(error.status, "Too large", DevTenant.sentence(for: error))
+    }
+
+    /// What was wrong with a request, in the tenant's own words (`say` translates them).
+    static func sentence(for error: WebError) -> String {
+        if let why = error.badRequestReason { return "The request could not be understood: \(why.rawValue)." }
+        return error.status == 413
+            ? "The request is too large." : "The form was sent in a format this site does not accept."
     }
 
     // MARK: Shared answers

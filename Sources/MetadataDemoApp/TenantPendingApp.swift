@@ -9,13 +9,12 @@ public struct TenantPendingApp: Responder {
     /// Seconds a browser or a scraper is told to wait before asking again.
     public static let retryAfterSeconds = 30
     private let pages: LocalizedPages
-    private let log: Log
-    private let security = SecurityHeaders()
+    private let record: RequestRecord
 
     /// Answers with `pages` (the catalogue's words), logging each request to `log`.
     public init(pages: LocalizedPages, log: Log) {
         self.pages = pages
-        self.log = log
+        record = RequestRecord(security: SecurityHeaders(), metrics: nil, log: log)
     }
 
     /// The 503 page.
@@ -28,6 +27,7 @@ public struct TenantPendingApp: Responder {
     public func respond(to request: Request, rejectedWith error: WebError) -> Response { answer(request) }
 
     private func answer(_ request: Request) -> Response {
+        let started = ContinuousClock.now
         var response: Response
         if request.path == "/healthz" {
             response = .text("tenant unreachable\n", status: 503)
@@ -35,13 +35,6 @@ public struct TenantPendingApp: Responder {
             response = pages[Language.of(request)].problem(status: 503, key: "error.auth0_unreachable")
         }
         response.add("Retry-After", String(Self.retryAfterSeconds))
-        security.apply(to: &response)
-        log(
-            .info, "request",
-            [
-                "id": request.requestID, "method": request.method, "route": "tenant_pending", "path": request.path,
-                "status": "503",
-            ])
-        return response
+        return record.finish(response, for: request, route: "tenant_pending", started: started, calls: 0)
     }
 }

@@ -31,6 +31,20 @@ final class SQLiteConnection {
         guard status == SQLITE_OK else { throw error("exec") }
     }
 
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so
+    /// two writers never deadlock upgrading), committed when it returns, rolled back when it throws.
+    func transaction<Result>(_ body: () throws(SharedStoreError) -> Result) throws(SharedStoreError) -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do throws(SharedStoreError) {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs one statement with `bindings` and returns its rows (each a list of column values).
     func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SharedStoreError) -> [[SQLiteValue]] {
         var statement: OpaquePointer?

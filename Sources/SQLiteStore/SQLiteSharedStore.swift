@@ -55,15 +55,10 @@ public final class SQLiteSharedStore: SharedStore {
     public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {
         let now = clock.now()
         try commands.withLock { db throws(SharedStoreError) in
-            try db.execute("BEGIN IMMEDIATE")
-            do throws(SharedStoreError) {
+            try db.transaction { () throws(SharedStoreError) in
                 _ = try db.query("DELETE FROM ledger_events WHERE keep_until < ?", [.real(now)])
                 _ = try db.query(
                     "INSERT INTO ledger_events(body, keep_until) VALUES(?, ?)", [.blob(event), .real(keepUntil)])
-                try db.execute("COMMIT")
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
             }
         }
     }
@@ -97,20 +92,14 @@ public final class SQLiteSharedStore: SharedStore {
     public func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool {
         let now = clock.now()
         return try commands.withLock { db throws(SharedStoreError) -> Bool in
-            try db.execute("BEGIN IMMEDIATE")
-            do throws(SharedStoreError) {
+            try db.transaction { () throws(SharedStoreError) -> Bool in
                 // Every expired key goes (an index range), not only this one: logout token ids
                 // and locks that are never asked for again must not pile up.
                 _ = try db.query("DELETE FROM ledger_keys WHERE expires <= ?", [.real(now)])
                 _ = try db.query(
                     "INSERT OR IGNORE INTO ledger_keys(key, value, expires) VALUES(?, ?, ?)",
                     [.text(key), .blob(value), .real(now + ttl)])
-                let added = db.changes == 1
-                try db.execute("COMMIT")
-                return added
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
+                return db.changes == 1
             }
         }
     }

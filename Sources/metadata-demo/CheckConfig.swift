@@ -77,11 +77,11 @@ enum CheckConfig {
                 ]
             case .tenantUnavailable:
                 return ["AUTH0_DOMAIN: the token endpoint answered \(error.detail); the credentials were not checked"]
-            case .refreshFailed where error.detail.hasPrefix("401"):
+            case .refreshFailed where error.answerStatus == 401:
                 return [
                     "AUTH0_CLIENT_ID or AUTH0_CLIENT_SECRET: the tenant refused the application's credentials (\(error.detail))"
                 ]
-            case .refreshFailed where error.detail.contains("unauthorized_client"):
+            case .refreshFailed where error.oauthError == "unauthorized_client":
                 let scopes = settings.scope.split(separator: " ")
                 guard scopes.contains("offline_access") else { return [] }
                 return [

@@ -26,7 +26,7 @@ import Web
         #expect(english.keys == chinese.keys.filter { !$0.hasPrefix("text:") })
         var sentences: Set<String> = []
         let folder = root + "/Sources/DevTenantKit"
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
+        for file in try FileManager.default.subpathsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
             let source = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
             for match in source.matches(of: /message\(\s*\d+,\s*"([^"]*)",\s*"((?:[^"\\]|\\.)*)"/) {
                 sentences.insert(String(match.output.1))

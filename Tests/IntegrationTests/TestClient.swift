@@ -93,3 +93,8 @@ final class TestClient: @unchecked Sendable {
         if setCookie.contains("Max-Age=0") { jar[key] = nil } else { jar[key] = value }
     }
 }
+
+extension HTTPClientResponse {
+    /// Every value of a header by lower-case name.
+    func headers(named name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
+}

@@ -37,14 +37,16 @@ import Web
     @Test func keptWordsAreSaidWithTheirValues() throws {
         let pages = try Self.pages()
         let busy = ManagementError(.rateLimited, status: 429, retryAfterSeconds: 3)
-        let stored = Words("flash.not_loaded", busy.wordsArguments.merging(["reason": busy.wordsKey]) { $1 }).stored
+        let stored = Flash.notLoaded(because: Words(busy)).stored
         #expect(
             Words(stored: stored) == Words("flash.not_loaded", ["reason": "save.rate_limited_wait", "seconds": "3"]))
+        #expect(Flash(stored: stored) == .notLoaded(because: Words(busy)))
         #expect(
-            pages.say(flash: stored) == "Your affirmation could not be loaded: Auth0 is busy, try again in 3 seconds.")
-        #expect(pages.say(flash: Words("flash.saved").stored) == "Affirmation saved.")
+            pages.say(flash: Flash(stored: stored))
+                == "Your affirmation could not be loaded: Auth0 is busy, try again in 3 seconds.")
+        #expect(pages.say(flash: Flash(stored: Flash.saved.stored)) == "Affirmation saved.")
         // A flash sealed before the catalogue (plain English) is shown as it was written.
-        #expect(pages.say(flash: "Affirmation saved.") == "Affirmation saved.")
+        #expect(pages.say(flash: Flash(stored: "Affirmation saved.")) == "Affirmation saved.")
         #expect(
             pages.say(Words(ManagementError(.rateLimited, status: 429, retryAfterSeconds: 1)).key)
                 == "Auth0 is busy, try again in 1 second.")

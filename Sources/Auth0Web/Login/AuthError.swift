@@ -1,0 +1,114 @@
+import Web
+
+/// Why a login or a token call failed, with a stable code for logs and metrics and a plain page
+/// for the person. Descriptions never hold tokens, codes or cookies.
+public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
+    /// The stable code, logged and counted.
+    public enum Code: String, Sendable {
+        // The callback
+        case missingState = "missing_state"
+        case unknownState = "unknown_state"
+        case tenantError = "tenant_error"
+        case missingCode = "missing_code"
+        // Token endpoint
+        case codeExchangeFailed = "code_exchange_failed"
+        /// The tenant refused the refresh token (`invalid_grant`): the session can no longer call Auth0.
+        case refreshRefused = "refresh_refused"
+        /// Any other refusal of a renewal (a wrong client secret, say): logging in again would not help.
+        case refreshFailed = "refresh_failed"
+        case revocationFailed = "revocation_failed"
+        /// No answer at all (timeout, no connection).
+        case tenantUnreachable = "tenant_unreachable"
+        /// The tenant answered 429 or 5xx: its trouble, not the request's; try again later.
+        case tenantUnavailable = "tenant_unavailable"
+        case badTokenResponse = "bad_token_response"
+        // ID token
+        case malformedToken = "malformed_token"
+        case unsupportedAlgorithm = "unsupported_algorithm"
+        case unknownKey = "unknown_key"
+        case badSignature = "bad_signature"
+        case wrongIssuer = "wrong_issuer"
+        case wrongAudience = "wrong_audience"
+        case wrongAuthorizedParty = "wrong_azp"
+        case expired = "expired"
+        case issuedInFuture = "issued_in_future"
+        case nonceMismatch = "nonce_mismatch"
+        case missingClaim = "missing_claim"
+        case jwksUnavailable = "jwks_unavailable"
+        // Logout token (back-channel logout)
+        /// Not a logout token: no back-channel logout event, a `nonce`, or neither `sid` nor `sub`.
+        case notALogoutToken = "not_a_logout_token"
+        /// A logout token whose `jti` was seen before.
+        case replayedLogoutToken = "replayed_logout_token"
+    }
+
+    /// What failed.
+    public let code: Code
+    /// Safe detail for the log (an OAuth error name, a status, a claim name).
+    public let detail: String
+    /// The tenant's status when it answered with an error; nil when it did not answer or the
+    /// failure was not its answer's.
+    public let answerStatus: Int?
+    /// The OAuth `error` the tenant sent (`invalid_grant`, `unauthorized_client`, …), if any.
+    public let oauthError: String?
+
+    /// An error with a stable code and safe detail.
+    public init(_ code: Code, _ detail: String = "", answerStatus: Int? = nil, oauthError: String? = nil) {
+        self.code = code
+        self.detail = detail
+        self.answerStatus = answerStatus
+        self.oauthError = oauthError
+    }
+
+    /// Equal when the code and the detail are: the answer's typed fields say what the detail says.
+    public static func == (lhs: AuthError, rhs: AuthError) -> Bool { lhs.code == rhs.code && lhs.detail == rhs.detail }
+
+    /// `code: detail`, for the log.
+    public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
+
+    /// The status of the page that explains this failure.
+    public var status: Int { page.status }
+    /// Its page offers `Log in`: every failed login does (never a redirect loop).
+    public var offersLogin: Bool { true }
+
+    /// Its words in the pages' catalogue.
+    public var wordsKey: String { page.key }
+
+    /// Every key `wordsKey` can be.
+    public static let allWordsKeys = [
+        "error.login_expired", "error.login_cancelled", "error.account_blocked", "error.login_needed",
+        "error.login_failed", "error.login_not_accepted", "error.auth0_unreachable", "error.auth0_busy",
+        "error.logged_out", "error.auth0_refused", "error.login_not_verified",
+    ]
+
+    private var page: (status: Int, key: String) {
+        switch code {
+        case .missingState, .unknownState:
+            (400, "error.login_expired")
+        case .tenantError:
+            switch detail {
+            case "access_denied":
+                (403, "error.login_cancelled")
+            case "unauthorized":
+                (403, "error.account_blocked")
+            case "login_required", "consent_required", "interaction_required":
+                (401, "error.login_needed")
+            default: (400, "error.login_failed")
+            }
+        case .missingCode, .codeExchangeFailed, .badTokenResponse:
+            (400, "error.login_not_accepted")
+        case .tenantUnreachable, .jwksUnavailable:
+            (503, "error.auth0_unreachable")
+        case .tenantUnavailable:
+            (503, "error.auth0_busy")
+        case .refreshRefused:
+            (401, "error.logged_out")
+        case .refreshFailed, .revocationFailed:
+            (503, "error.auth0_refused")
+        case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
+            .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,
+            .replayedLogoutToken:
+            (400, "error.login_not_verified")
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// What the product shows from the person's metadata, kept in the session so a page view
+/// never calls the rate-limited Management API.
+public struct MetadataSnapshot: Sendable, Equatable {
+    /// `user_metadata.personal_affirmation`, or empty.
+    public var affirmation: String
+    /// The announcement link, when `app_metadata` turns it on and its URL is safe.
+    public var announcement: Announcement?
+
+    /// A snapshot with this affirmation and announcement.
+    public init(affirmation: String = "", announcement: Announcement? = nil) {
+        self.affirmation = affirmation
+        self.announcement = announcement
+    }
+}

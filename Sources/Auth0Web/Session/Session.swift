@@ -1,0 +1,65 @@
+/// Who is logged in: what the product knows of them and the tokens it calls Auth0 with.
+/// Kept only inside sealed cookies: the access token in its own cookie, sent by the browser only
+/// to the route that calls the Management API (see `SessionCookies`), everything else in the
+/// session cookie every page view opens.
+public struct Session: Sendable, Equatable {
+    /// The person's profile, from the ID token's claims.
+    public struct Profile: Sendable, Equatable {
+        /// The person's id at the tenant (`sub`).
+        public var sub: String
+        /// `name`, else `nickname`.
+        public var name: String
+        /// `email`.
+        public var email: String
+        /// `email_verified`.
+        public var emailVerified: Bool
+        /// `picture`, when it is a safe http(s) link; else empty.
+        public var picture: String
+        /// `updated_at`.
+        public var updatedAt: String
+
+        /// A profile with these claims.
+        public init(sub: String, name: String, email: String, emailVerified: Bool, picture: String, updatedAt: String) {
+            self.sub = sub
+            self.name = name
+            self.email = email
+            self.emailVerified = emailVerified
+            self.picture = picture
+            self.updatedAt = updatedAt
+        }
+    }
+
+    /// Who the person is, from the ID token.
+    public var profile: Profile
+    /// The Management API access token; nil when the request did not carry it (page views never
+    /// do) or it was lost, in which case the refresh token gets a new one when one is needed.
+    public var accessToken: AccessToken?
+    /// The refresh token, when `offline_access` was granted.
+    public var refreshToken: String?
+    /// The tenant's session id (`sid`), for OIDC logout's `logout_hint`.
+    public var tenantSessionID: String?
+    /// The token every form of this session must carry.
+    public var csrfToken: String
+    /// The person's metadata as last fetched from the Management API.
+    public var metadata: MetadataSnapshot
+    /// When the person logged in (seconds since 1970): the absolute lifetime counts from here.
+    public var createdAt: Int64
+    /// When the tenant last confirmed the session (login, or a revalidation's renewal).
+    public var checkedAt: Int64
+
+    /// A session with these values.
+    public init(
+        profile: Profile, accessToken: AccessToken?, refreshToken: String?,
+        tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
+        createdAt: Int64, checkedAt: Int64? = nil
+    ) {
+        self.profile = profile
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tenantSessionID = tenantSessionID
+        self.csrfToken = csrfToken
+        self.metadata = metadata
+        self.createdAt = createdAt
+        self.checkedAt = checkedAt ?? createdAt
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Web
+
+/// The product's Auth0 settings, with the names Auth0's web SDKs use. Read once at start-up and
+/// checked whole: every problem is reported at once, one line each, naming the setting.
+public struct Auth0Settings: Sendable {
+    /// `AUTH0_DOMAIN`: the tenant host (`example.us.auth0.com`, meaning https), or a full
+    /// `http://` URL for a tenant on loopback (the dev tenant). Stored as the issuer, with `/`.
+    public let issuer: String
+    /// `AUTH0_CLIENT_ID`.
+    public let clientID: String
+    /// `AUTH0_CLIENT_SECRET`, or the contents of the file `AUTH0_CLIENT_SECRET_FILE`.
+    public let clientSecret: String
+    /// `AUTH0_SECRET` (or `AUTH0_SECRET_FILE`): comma-separated secrets, each at least 32 random
+    /// bytes written as hex or base64; the first seals cookies, all open them.
+    public let cookieSecrets: [String]
+    /// `APP_BASE_URL`: where people reach the product, e.g. `https://demo.example.com`.
+    public let baseURL: String
+    /// `AUTH0_AUDIENCE`: the API the access token is for. Default: the Management API.
+    public let audience: String
+    /// `AUTH0_SCOPE`. Default: `openid profile email read:current_user update:current_user_metadata offline_access`.
+    public let scope: String
+    /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default) or `oidc` (`/oidc/logout` with `logout_hint`).
+    public let logoutMode: LogoutMode
+    /// `SESSION_ROLLING_SECONDS` (default 86400) and `SESSION_ABSOLUTE_SECONDS` (default 604800).
+    public let rollingLifetime: Int64
+    /// `SESSION_ABSOLUTE_SECONDS`: seconds after login after which the session ends whatever happens.
+    public let absoluteLifetime: Int64
+    /// `SESSION_REVALIDATE_SECONDS`: `GET /` of a session last checked longer ago than this
+    /// renews its access token and reads the metadata again, so a session whose refresh token
+    /// the tenant revoked ends, and metadata changed elsewhere shows. Default 900; 0 turns it off.
+    public let revalidateSeconds: Int64
+    /// `AUTH0_TIMEOUT_SECONDS`: the limit of each call to the tenant (default 10).
+    public let timeoutSeconds: Double
+
+    /// Which logout endpoint of the tenant ends its session.
+    public enum LogoutMode: String, Sendable { case v2, oidc }
+
+    /// The scopes asked for when `AUTH0_SCOPE` is not set.
+    public static let defaultScope =
+        "openid profile email read:current_user update:current_user_metadata offline_access"
+
+    /// True when cookies must be `Secure` (the site is served over https).
+    public var secureCookies: Bool { baseURL.hasPrefix("https://") }
+    /// The origin of the tenant (for the CSP's `form-action`).
+    public var tenantOrigin: String { String(issuer.dropLast()) }
+    /// Where Auth0 sends the browser back after login.
+    public var callbackURL: String { baseURL + "/callback" }
+    /// Where Auth0 sends the browser back after logout.
+    public var loggedOutURL: String { baseURL + "/logged-out" }
+    /// The Management API's base, e.g. `https://TENANT/api/v2/`: the audience when that is a
+    /// Management API (with a custom domain, the tenant's canonical one, where Auth0 serves it),
+    /// else the issuer's.
+    public var managementAPI: String { audience.hasSuffix("/api/v2/") ? audience : issuer + "api/v2/" }
+
+    /// Reads and checks the settings; throws `SettingsProblems` listing every problem.
+    public init(environment: [String: String]) throws {
+        var problems: [String] = []
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        // A secret is its variable, else the file its _FILE names, else the systemd credential of
+        // that name (LoadCredential= puts it in CREDENTIALS_DIRECTORY).
+        func secret(_ name: String, credential: String) -> String? {
+            if let direct = value(name) { return direct }
+            let setting: String
+            let path: String
+            if let file = value(name + "_FILE") {
+                (setting, path) = (name + "_FILE", file)
+            } else if let credentials = value("CREDENTIALS_DIRECTORY") {
+                (setting, path) = (name, credentials + "/" + credential)
+            } else {
+                return nil
+            }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                problems.append("\(setting): cannot read \(path)")
+                return ""
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { problems.append("\(setting): \(path) is empty") }
+            return trimmed
+        }
+
+        let issuer = value("AUTH0_DOMAIN").flatMap { Self.issuer(fromDomain: $0) }
+        if value("AUTH0_DOMAIN") == nil {
+            problems.append("AUTH0_DOMAIN: missing; set it to your tenant's domain, e.g. example.us.auth0.com")
+        } else if issuer == nil {
+            problems.append(
+                "AUTH0_DOMAIN: \"\(value("AUTH0_DOMAIN")!)\" is not a host name (http:// URLs are accepted for loopback only)"
+            )
+        }
+        let clientID = value("AUTH0_CLIENT_ID")
+        if clientID == nil { problems.append("AUTH0_CLIENT_ID: missing; copy it from the application's settings") }
+        let clientSecret = secret("AUTH0_CLIENT_SECRET", credential: "client-secret")
+        if clientSecret == nil {
+            problems.append("AUTH0_CLIENT_SECRET: missing (or set AUTH0_CLIENT_SECRET_FILE)")
+        }
+        let secretText = secret("AUTH0_SECRET", credential: "cookie-secret")
+        let secrets = secretText?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if secrets == nil {
+            problems.append(
+                "AUTH0_SECRET: missing; generate one with `openssl rand -hex 32` (or set AUTH0_SECRET_FILE)")
+        } else if let secrets, secretText?.isEmpty == false,  // an unreadable or empty file is reported above
+            secrets.isEmpty || secrets.contains(where: { CookieSecret.randomBytes($0) == nil })
+        {
+            problems.append(
+                "AUTH0_SECRET: each comma-separated secret must be at least 32 random bytes written as hex or base64 "
+                    + "(a chosen phrase can be guessed from any cookie); make one with `openssl rand -hex 32`")
+        }
+        let baseURL = value("APP_BASE_URL").flatMap { Self.baseURL($0) }
+        if value("APP_BASE_URL") == nil {
+            problems.append(
+                "APP_BASE_URL: missing; set it to where people reach this site, e.g. https://demo.example.com")
+        } else if baseURL == nil {
+            problems.append(
+                "APP_BASE_URL: \"\(value("APP_BASE_URL")!)\" must be an https:// URL with no query (http:// for loopback only)"
+            )
+        }
+        let logout = LogoutMode(rawValue: value("AUTH0_LOGOUT") ?? "v2")
+        if logout == nil { problems.append("AUTH0_LOGOUT: must be v2 or oidc") }
+        let rolling = Self.seconds(
+            value("SESSION_ROLLING_SECONDS"), default: 86_400, name: "SESSION_ROLLING_SECONDS", &problems)
+        let absolute = Self.seconds(
+            value("SESSION_ABSOLUTE_SECONDS"), default: 7 * 86_400, name: "SESSION_ABSOLUTE_SECONDS", &problems)
+        let revalidateText = value("SESSION_REVALIDATE_SECONDS")
+        let revalidate = revalidateText.map { Int64($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 900
+        if revalidate == nil {
+            problems.append("SESSION_REVALIDATE_SECONDS: must be a whole number of seconds (0: off)")
+        }
+        let timeout = value("AUTH0_TIMEOUT_SECONDS").map { Double($0) } ?? 10
+        if timeout == nil || !(0.1...120).contains(timeout!) {
+            problems.append("AUTH0_TIMEOUT_SECONDS: must be a number of seconds from 0.1 to 120")
+        }
+
+        guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
+            let rolling, let absolute, let timeout, let revalidate
+        else { throw SettingsProblems(lines: problems) }
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        cookieSecrets = secrets
+        self.baseURL = baseURL
+        audience = value("AUTH0_AUDIENCE") ?? issuer + "api/v2/"
+        scope = value("AUTH0_SCOPE") ?? Self.defaultScope
+        logoutMode = logout
+        rollingLifetime = rolling
+        absoluteLifetime = absolute
+        timeoutSeconds = timeout
+        revalidateSeconds = revalidate
+    }
+
+    /// `example.auth0.com` → `https://example.auth0.com/`; `http://127.0.0.1:8081` → itself with `/`.
+    static func issuer(fromDomain domain: String) -> String? {
+        var text = domain
+        if !text.contains("://") { text = "https://" + text }
+        guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty,
+            url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, url.user == nil
+        else { return nil }
+        switch url.scheme {
+        case "https": break
+        case "http": guard isLoopback(host) else { return nil }
+        default: return nil
+        }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(url.scheme!)://\(host.lowercased())\(port)/"
+    }
+
+    /// The base URL without a trailing slash; https, or http on loopback.
+    static func baseURL(_ text: String) -> String? {
+        guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty, url.query == nil,
+            url.fragment == nil, url.user == nil
+        else { return nil }
+        guard url.scheme == "https" || (url.scheme == "http" && isLoopback(host)) else { return nil }
+        var result = text
+        while result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+
+    /// True for `localhost`, an IPv4 address in 127.0.0.0/8 or `::1`, read as addresses: a name
+    /// such as `127.evil.example` is not loopback, whatever it starts with.
+    static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4,
+            parts.allSatisfy({ part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+                    && Int(part)! <= 255
+            })
+        else { return false }
+        return parts[0] == "127"
+    }
+
+    private static func seconds(_ text: String?, default value: Int64, name: String, _ problems: inout [String])
+        -> Int64?
+    {
+        guard let text else { return value }
+        guard let seconds = Int64(text), seconds >= 60 else {
+            problems.append("\(name): must be a whole number of seconds, at least 60")
+            return nil
+        }
+        return seconds
+    }
+}

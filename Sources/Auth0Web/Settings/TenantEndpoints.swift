@@ -1,0 +1,97 @@
+import Web
+
+/// Where the tenant's endpoints are, as its OpenID discovery document names them. Read once at
+/// start-up (and by `check-config`, the same way), so the worker calls exactly what the tenant
+/// publishes: an Auth0 custom domain or a tenant on another region works unchanged.
+public struct TenantEndpoints: Sendable, Equatable {
+    /// `issuer`, with its trailing slash; ID tokens must name it.
+    public let issuer: String
+    /// `authorization_endpoint`: where Universal Login starts.
+    public let authorization: String
+    /// `token_endpoint`: code exchange and refresh-token renewal.
+    public let token: String
+    /// `jwks_uri`: the keys ID tokens are signed with.
+    public let jwks: String
+    /// `userinfo_endpoint`, when published.
+    public let userinfo: String?
+    /// `revocation_endpoint`, when published: logout revokes the refresh token there.
+    public let revocation: String?
+    /// `end_session_endpoint` (`/oidc/logout`), published by tenants created since November 2023.
+    public let endSession: String?
+
+    /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
+    public var auth0Logout: String { issuer + "v2/logout" }
+
+    /// Auth0's documented paths under `issuer` (what the dev tenant publishes too).
+    public static func documented(issuer: String) -> TenantEndpoints {
+        TenantEndpoints(
+            issuer: issuer, authorization: issuer + "authorize", token: issuer + "oauth/token",
+            jwks: issuer + ".well-known/jwks.json", userinfo: issuer + "userinfo", revocation: issuer + "oauth/revoke",
+            endSession: issuer + "oidc/logout")
+    }
+
+    private init(
+        issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
+        endSession: String?
+    ) {
+        self.issuer = issuer
+        self.authorization = authorization
+        self.token = token
+        self.jwks = jwks
+        self.userinfo = userinfo
+        self.revocation = revocation
+        self.endSession = endSession
+    }
+
+    /// The discovery document's address for `issuer`.
+    public static func discoveryURL(issuer: String) -> String { issuer + ".well-known/openid-configuration" }
+
+    /// Reads a discovery document fetched for `expectedIssuer`. Its `issuer` must be exactly the
+    /// expected one (OpenID Connect Discovery 1.0, section 4.3), and every endpoint an absolute
+    /// URL of the issuer's scheme or https.
+    public init(discovery document: JSONValue, expectedIssuer: String) throws(DiscoveryProblem) {
+        guard document.object != nil else { throw DiscoveryProblem("the discovery document is not a JSON object") }
+        guard let issuer = document["issuer"]?.string, issuer == expectedIssuer else {
+            throw DiscoveryProblem(
+                "the tenant calls itself \(document["issuer"]?.string ?? "nothing"), not \(expectedIssuer)")
+        }
+        let insecureAllowed = issuer.hasPrefix("http://")  // a loopback tenant, as the settings allow
+        func endpoint(_ name: String, required: Bool) throws(DiscoveryProblem) -> String? {
+            guard let value = document[name]?.string else {
+                if required { throw DiscoveryProblem("the discovery document has no \(name)") }
+                return nil
+            }
+            guard value.hasPrefix("https://") || (insecureAllowed && value.hasPrefix("http://")),
+                value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            else { throw DiscoveryProblem("the discovery document's \(name) is not an https URL") }
+            return value
+        }
+        self.init(
+            issuer: issuer, authorization: try endpoint("authorization_endpoint", required: true)!,
+            token: try endpoint("token_endpoint", required: true)!, jwks: try endpoint("jwks_uri", required: true)!,
+            userinfo: try endpoint("userinfo_endpoint", required: false),
+            revocation: try endpoint("revocation_endpoint", required: false),
+            endSession: try endpoint("end_session_endpoint", required: false))
+    }
+
+    /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`.
+    public static func discover(issuer: String, http: any HTTPClient, timeoutSeconds: Double) throws(DiscoveryProblem)
+        -> TenantEndpoints
+    {
+        let url = discoveryURL(issuer: issuer)
+        let answer: HTTPClientResponse
+        do {
+            answer = try http.send(HTTPClientRequest(method: "GET", url: url, timeoutSeconds: timeoutSeconds))
+        } catch {
+            throw DiscoveryProblem("\(url) could not be reached (\(error))", transient: true)
+        }
+        guard answer.status == 200 else {
+            throw DiscoveryProblem(
+                "\(url) answered \(answer.status), not a discovery document", transient: answer.status >= 500)
+        }
+        guard let document = JSONValue.parse(answer.body) else {
+            throw DiscoveryProblem("\(url) answered something that is not JSON")
+        }
+        return try TenantEndpoints(discovery: document, expectedIssuer: issuer)
+    }
+}

@@ -1,0 +1,26 @@
+import Web
+
+/// Checks an ID token as OpenID Connect requires: RS256 signature against the tenant's JWKS,
+/// `iss`, `aud` (and `azp` when there are several audiences), `exp` and `iat` with leeway, `nonce`.
+public struct IDTokenVerifier: Sendable {
+    /// Clock skew allowed on `exp` and `iat`, in seconds.
+    public static let leewaySeconds: Double = 60
+    private let tenant: TenantJWT
+
+    /// Checks tokens from `issuer` for the application `clientID`, with keys from `keys`.
+    public init(issuer: String, clientID: String, keys: JWKSCache, clock: Clock) {
+        tenant = TenantJWT(issuer: issuer, clientID: clientID, keys: keys, clock: clock)
+    }
+
+    /// The token's claims once every check passes; throws `AuthError` naming the first failure.
+    public func verify(_ token: String, nonce: String) throws(AuthError) -> JSONValue {
+        let jwt = try tenant.verify(token)
+        let claims = jwt.claims
+        if jwt.audiences.count > 1 || claims["azp"] != nil {
+            guard claims["azp"]?.string == tenant.clientID else { throw AuthError(.wrongAuthorizedParty) }
+        }
+        guard let sent = claims["nonce"]?.string, sent == nonce else { throw AuthError(.nonceMismatch) }
+        guard let sub = claims["sub"]?.string, !sub.isEmpty else { throw AuthError(.missingClaim, "sub") }
+        return claims
+    }
+}

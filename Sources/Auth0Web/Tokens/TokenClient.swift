@@ -1,0 +1,96 @@
+import Web
+
+/// Calls the tenant's token endpoint: the authorization code exchange (with the PKCE verifier)
+/// and refresh-token renewal, authenticating the client with `client_secret_post`; and its
+/// revocation endpoint at logout.
+public struct TokenClient: Sendable {
+    private let settings: Auth0Settings
+    private let endpoints: TenantEndpoints
+    private let http: any HTTPClient
+
+    /// A client of the discovered `endpoints` for the application in `settings`.
+    public init(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient) {
+        self.settings = settings
+        self.endpoints = endpoints
+        self.http = http
+    }
+
+    /// Exchanges an authorization code for tokens.
+    public func exchange(code: String, codeVerifier: String) throws(AuthError) -> TokenSet {
+        try call(
+            [
+                ("grant_type", "authorization_code"), ("client_id", settings.clientID),
+                ("client_secret", settings.clientSecret), ("code", code), ("redirect_uri", settings.callbackURL),
+                ("code_verifier", codeVerifier),
+            ], failure: .codeExchangeFailed)
+    }
+
+    /// Gets a new access token (and, with rotation, a new refresh token).
+    public func refresh(_ refreshToken: String) throws(AuthError) -> TokenSet {
+        try call(
+            [
+                ("grant_type", "refresh_token"), ("client_id", settings.clientID),
+                ("client_secret", settings.clientSecret), ("refresh_token", refreshToken),
+            ], failure: .refreshFailed)
+    }
+
+    /// Revokes a refresh token at the revocation endpoint (at logout), so a copy of it is
+    /// worthless; a tenant that publishes none is not asked.
+    public func revoke(_ refreshToken: String) throws(AuthError) {
+        guard let revocation = endpoints.revocation else { return }
+        let response = try post(
+            revocation,
+            [("client_id", settings.clientID), ("client_secret", settings.clientSecret), ("token", refreshToken)])
+        guard response.status == 200 else { throw AuthError(.revocationFailed, "answered \(response.status)") }
+    }
+
+    /// A form POST to the tenant; no answer at all is `tenantUnreachable`.
+    private func post(_ url: String, _ form: [(String, String)]) throws(AuthError) -> HTTPClientResponse {
+        let request = HTTPClientRequest(
+            method: "POST", url: url,
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+            body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
+        do {
+            return try http.send(request)
+        } catch {
+            switch (error as? HTTPClientError)?.kind {
+            case .tooLarge: throw AuthError(.badTokenResponse, "answer over the size limit")
+            case .timeout: throw AuthError(.tenantUnreachable, "timeout")
+            default: throw AuthError(.tenantUnreachable, "no connection")
+            }
+        }
+    }
+
+    private func call(_ form: [(String, String)], failure: AuthError.Code) throws(AuthError) -> TokenSet {
+        let response = try post(endpoints.token, form)
+        let body = JSONValue.parse(response.body)
+        guard response.status == 200 else {
+            // Auth0's error body: {"error": "invalid_grant", "error_description": "..."}.
+            let oauthError = body?["error"]?.string
+            let name = oauthError ?? "status \(response.status)"
+            let detail = "\(response.status) \(name)"
+            func refused(_ code: AuthError.Code) -> AuthError {
+                AuthError(code, detail, answerStatus: response.status, oauthError: oauthError)
+            }
+            // The tenant's own trouble says nothing about the code or the refresh token: the
+            // caller may try again, and a session must not end for it.
+            if response.status == 429 || response.status >= 500 { throw refused(.tenantUnavailable) }
+            // Only `invalid_grant` means the refresh token itself is refused (expired, revoked,
+            // reused); other errors (a wrong client secret) would not be fixed by logging in again.
+            if failure == .refreshFailed, oauthError == "invalid_grant" { throw refused(.refreshRefused) }
+            throw refused(failure)
+        }
+        guard let body, let accessToken = body["access_token"]?.string, !accessToken.isEmpty else {
+            throw AuthError(.badTokenResponse)
+        }
+        // `expires_in` comes from outside: a number that is not a sane count of seconds (1e20
+        // would trap converting to Int64) is a bad answer, not a crash.
+        let expiresIn = body["expires_in"]?.number ?? 86_400
+        guard expiresIn.isFinite, expiresIn >= 0, expiresIn <= TokenSet.longestLifetime else {
+            throw AuthError(.badTokenResponse, "expires_in out of range")
+        }
+        return TokenSet(
+            accessToken: accessToken, idToken: body["id_token"]?.string, refreshToken: body["refresh_token"]?.string,
+            expiresIn: Int64(expiresIn))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import OpenSSLCrypto
+import Synchronization
+import Web
+
+/// Renews access tokens with the refresh token, once per refresh token and session in the
+/// process: concurrent requests of one session wait for the renewal in flight and share its
+/// result, and one that still carries the old refresh token a moment later (it left the browser
+/// before the new cookies came back) gets the same result instead of replaying a used token,
+/// which the tenant would treat as theft. Only new tokens and a refusal of the token are kept:
+/// after any other failure (no answer, 429, 5xx) the next request tries again. With a session
+/// ledger, the same holds across worker processes and machines (`SessionLedger.renewOnce`).
+public final class TokenRenewer: Sendable {
+    /// How long a finished renewal's result is handed to latecomers. Only as long as requests
+    /// already on their way need: kept longer, it would also hand new tokens to whoever replays
+    /// a copied older cookie.
+    public static let resultGraceSeconds: Double = 10
+
+    private final class Flight: @unchecked Sendable {
+        // Guarded by `condition`.
+        let condition = NSCondition()
+        var result: Result<TokenSet, AuthError>?
+        var finishedAt: Double = .infinity
+    }
+
+    private let tokens: TokenClient
+    private let ledger: SessionLedger?
+    /// How long a worker waits for another's renewal of the same token: a token call's timeout and some.
+    private let waitSeconds: Double
+    private let clock: Clock
+    private let flights = Mutex<[[UInt8]: Flight]>([:])
+    private let renewals = Atomic<Int>(0)
+
+    /// A renewer calling `tokens`, keeping results by the time `clock` says, sharing renewals with
+    /// the other workers through `ledger` when there is one.
+    public init(tokens: TokenClient, clock: Clock, ledger: SessionLedger? = nil, waitSeconds: Double = 15) {
+        self.tokens = tokens
+        self.ledger = ledger
+        self.waitSeconds = waitSeconds
+        self.clock = clock
+    }
+
+    /// How many renewals this process led (one per refresh token in flight); with a ledger, a
+    /// led renewal may still take another worker's result instead of calling the tenant.
+    package var renewalCount: Int { renewals.load(ordering: .relaxed) }
+
+    /// The tokens that replace those of `refreshToken`, for the session `session` names (the
+    /// person and the login time): a result is shared only within the session it was made for.
+    public func renew(refreshToken: String, session: String) throws(AuthError) -> TokenSet {
+        // Raw tokens are not kept as keys.
+        let key = SHA256.hash(Array(refreshToken.utf8) + [0] + Array(session.utf8))
+        let now = clock.now()
+        let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
+            flights = flights.filter { now - $0.value.finishedAt < TokenRenewer.resultGraceSeconds }
+            if let existing = flights[key] { return (existing, false) }
+            let flight = Flight()
+            flights[key] = flight
+            return (flight, true)
+        }
+        if leads {
+            renewals.add(1, ordering: .relaxed)
+            let result = Result { () throws(AuthError) in
+                guard let ledger else { return try tokens.refresh(refreshToken) }
+                return try ledger.renewOnce(
+                    key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds
+                ) { () throws(AuthError) in try tokens.refresh(refreshToken) }
+            }
+            flight.condition.lock()
+            flight.result = result
+            flight.finishedAt = clock.now()
+            flight.condition.broadcast()
+            flight.condition.unlock()
+            if case .failure(let error) = result, error.code != .refreshRefused {
+                flights.withLock { flights in
+                    if flights[key] === flight { flights[key] = nil }
+                }
+            }
+            return try result.get()
+        }
+        flight.condition.lock()
+        while flight.result == nil { flight.condition.wait() }
+        let result = flight.result!
+        flight.condition.unlock()
+        return try result.get()
+    }
+}

@@ -1,0 +1,15 @@
+import Web
+
+/// The tokens the tenant's token endpoint answers with.
+public struct TokenSet: Sendable {
+    /// The bearer token for the API asked for (the Management API by default).
+    public let accessToken: String
+    /// The ID token (code exchange only).
+    public let idToken: String?
+    /// A refresh token, when `offline_access` was granted; a new one on each renewal with rotation.
+    public let refreshToken: String?
+    /// Seconds the access token lasts, as the tenant said.
+    public let expiresIn: Int64
+    /// The longest `expires_in` believed: a year (Auth0 allows at most 30 days).
+    public static let longestLifetime: Double = 365 * 86_400
+}

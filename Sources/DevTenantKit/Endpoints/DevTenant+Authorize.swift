@@ -1,0 +1,163 @@
+import OpenSSLCrypto
+import Web
+
+/// Universal Login: `/authorize`, the login page and its single sign-on session.
+extension DevTenant {
+    func authorize(_ request: Request) throws -> Response {
+        let query = try request.queryParameters()
+        // An unknown client or a callback not allowed gets an error page, never a redirect.
+        guard let clientID = query["client_id"], let client = config.client(clientID) else {
+            return message(
+                400, "invalid_request", "Unknown client: the client_id is not an application of this tenant.")
+        }
+        guard let redirectURI = query["redirect_uri"], client.callbacks.contains(redirectURI) else {
+            return message(
+                400, "Callback URL mismatch",
+                "The redirect_uri is not in the application's Allowed Callback URLs.")
+        }
+        let state = query["state"]
+        func fail(_ error: String, _ description: String) -> Response {
+            var pairs = [("error", error), ("error_description", description)]
+            if let state { pairs.append(("state", state)) }
+            return DevTenant.redirect(redirectURI, pairs)
+        }
+        guard query["response_type"] == "code" else {
+            return fail("unsupported_response_type", "Unsupported response type: \(query["response_type"] ?? "")")
+        }
+        let method = query["code_challenge_method"] ?? "plain"
+        if query["code_challenge"] != nil, method != "S256", method != "plain" {
+            return fail("invalid_request", "Unsupported code_challenge_method")
+        }
+        var pending: [String: JSONValue] = [
+            "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
+            "scope": .string(query["scope"] ?? "openid"), "method": .string(method),
+        ]
+        for name in ["state", "nonce", "audience", "code_challenge"] {
+            if let value = query[name] { pending[name] = .string(value) }
+        }
+        let prompt = query["prompt"]
+        if prompt == "consent" { pending["prompt"] = .string("consent") }
+        // The pages after this one (the form's answers) speak the same language.
+        if let uiLocales = query["ui_locales"] { pending["ui_locales"] = .string(uiLocales) }
+        if prompt != "login", let (user, sid) = ssoSession(request) {
+            if prompt == "none",
+                !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
+            {
+                return fail("consent_required", "Consent required")
+            }
+            return try afterLogin(.object(pending), user: user, sessionID: sid)
+        }
+        if prompt == "none" { return fail("login_required", "Login required") }
+        // The form's ticket is bound to this browser by a cookie and used once.
+        let (tx, cookie) = try issueTicket(.object(pending), purpose: "login")
+        var page = renderLogin(
+            tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: redirectURI)
+        page.setCookie(cookie)
+        return page
+    }
+
+    mutating func submitLogin(_ request: Request) throws -> Response {
+        // Login CSRF: a form posted from another site is refused before anything is read.
+        guard isSameOrigin(request) else {
+            return message(403, "Not allowed", "This login form was not sent from the tenant's own login page.")
+        }
+        let form = try request.formBody()
+        guard let tx = form["tx"], let (ticket, pending) = readTicket(tx, purpose: "login", request: request),
+            let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
+            let client = config.client(clientID)
+        else { return loginExpired() }
+        speak(request, uiLocales: pending["ui_locales"]?.string)
+        var errorPairs: [(String, String)] = []
+        if let state = pending["state"]?.string { errorPairs.append(("state", state)) }
+        if form["action"] == "cancel" {
+            guard useTicket(ticket) else { return loginExpired() }
+            var response = DevTenant.redirect(
+                redirectURI,
+                [("error", "access_denied"), ("error_description", "The user cancelled the login")] + errorPairs)
+            response.setCookie(clearTicket(ticket))
+            return response
+        }
+        let email = form["email"] ?? ""
+        let address = request.remoteAddress
+        if guardian.isLimited(email: email, address: address, now: now()) {
+            var page = message(
+                429, "Too many attempts", "Too many wrong passwords. Wait a few minutes and try again.")
+            page.add("Retry-After", String(Int(LoginGuard.window)))
+            return page
+        }
+        guard let user = store.user(email: email),
+            ConstantTime.equal(Array(user.password.utf8), Array((form["password"] ?? "").utf8))
+        else {
+            guardian.recordFailure(email: email, address: address, now: now())
+            return renderLogin(
+                tx: tx, clientName: client.name, email: email, error: say("Wrong email or password."), status: 400,
+                returnsTo: redirectURI)
+        }
+        // Used once: the same form cannot log in twice, nor two people.
+        guard useTicket(ticket) else { return loginExpired() }
+        if user.blocked {
+            return DevTenant.redirect(
+                redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
+        }
+        let sid = Base64URL.encode(SecureRandom.bytes(16))
+        store.addSession(sid, userID: user.userID)
+        let sso = try sealer.seal(
+            .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
+        var response = try afterLogin(
+            pending, user: user, sessionID: sid,
+            newSession: SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.secureCookies))
+        response.setCookie(clearTicket(ticket))
+        return response
+    }
+
+    private func loginExpired() -> Response {
+        message(400, "Login expired", "This login page has expired. Go back to the application and log in again.")
+    }
+
+    /// The person logged in to the tenant in this browser, if any.
+    func ssoSession(_ request: Request) -> (TenantUser, String)? {
+        guard let value = request.cookies[DevTenant.ssoCookie],
+            let sso = sealer.open(value, purpose: "sso", now: now()),
+            let uid = sso["uid"]?.string, let sid = sso["sid"]?.string, store.isLive(session: sid),
+            let user = store.user(id: uid), !user.blocked
+        else { return nil }
+        return (user, sid)
+    }
+
+    func issueCode(_ pending: JSONValue, user: TenantUser, sessionID: String) throws -> Response {
+        guard let clientID = pending["client_id"]?.string, let redirectURI = pending["redirect_uri"]?.string else {
+            return message(400, "invalid_request", "The login request is incomplete.")
+        }
+        let code = store.addCode(
+            CodeGrant(
+                clientID: clientID, redirectURI: redirectURI, userID: user.userID, nonce: pending["nonce"]?.string,
+                scope: pending["scope"]?.string ?? "openid", audience: pending["audience"]?.string,
+                codeChallenge: pending["code_challenge"]?.string, challengeMethod: pending["method"]?.string ?? "plain",
+                sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime)))
+        var pairs = [("code", code)]
+        if let state = pending["state"]?.string { pairs.append(("state", state)) }
+        return DevTenant.redirect(redirectURI, pairs)
+    }
+
+    private func renderLogin(
+        tx: String, clientName: String, email: String, error: String?, status: Int, returnsTo redirectURI: String
+    ) -> Response {
+        var context: TemplateContext = [
+            "pageTitle": .text(say("Log in") + " | \(clientName)"), "tx": .text(tx), "clientName": .text(clientName),
+            "email": .text(email),
+        ]
+        if let error { context["error"] = .text(error) }
+        return formPage(pages.login.render(context), status: status, returnsTo: redirectURI)
+    }
+
+    /// One of the tenant's form pages. The form's answer redirects to the application:
+    /// browsers check form-action on redirects too.
+    func formPage(_ html: [UInt8], status: Int, returnsTo redirectURI: String) -> Response {
+        var response = Response.html(html, status: status)
+        response.add(
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'self'; form-action 'self' \(URLOrigin.of(redirectURI) ?? "'none'"); "
+                + "frame-ancestors 'none'")
+        return response
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Web
+
+/// The dev tenant's settings: its application(s) and seed users from a JSON file, its address
+/// and behaviour from the environment.
+public struct TenantConfig: Sendable {
+    /// An application registered at the tenant.
+    public struct Client: Sendable {
+        /// Its display name.
+        public let name: String
+        /// `client_id`.
+        public let clientID: String
+        /// `client_secret`.
+        public let clientSecret: String
+        /// Allowed Callback URLs.
+        public let callbacks: [String]
+        /// Allowed Logout URLs.
+        public let logoutURLs: [String]
+        /// Back-channel logout URLs (`oidc_logout.backchannel_logout_urls`): where logout tokens go.
+        public let backchannelLogoutURLs: [String]
+        /// Management API scopes this application may get with `client_credentials` (its client grant).
+        public let managementScopes: [String]
+    }
+
+    /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
+    public let issuer: String
+    /// The applications.
+    public let clients: [Client]
+    /// The people the tenant starts with when it has no saved state.
+    public let seedUsers: [JSONValue]
+    /// `DEV_TENANT_STATE_FILE`: where users and refresh tokens are saved.
+    public let stateFile: String
+    /// `DEV_TENANT_KEY_FILE`: the RS256 signing key (PEM), made on first start.
+    public let keyFile: String
+    /// `DEV_TENANT_TEMPLATES_DIR`: the login page templates.
+    public let templatesDirectory: String
+    /// Lifetimes in seconds: `DEV_TENANT_ACCESS_TOKEN_SECONDS` (86400), `DEV_TENANT_ID_TOKEN_SECONDS` (36000),
+    /// `DEV_TENANT_CODE_SECONDS` (60), `DEV_TENANT_REFRESH_TOKEN_SECONDS` (2592000).
+    public let accessTokenLifetime: Int64
+    /// Seconds an ID token lasts.
+    public let idTokenLifetime: Int64
+    /// Seconds an authorization code lasts.
+    public let codeLifetime: Int64
+    /// Seconds a refresh token family lasts.
+    public let refreshTokenLifetime: Int64
+    /// `DEV_TENANT_USER_RATE_PER_MINUTE`: Management API calls per user per minute (Auth0's free tier: 10).
+    public let userRatePerMinute: Int
+    /// Fault injection for tests on the Management API: `DEV_TENANT_LATENCY_MS`,
+    /// `DEV_TENANT_FAIL_PERCENT` (share of 500s), `DEV_TENANT_FORCE_429` (`1`: every call is 429);
+    /// on the token endpoint: `DEV_TENANT_TOKEN_FAIL_STATUS` (every call answers this 429 or 5xx).
+    public let faults: Faults
+
+    /// Faults injected for tests.
+    public struct Faults: Sendable {
+        /// Added to every Management API answer, in milliseconds.
+        public let latencyMilliseconds: Int
+        /// The share of Management API calls answered 500, in percent.
+        public let failPercent: Int
+        /// Every Management API call is answered 429.
+        public let force429: Bool
+        /// When set, `/oauth/token` answers every call with this status (429 or 5xx).
+        public let tokenFailStatus: Int?
+    }
+
+    /// The Management API's audience.
+    public var managementAudience: String { issuer + "api/v2/" }
+    /// The tenant's cookies are `Secure` when it is served over https.
+    var secureCookies: Bool { issuer.hasPrefix("https://") }
+    /// The audience of tokens for `/userinfo`.
+    public var userinfoAudience: String { issuer + "userinfo" }
+
+    /// The application with this `client_id`.
+    public func client(_ id: String) -> Client? { clients.first { $0.clientID == id } }
+
+    /// Reads the JSON file named by `DEV_TENANT_CONFIG` and the environment.
+    public init(environment: [String: String]) throws {
+        var problems: [String] = []
+        let issuerText = environment["DEV_TENANT_ISSUER"] ?? "http://127.0.0.1:8081/"
+        issuer = issuerText.hasSuffix("/") ? issuerText : issuerText + "/"
+        let configPath = environment["DEV_TENANT_CONFIG"] ?? "deploy/dev-tenant/tenant.json"
+        let appBase = environment["APP_BASE_URL"] ?? "http://127.0.0.1:8080"
+        stateFile = environment["DEV_TENANT_STATE_FILE"] ?? "run/dev-tenant-state.json"
+        keyFile = environment["DEV_TENANT_KEY_FILE"] ?? "run/dev-tenant-key.pem"
+        templatesDirectory = environment["DEV_TENANT_TEMPLATES_DIR"] ?? "Templates/dev-tenant"
+
+        func number(_ name: String, _ fallback: Int) -> Int {
+            guard let text = environment[name] else { return fallback }
+            guard let value = Int(text), value >= 0 else {
+                problems.append("\(name): \"\(text)\" is not a whole number")
+                return fallback
+            }
+            return value
+        }
+        accessTokenLifetime = Int64(number("DEV_TENANT_ACCESS_TOKEN_SECONDS", 86_400))
+        idTokenLifetime = Int64(number("DEV_TENANT_ID_TOKEN_SECONDS", 36_000))
+        codeLifetime = Int64(number("DEV_TENANT_CODE_SECONDS", 60))
+        refreshTokenLifetime = Int64(number("DEV_TENANT_REFRESH_TOKEN_SECONDS", 2_592_000))
+        userRatePerMinute = number("DEV_TENANT_USER_RATE_PER_MINUTE", 10)
+        faults = Faults(
+            latencyMilliseconds: number("DEV_TENANT_LATENCY_MS", 0),
+            failPercent: min(100, number("DEV_TENANT_FAIL_PERCENT", 0)),
+            force429: environment["DEV_TENANT_FORCE_429"] == "1",
+            tokenFailStatus: environment["DEV_TENANT_TOKEN_FAIL_STATUS"].map { _ in
+                number("DEV_TENANT_TOKEN_FAIL_STATUS", 0)
+            })
+        if let status = faults.tokenFailStatus, status != 429, !(500...599).contains(status) {
+            problems.append("DEV_TENANT_TOKEN_FAIL_STATUS: \(status) is not 429 or a 5xx status")
+        }
+
+        var clients: [Client] = []
+        var users: [JSONValue] = []
+        if let data = FileManager.default.contents(atPath: configPath) {
+            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
+            if let document = JSONValue.parse(Array(text.utf8)) {
+                for entry in document["clients"]?.array ?? [] {
+                    guard let id = entry["client_id"]?.string, let secret = entry["client_secret"]?.string else {
+                        problems.append("DEV_TENANT_CONFIG: a client has no client_id or client_secret")
+                        continue
+                    }
+                    clients.append(
+                        Client(
+                            name: entry["name"]?.string ?? id, clientID: id, clientSecret: secret,
+                            callbacks: entry["callbacks"]?.array?.compactMap(\.string) ?? [],
+                            logoutURLs: entry["allowed_logout_urls"]?.array?.compactMap(\.string) ?? [],
+                            backchannelLogoutURLs: entry["oidc_logout"]?["backchannel_logout_urls"]?.array?
+                                .compactMap(\.string) ?? [],
+                            managementScopes: entry["management_api_scopes"]?.array?.compactMap(\.string) ?? []))
+                }
+                users = document["users"]?.array ?? []
+            } else {
+                problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
+            }
+        } else {
+            problems.append("DEV_TENANT_CONFIG: cannot read \(configPath)")
+        }
+        if clients.isEmpty && problems.isEmpty { problems.append("DEV_TENANT_CONFIG: no clients in \(configPath)") }
+        guard problems.isEmpty else { throw TenantConfigProblems(lines: problems) }
+        self.clients = clients
+        seedUsers = users
+    }
+}
+
+/// Every problem in the dev tenant's settings, one line each.
+public struct TenantConfigProblems: Error, CustomStringConvertible {
+    /// One line per problem, naming the setting.
+    public let lines: [String]
+    /// The lines, one per problem.
+    public var description: String { lines.joined(separator: "\n") }
+}

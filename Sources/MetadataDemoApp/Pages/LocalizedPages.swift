@@ -1,0 +1,20 @@
+import Web
+
+/// The product's pages in every language it speaks, each loaded once at start-up from the same
+/// templates and its own catalogue: a request only picks one.
+public struct LocalizedPages: Sendable {
+    private let english: Pages
+    private let chinese: Pages
+
+    /// Loads the templates of `directory` with `i18n/en.json` and `i18n/zh.json`.
+    public init(directory: String, assets: StaticAssets = StaticAssets()) throws {
+        english = try Pages(library: TemplateLibrary(directory: directory, language: "en"), assets: assets)
+        chinese = try Pages(library: TemplateLibrary(directory: directory, language: "zh"), assets: assets)
+    }
+
+    /// The pages of `language`.
+    public subscript(_ language: Language) -> Pages { language == .zh ? chinese : english }
+
+    /// The pages in the request's language.
+    func callAsFunction(_ request: Request) -> Pages { self[Language.of(request)] }
+}

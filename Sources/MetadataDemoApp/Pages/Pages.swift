@@ -1,0 +1,112 @@
+import Auth0Web
+import Web
+
+/// Renders the product's screens from the templates loaded at start-up.
+public struct Pages: Sendable {
+    private let welcome: Template
+    private let problem: Template
+    private let profile: Template
+    private let confirmLogout: Template
+    /// The longest affirmation accepted, in characters.
+    public static let affirmationLimit = 500
+
+    /// Fingerprinted paths of the stylesheet and images, shared by every page.
+    private let assets: TemplateContext
+    /// The words of this language: the templates' catalogue, also for what the code says.
+    private let words: Catalogue
+
+    /// Every key of the catalogue the code uses (errors have a `.title` and a `.message`).
+    static let codeWords: [String] =
+        [
+            "page.welcome.title", "page.logged_out.title", "profile.heading", "logout.heading", "save.too_long",
+            "flash.saved", "flash.refreshed", "flash.not_loaded",
+        ]
+        + (AuthError.allWordsKeys + ManagementError.allWordsKeys + WebError.allWordsKeys + [
+            "error.forged_form", "error.internal", "error.not_found", "error.not_allowed",
+        ]).flatMap { [$0 + ".title", $0 + ".message"] }
+
+    /// Looks up every template the product uses, and every word the code says, so a missing
+    /// one stops start-up.
+    public init(library: TemplateLibrary, assets: StaticAssets = StaticAssets()) throws {
+        words = try library.catalogue(holding: Pages.codeWords)
+        self.assets = [
+            "stylesheet": .text(assets.path("app.css")), "favicon": .text(assets.path("favicon.svg")),
+            "placeholder": .text(assets.path("avatar-placeholder.svg")),
+        ]
+        welcome = try library.template("welcome")
+        problem = try library.template("problem")
+        profile = try library.template("profile")
+        confirmLogout = try library.template("confirm-logout")
+    }
+
+    /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
+    /// `Log out`. `typed` replaces the saved affirmation in the field (after a failed save);
+    /// `flash` is a one-time confirmation ("Affirmation saved.").
+    public func profile(
+        _ session: Session, typed: String? = nil, saveError: Words? = nil, flash: String? = nil, status: Int = 200
+    ) -> Response {
+        let picture = session.profile.picture
+        var context: TemplateContext = [
+            "title": .text(say("profile.heading")),
+            "name": .text(session.profile.name),
+            "email": .text(session.profile.email),
+            // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
+            "picture": picture.isEmpty ? assets["placeholder"]! : .text(picture),
+            "csrf": .text(session.csrfToken),
+            "affirmation": .text(typed ?? session.metadata.affirmation),
+            "affirmationLimit": .text(String(Pages.affirmationLimit)),
+        ]
+        if let flash { context["flash"] = .text(say(flash: Flash(stored: flash))) }
+        if let saveError { context["saveError"] = .text(say(saveError.key, saveError.arguments)) }
+        if let announcement = session.metadata.announcement {
+            context["announcementURL"] = .text(announcement.url)
+            context["announcementText"] = .text(announcement.text)
+        }
+        return .html(profile.render(context, shared: assets), status: status)
+    }
+
+    /// Asks before logging out (a GET must never log anyone out).
+    public func confirmLogout(_ session: Session) -> Response {
+        let context: TemplateContext = [
+            "title": .text(say("logout.heading")), "email": .text(session.profile.email),
+            "csrf": .text(session.csrfToken),
+        ]
+        return .html(confirmLogout.render(context, shared: assets))
+    }
+
+    /// The first screen (`Metadata demo`) or the one after logging out (`You're logged out.`).
+    public func welcome(titleKey: String, message: String? = nil, loginHref: String = "/login") -> Response {
+        var context: TemplateContext = ["title": .text(say(titleKey)), "loginHref": .text(loginHref)]
+        if let message { context["message"] = .text(message) }
+        return .html(welcome.render(context, shared: assets))
+    }
+
+    /// A page that explains what went wrong, with a way on: the words of `key` (`.title`,
+    /// `.message` with its `{name}` marks filled from `arguments`).
+    public func problem(status: Int, key: String, arguments: [String: String] = [:], offerLogin: Bool = false)
+        -> Response
+    {
+        let context: TemplateContext = [
+            "title": .text(say(key + ".title")), "message": .text(say(key + ".message", arguments)),
+            "showLogin": .flag(offerLogin),
+        ]
+        return .html(problem.render(context, shared: assets), status: status)
+    }
+
+    /// The text of `key` in this language, its `{name}` marks filled from `arguments`.
+    func say(_ key: String, _ arguments: [String: String] = [:]) -> String {
+        var text = words.text(key) ?? key
+        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+
+    /// A flash in this language.
+    func say(flash: Flash) -> String {
+        switch flash {
+        case .saved: say("flash.saved")
+        case .refreshed: say("flash.refreshed")
+        case .notLoaded(let reason): say("flash.not_loaded", ["reason": say(reason.key, reason.arguments)])
+        case .written(let text): text
+        }
+    }
+}

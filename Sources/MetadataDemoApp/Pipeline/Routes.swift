@@ -1,0 +1,87 @@
+import Auth0Web
+import Web
+
+/// A route handler of the product: the request and its session context in, the answer out. The
+/// context's cookies are written by `MetadataDemo`, after the route, in one place.
+typealias RouteHandler = @Sendable (Request, inout SessionContext) throws -> Response
+
+/// A route and what the pipeline must know of it before running it, as data.
+struct Route: Sendable {
+    /// It calls the tenant or writes to the session ledger's store: the server answers it on the
+    /// waiting pool, without trying a page thread first.
+    let waits: Bool
+    /// It serves the person's session: the session stage checks it with the tenant first when
+    /// it is due for revalidation (`SessionRevalidation`), so every such route sees one judgement.
+    let servesSession: Bool
+    let handle: RouteHandler
+
+    init(waits: Bool = false, servesSession: Bool = false, _ handle: @escaping RouteHandler) {
+        self.waits = waits
+        self.servesSession = servesSession
+        self.handle = handle
+    }
+}
+
+/// The product's route handlers, with what they share.
+struct Routes: Sendable {
+    /// The pages in every language; `pages(request)` speaks the request's.
+    let pages: LocalizedPages
+    let services: AppServices
+    let log: Log
+
+    /// The router of every page.
+    func router() -> Router<Route> {
+        var router = Router<Route>()
+        router.add("GET", "/", Route(servesSession: true) { try self.home($0, &$1) })
+        router.add(
+            "GET", "/logged-out",
+            Route { request, _ in self.pages(request).welcome(titleKey: "page.logged_out.title") })
+        router.add("GET", "/lang/en", Route { request, _ in self.chooseLanguage(.en, request) })
+        router.add("GET", "/lang/zh", Route { request, _ in self.chooseLanguage(.zh, request) })
+        router.add("GET", "/healthz", Route { _, _ in Response.text("ok\n").notStored() })
+        router.add("GET", "/login", Route { try self.login($0, &$1) })
+        router.add("GET", "/logout", Route { self.confirmLogout($0, &$1) })
+        router.add("GET", "/auth/check", Route(servesSession: true) { self.authCheck($0, &$1) })
+        router.add("GET", "/me", Route(servesSession: true) { self.me(&$1) })
+        router.add("GET", "/callback", Route(waits: true) { try self.callback($0, &$1) })
+        router.add("POST", "/logout", Route(waits: true) { try self.logout($0, &$1) })
+        router.add("POST", Routes.affirmationPath, Route(waits: true) { try self.affirmation($0, &$1) })
+        router.add("POST", "/backchannel-logout", Route(waits: true) { request, _ in self.backchannelLogout(request) })
+        router.add(
+            "GET", "/metrics",
+            Route { _, _ in
+                Response(
+                    status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                    body: self.services.metrics.render(
+                        jwksFetches: self.services.keys.fetchCount,
+                        ledgerEntries: self.services.ledger.rememberedEntries)
+                ).notStored()
+            })
+        return router
+    }
+
+    /// The one route that calls the Management API, hence the only path the browser sends the
+    /// access token to.
+    static let affirmationPath = "/affirmation"
+
+    /// The pages' switch: the language chosen is kept a year in a cookie (it comes before the
+    /// browser's), and the person goes back to the start, now in that language.
+    func chooseLanguage(_ language: Language, _ request: Request) -> Response {
+        var response = Response.redirect(to: "/", status: 303)
+        var cookie = SetCookie(
+            name: Language.cookie, value: language.rawValue, maxAge: 365 * 86_400,
+            secure: services.settings.secureCookies)
+        cookie.sameSite = .lax
+        response.setCookie(cookie)
+        return response.notStored()
+    }
+}
+
+extension Response {
+    /// The response with `Cache-Control: no-store` (answers about a person or the process).
+    func notStored() -> Response {
+        var response = self
+        response.add("Cache-Control", "no-store")
+        return response
+    }
+}

@@ -1,0 +1,13 @@
+import Auth0Web
+import Web
+
+extension Routes {
+    /// `GET /`: the profile when logged in, else the first screen ("logged out" when the session
+    /// stage has just ended the session). The metadata shown is what the session holds.
+    func home(_ request: Request, _ context: inout SessionContext) -> Response {
+        guard context.isLoggedIn() else {
+            return pages(request).welcome(titleKey: context.endedHere ? "page.logged_out.title" : "page.welcome.title")
+        }
+        return pages(request).profile(context.session!, flash: context.takeFlash())  // borrowed, not copied
+    }
+}

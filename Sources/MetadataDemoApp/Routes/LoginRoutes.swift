@@ -1,0 +1,60 @@
+import Auth0Web
+import Web
+
+extension Routes {
+    /// `GET /login[?returnTo=/path]`: starts the authorization-code flow with PKCE, state and
+    /// nonce, keeping the transaction in its own sealed cookie.
+    func login(_ request: Request, _ context: inout SessionContext) throws -> Response {
+        let query = try request.queryParameters()
+        return try beginLogin(context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]))
+    }
+
+    /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.
+    /// `cookies` are the request's, so older transaction cookies can be capped.
+    func beginLogin(_ cookies: Cookies, returnTo: String, pendingAffirmation: String? = nil, status: Int = 302)
+        throws -> Response
+    {
+        let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
+        // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
+        let uiLocales = Language.chosen(cookies)?.uiLocale
+        var response = Response.redirect(
+            to: services.links.authorize(transaction, uiLocales: uiLocales), status: status)
+        for cookie in try services.transactions.start(transaction, existing: cookies) {
+            response.setCookie(cookie)
+        }
+        return response
+    }
+
+    /// `GET /callback`: finishes the login (see `LoginCompletion`) and stores the session. Each
+    /// failure has its own page with `Log in`; the transaction is used once, whatever happened.
+    func callback(_ request: Request, _ context: inout SessionContext) throws -> Response {
+        let query = try request.queryParameters()
+        var response: Response
+        do {
+            let login = try services.logins.finish(query: query, cookies: context.cookies)
+            context.start(login.session)
+            log(.info, "login", ["id": request.requestID, "user": login.session.profile.sub])
+            services.metrics.login()
+            response = .redirect(to: login.returnTo)
+            switch login.metadata {
+            case .loaded: break
+            case .saved: context.setFlash(Flash.saved.stored)
+            case .notLoaded(let error):
+                log(.warning, "metadata fetch after login failed", ["id": request.requestID, "error": "\(error)"])
+                context.setFlash(Flash.notLoaded(because: Words(error)).stored)
+            case .notSaved(let text, let error):
+                // The save still failed: the page shows the text they typed, nothing lost.
+                log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
+                response = pages(request).profile(login.session, typed: text, saveError: Words(error), status: 503)
+            }
+        } catch {
+            log(
+                .warning, "login failed",
+                ["id": request.requestID, "reason": error.code.rawValue, "detail": error.detail])
+            services.metrics.loginFailed(reason: error.code.rawValue)
+            response = pages(request).page(for: error)
+        }
+        if let used = services.transactions.finish(state: query["state"] ?? "") { response.setCookie(used) }
+        return response
+    }
+}

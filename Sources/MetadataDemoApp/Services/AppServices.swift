@@ -1,0 +1,79 @@
+import Auth0Web
+import Foundation
+import Web
+
+/// Everything the routes need besides the pages: settings, the tenant's links, cookies, and the
+/// Auth0 mechanisms.
+public struct AppServices: Sendable {
+    /// The settings read at start-up.
+    public let settings: Auth0Settings
+    /// Where login starts and logout ends, from the discovered endpoints.
+    public let links: TenantLinks
+    /// The session cookies.
+    public let sessions: SessionCookies
+    /// The login transaction cookies.
+    public let transactions: TransactionCookies
+    /// Code exchange, renewal and revocation.
+    public let tokens: TokenClient
+    /// Finishes a login at the callback.
+    public let logins: LoginCompletion
+    /// Reads and saves the metadata, renewing tokens when due.
+    public let metadata: MetadataAccess
+    /// The tenant's signing keys.
+    public let keys: JWKSCache
+    /// What sealed cookies cannot carry: ended sessions, used logout tokens, renewals in progress.
+    public let ledger: SessionLedger
+    /// Checks logout tokens (back-channel logout).
+    public let logoutTokens: LogoutTokenVerifier
+    /// The product's metrics.
+    public let metrics: AppMetrics
+    /// The time, passed in so tests control it.
+    public let clock: Clock
+
+    /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
+    /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
+    /// `store` (SQLite or Redis in the worker); `startFollowing()` then starts following it.
+    /// `status` hears what an operator should read first (the service manager's `STATUS=`).
+    public init(
+        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: any SharedStore,
+        clock: Clock = .system, log: Log = Log(minimum: .warning),
+        status: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
+        let metrics = AppMetrics()
+        let events = AppEvents(metrics: metrics, log: log, status: status)
+        self.settings = settings
+        self.metrics = metrics
+        self.clock = clock
+        links = TenantLinks(settings: settings, endpoints: endpoints)
+        sessions = try SessionCookies(
+            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
+            accessTokenPath: Routes.affirmationPath, rollingLifetime: settings.rollingLifetime,
+            absoluteLifetime: settings.absoluteLifetime)
+        transactions = try TransactionCookies(
+            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
+        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
+        let ledger = try SessionLedger(
+            store: store, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
+            events: events)
+        self.ledger = ledger
+        logoutTokens = LogoutTokenVerifier(
+            issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock)
+        metadata = MetadataAccess(
+            management: ManagementClient(settings: settings, http: http, clock: clock),
+            renewer: TokenRenewer(
+                tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5),
+            clock: clock, events: events)
+        logins = LoginCompletion(
+            transactions: transactions, tokens: tokens,
+            idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
+            metadata: metadata, clock: clock)
+    }
+
+    /// The security headers for this deployment: forms may lead to the tenant (logout, login),
+    /// pictures may come from it (the dev tenant serves avatars over http on loopback).
+    public var securityHeaders: SecurityHeaders {
+        SecurityHeaders(formTargets: [settings.tenantOrigin], imageSources: [settings.tenantOrigin])
+    }
+}

@@ -1,0 +1,88 @@
+/// An error that reaches a person as a status and words: the one path by which a failure
+/// becomes a page. Anything else a handler throws is a generic 500 page and a log line. Its
+/// words live in the pages' catalogue only, in every language the product speaks.
+public protocol HTTPResponseError: Error {
+    /// The status code to answer with.
+    var status: Int { get }
+    /// True when the way on is to log in (again); the page then offers `Log in`.
+    var offersLogin: Bool { get }
+    /// Its words in the pages' catalogue: `KEY.title` (the page's heading) and `KEY.message`.
+    var wordsKey: String { get }
+    /// Values for the `{name}` marks of its message.
+    var wordsArguments: [String: String] { get }
+}
+
+extension HTTPResponseError {
+    /// Not by default.
+    public var offersLogin: Bool { false }
+
+    /// None by default.
+    public var wordsArguments: [String: String] { [:] }
+}
+
+/// Errors of the web layer itself: bad input from the client.
+public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
+    /// Why a request could not be understood.
+    public enum BadRequest: String, Sendable {
+        case brokenPercentEscape = "a broken percent escape"
+        case nulByte = "a NUL byte"
+        case notUTF8 = "text that is not UTF-8"
+
+        /// Its words in the pages' catalogue.
+        var wordsKey: String {
+            switch self {
+            case .brokenPercentEscape: "request.bad_percent"
+            case .nulByte: "request.nul"
+            case .notUTF8: "request.not_utf8"
+            }
+        }
+    }
+
+    private enum Code: Equatable { case badRequest(BadRequest), unsupportedMediaType, contentTooLarge }
+    private let code: Code
+
+    /// The request could not be understood (bad encoding, bad UTF-8, NUL bytes).
+    public static func badRequest(_ why: BadRequest) -> WebError { WebError(code: .badRequest(why)) }
+    /// A form was posted with another content type.
+    public static let unsupportedMediaType = WebError(code: .unsupportedMediaType)
+    /// The body is over the limit.
+    public static let contentTooLarge = WebError(code: .contentTooLarge)
+
+    /// 400, 415 or 413.
+    public var status: Int {
+        switch code {
+        case .badRequest: 400
+        case .unsupportedMediaType: 415
+        case .contentTooLarge: 413
+        }
+    }
+
+    /// Why a bad request could not be understood; nil for the other errors.
+    public var badRequestReason: BadRequest? {
+        if case .badRequest(let why) = code { return why }
+        return nil
+    }
+
+    /// What was wrong, for the log.
+    public var description: String {
+        switch code {
+        case .badRequest(let why): "bad request: \(why.rawValue)"
+        case .unsupportedMediaType: "unsupported media type"
+        case .contentTooLarge: "content too large"
+        }
+    }
+
+    /// Its words in the pages' catalogue.
+    public var wordsKey: String {
+        switch code {
+        case .badRequest(let why): why.wordsKey
+        case .unsupportedMediaType: "request.unsupported_form"
+        case .contentTooLarge: "request.too_large"
+        }
+    }
+
+    /// Every key `wordsKey` can be.
+    public static let allWordsKeys = [
+        "request.bad_percent", "request.nul", "request.not_utf8", "request.unsupported_form", "request.too_large",
+    ]
+}

@@ -1,0 +1,35 @@
+/// The names and values a template is rendered with, written like a dictionary literal. A page
+/// has a dozen names at most: comparing them in a row costs less than hashing each one, which
+/// matters at every slot of every page.
+public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
+    private var names: [String] = []
+    private var values: [TemplateValue] = []
+
+    /// A context from name–value pairs.
+    public init(dictionaryLiteral elements: (String, TemplateValue)...) {
+        names.reserveCapacity(elements.count + 4)
+        values.reserveCapacity(elements.count + 4)
+        for (name, value) in elements { self[name] = value }
+    }
+
+    /// The value of a name; setting nil removes it, setting a known name replaces its value.
+    public subscript(name: String) -> TemplateValue? {
+        get {
+            guard let index = names.firstIndex(of: name) else { return nil }
+            return values[index]
+        }
+        set {
+            let index = names.firstIndex(of: name)
+            switch (index, newValue) {
+            case (let index?, let value?): values[index] = value
+            case (let index?, nil):
+                names.remove(at: index)
+                values.remove(at: index)
+            case (nil, let value?):
+                names.append(name)
+                values.append(value)
+            case (nil, nil): break
+            }
+        }
+    }
+}

@@ -17,6 +17,8 @@ public struct DevTenant: Responder {
     let pagesByLanguage: [String: TenantPages]
     /// Attempt limits and used form tickets.
     let guardian = LoginGuard()
+    /// The Management API's rate windows.
+    let rateWindows: RateWindows
     /// Sends back-channel logout tokens; nil in unit tests that send none.
     let http: (any HTTPClient)?
     /// The language of the request being answered (`en` or `zh`): each request is answered by a
@@ -40,6 +42,7 @@ public struct DevTenant: Responder {
         self.clock = clock
         self.log = log
         store = try TenantStore(config: config, clock: clock)
+        rateWindows = RateWindows(clock: clock)
         signer = try TenantSigner(keyFile: config.keyFile)
         sealer = TenantSealer(key: try DevTenant.sealingKey(besides: config.keyFile))
         var pagesByLanguage: [String: TenantPages] = [:]

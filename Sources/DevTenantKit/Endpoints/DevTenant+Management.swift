@@ -20,7 +20,7 @@ extension DevTenant {
         // Faults for tests come before the rate limit, as a struggling tenant would.
         if config.faults.latencyMilliseconds > 0 { usleep(useconds_t(config.faults.latencyMilliseconds * 1000)) }
         let limit = config.userRatePerMinute
-        let window = store.countCall(key: sub, limit: limit)
+        let window = rateWindows.count(key: sub, limit: limit)
         var response: Response
         if config.faults.force429 || !window.allowed {
             response = managementError(

@@ -32,7 +32,7 @@ struct Routes: Sendable {
     /// The router of every page.
     func router() -> Router<Route> {
         var router = Router<Route>()
-        router.add("GET", "/", Route(servesSession: true) { try self.home($0, &$1) })
+        router.add("GET", "/", Route(servesSession: true) { self.home($0, &$1) })
         router.add(
             "GET", "/logged-out",
             Route { request, _ in self.pages(request).welcome(titleKey: "page.logged_out.title") })

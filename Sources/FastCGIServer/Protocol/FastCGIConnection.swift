@@ -99,7 +99,9 @@ final class FastCGIConnection: @unchecked Sendable {
     }
 
     /// The current request's head, built from its FastCGI parameters in one pass: `HTTP_*`
-    /// become lower-case headers, and only the few CGI names the web layer uses are read.
+    /// become lower-case headers, and only the few CGI names the web layer uses are read. Names
+    /// are matched as bytes and no string is made for a parameter nobody reads (this runs on
+    /// every request).
     func head() -> (request: Request, contentLength: Int) {
         var request = Request(method: "GET", path: "/")
         var uri = "/"
@@ -112,27 +114,24 @@ final class FastCGIConnection: @unchecked Sendable {
             let bytes = UnsafeRawBufferPointer(start: cString, count: length).bindMemory(to: UInt8.self)
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = UnsafeBufferPointer(rebasing: bytes[..<equals])
-            let value = { String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]), as: UTF8.self) }
+            let rawValue = UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])
+            let value = { String(decoding: rawValue, as: UTF8.self) }
             if name.starts(with: Self.httpPrefix) {
-                let headerName = String(
-                    decoding: name.dropFirst(5).map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 | 0x20 },
-                    as: UTF8.self)
-                request.headers[headerName] = value()
+                request.headers[Self.headerName(UnsafeBufferPointer(rebasing: name[5...]))] = value()
                 continue
             }
-            switch String(decoding: name, as: UTF8.self) {
-            case "REQUEST_METHOD": request.method = value()
-            case "REQUEST_URI": uri = value()
-            case "QUERY_STRING": queryString = value()
-            case "REQUEST_ID": request.requestID = value()
-            case "REMOTE_ADDR": request.remoteAddress = value()
-            case "CONTENT_TYPE":
-                let type = value()
-                if !type.isEmpty { request.headers["content-type"] = type }
-            case "CONTENT_LENGTH":
+            switch CGIName(name) {
+            case .requestMethod: request.method = value()
+            case .requestURI: uri = value()
+            case .queryString: queryString = value()
+            case .requestID: request.requestID = value()
+            case .remoteAddress: request.remoteAddress = value()
+            case .contentType:
+                if !rawValue.isEmpty { request.headers["content-type"] = value() }
+            case .contentLength:
                 contentLength = Int(value()) ?? 0
                 if contentLength > 0 { request.headers["content-length"] = String(contentLength) }
-            default: break
+            case nil: break
             }
         }
         if let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
@@ -147,6 +146,35 @@ final class FastCGIConnection: @unchecked Sendable {
     }
 
     private static let httpPrefix = Array("HTTP_".utf8)
+
+    /// `ACCEPT_LANGUAGE` → `accept-language`, written straight into the string's storage.
+    private static func headerName(_ name: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: name.count) { out in
+            for (index, byte) in name.enumerated() {
+                out[index] = byte == UInt8(ascii: "_") ? UInt8(ascii: "-") : byte | 0x20
+            }
+            return name.count
+        }
+    }
+
+    /// The CGI parameters the web layer reads, recognised from their bytes.
+    private enum CGIName {
+        case requestMethod, requestURI, queryString, requestID, remoteAddress, contentType, contentLength
+
+        private static let names: [(bytes: [UInt8], name: CGIName)] = [
+            (Array("REQUEST_METHOD".utf8), .requestMethod), (Array("REQUEST_URI".utf8), .requestURI),
+            (Array("QUERY_STRING".utf8), .queryString), (Array("REQUEST_ID".utf8), .requestID),
+            (Array("REMOTE_ADDR".utf8), .remoteAddress), (Array("CONTENT_TYPE".utf8), .contentType),
+            (Array("CONTENT_LENGTH".utf8), .contentLength),
+        ]
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard
+                let found = Self.names.first(where: { $0.bytes.count == bytes.count && $0.bytes.elementsEqual(bytes) })
+            else { return nil }
+            self = found.name
+        }
+    }
 
     /// Reads the body to its end (the empty record that closes it included, so that nothing of
     /// this request is left for the next), keeping its first `length` bytes (`CONTENT_LENGTH`).

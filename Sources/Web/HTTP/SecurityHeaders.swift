@@ -34,10 +34,18 @@ public struct SecurityHeaders: Sendable {
         "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), "
         + "microphone=(), payment=(), usb=()"
 
-    /// Adds the headers that the response does not set itself.
+    /// Adds the headers that the response does not set itself: one look at the few it has (this
+    /// runs on every request).
     public func apply(to response: inout Response) {
-        for (name, value) in fixed where response.header(name) == nil {
-            response.add(name, value)
+        var present: UInt32 = 0
+        for header in response.headers {
+            for (index, name) in fixed.enumerated() where Response.sameName(header.name, name.name) {
+                present |= 1 << index
+            }
+        }
+        response.headers.reserveCapacity(response.headers.count + fixed.count)
+        for (index, header) in fixed.enumerated() where present & (1 << index) == 0 {
+            response.headers.append(header)
         }
     }
 }

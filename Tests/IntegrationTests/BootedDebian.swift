@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A Debian 12 booted for real, systemd as PID 1, in a container (`systemd-nspawn -b`), with
 /// the package installed by dpkg inside it: what only a booted systemd can show (socket
@@ -10,14 +11,14 @@ import Glibc
 final class BootedDebian {
     /// Where the root file system is kept between runs (made again when its marker is missing).
     static let cache = "/var/tmp/metadata-demo-bookworm-root"
-    private let process: Process
+    private let process: ChildProcess
     /// The container's PID 1 (systemd), as the host sees it.
     let initPID: pid_t
 
     /// Boots the kept root file system (making it first if needed) with `package` installed.
     init(package: String) throws {
         try Self.prepareRoot(for: package)
-        let nspawn = Process()
+        let nspawn = ChildProcess()
         nspawn.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-nspawn")
         nspawn.arguments = [
             "--register=no", "--keep-unit", "--quiet", "-D", Self.cache, "--volatile=overlay",

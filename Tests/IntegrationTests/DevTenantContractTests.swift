@@ -17,11 +17,11 @@ import Web
     /// Authorize and sign in as a client would; returns the code.
     private func code(
         _ browser: TestClient, user: (email: String, password: String) = DemoUser.random, scope: String,
-        audience: String? = nil, verifier: String = "verifier-verifier-verifier-verifier-verifier"
+        audience: String? = nil
     ) throws -> String {
         var pairs = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", callback), ("scope", scope),
-            ("state", "st"), ("nonce", "nn"), ("code_challenge", sha256url(verifier)),
+            ("state", "st"), ("nonce", "nn"), ("code_challenge", Self.challenge),
             ("code_challenge_method", "S256"),
         ]
         if let audience { pairs.append(("audience", audience)) }
@@ -33,20 +33,11 @@ import Web
         return location.components(separatedBy: "code=")[1].components(separatedBy: "&")[0]
     }
 
-    private func sha256url(_ text: String) -> String {
-        // The tenant's own PKCE check is what is under test; compute the challenge independently.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", "printf %s \"$1\" | openssl dgst -sha256 -binary | base64 | tr '+/' '-_' | tr -d '=\\n'", "x", text,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try? process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// The PKCE pair every login here uses. The challenge was computed once with OpenSSL's command line
+    /// (`printf %s VERIFIER | openssl dgst -sha256 -binary | base64`, made URL-safe), apart from the
+    /// tenant's own code, whose S256 check is what is under test.
+    private static let verifier = "verifier-verifier-verifier-verifier-verifier"
+    private static let challenge = "fD3GLJ_KzCDB0w6uDOSFNNdflrHwtv8Cizh6P5pJkfQ"
 
     private func token(_ form: [(String, String)], basic: Bool = false) throws -> (Int, JSONValue) {
         let client = TestClient()
@@ -68,7 +59,7 @@ import Web
         let code = try code(TestClient(), user: user, scope: scope, audience: audience ?? api)
         let (status, body) = try token([
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callback),
-            ("code_verifier", "verifier-verifier-verifier-verifier-verifier"),
+            ("code_verifier", Self.verifier),
         ])
         #expect(status == 200)
         return body
@@ -102,7 +93,7 @@ import Web
     private func loginTicket(_ browser: TestClient) throws -> String {
         let pairs = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", callback), ("scope", "openid"),
-            ("state", "st"), ("code_challenge", sha256url("verifier-verifier-verifier-verifier-verifier")),
+            ("state", "st"), ("code_challenge", Self.challenge),
             ("code_challenge_method", "S256"),
         ]
         let page = try browser.get(stack.tenantURL + "/authorize?" + PercentEncoding.formEncode(pairs))
@@ -234,7 +225,7 @@ import Web
         let code3 = try code(browser, scope: "openid")
         let form = [
             ("grant_type", "authorization_code"), ("code", code3), ("redirect_uri", callback),
-            ("code_verifier", "verifier-verifier-verifier-verifier-verifier"),
+            ("code_verifier", Self.verifier),
         ]
         let (ok, tokens) = try token(form, basic: true)
         #expect(ok == 200)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The deploy guide's commands, run on a package installed into a throwaway root: each command
@@ -10,7 +11,7 @@ final class GuideWalk {
     let package: String
     let stack: Stack
     private(set) var nginx: ProductionNginx?
-    private var worker: Process?
+    private var worker: ChildProcess?
     private let guideText: String
 
     init(package: String) throws {
@@ -98,7 +99,7 @@ final class GuideWalk {
                     "curl -fsS -k --resolve demo.example.com:\(nginx.https):127.0.0.1 https://demo.example.com:\(nginx.https)/"
             ).replacingOccurrences(of: "http://127.0.0.1:9145/", with: "http://127.0.0.1:\(nginx.metrics)/")
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-o", "pipefail", "-c", line]
         process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": root + "/root"]
@@ -155,7 +156,7 @@ final class GuideWalk {
             "--mode", try #require(values("SocketMode", in: socketUnit).first),
         ]
         if getuid() == 0 { supervisor += ["--group", try #require(values("SocketGroup", in: socketUnit).first)] }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = supervisor + ["--", program, "--env-file", envFile]
         process.environment = environment

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A real HTTP server on loopback serving a folder (Python's http.server): a peer for the
 /// libcurl client, a stand-in Management API, a sibling app behind nginx.
 final class LocalHTTPPeer {
     let port: Int
-    private let server = Process()
+    private let server = ChildProcess()
 
     /// Serves `directory` on a free port; returns once it accepts connections.
     init(serving directory: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `make run` itself (scripts/run), where it must refuse before it builds or starts anything.
@@ -22,8 +23,8 @@ import Testing
 
     /// `make run` in the background, in a process group of its own (so everything it starts can
     /// be killed at once), with the programs this test run built.
-    private func startMakeRun(runDir: String, appPort: Int, tenantPort: Int, log: String) throws -> Process {
-        let process = Process()
+    private func startMakeRun(runDir: String, appPort: Int, tenantPort: Int, log: String) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = [Stack.repoRoot + "/scripts/run"]
         process.environment = ProcessInfo.processInfo.environment.merging([

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A real nginx running a production site file (the repository's, or the one a package
 /// installed) with a throwaway certificate: only its ports, certificate, log folder, static
@@ -10,7 +11,7 @@ final class ProductionNginx {
     let http: Int
     let https: Int
     let metrics: Int
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// The nginx.conf the site is included from: a minimal one (nothing at the http level but
     /// the site), or Debian's own, as the package installs beside it.
@@ -50,7 +51,7 @@ final class ProductionNginx {
         case .minimal: try Self.writeConfig(site: site, in: dir)
         case .debianStock: try Self.writeDebianConfig(site: site, in: dir)
         }
-        let nginx = Process()
+        let nginx = ChildProcess()
         nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         nginx.arguments = ["-p", dir, "-c", dir + "/nginx.conf", "-g", "daemon off;"]
         nginx.standardOutput = FileHandle.nullDevice

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What the deploy guide must tell an operator about the libraries and the sibling app's origin.
@@ -10,7 +11,7 @@ import Testing
     @Test func libfcgiHasTheFixForCVE2025_23016() throws {
         #expect(guide.contains("CVE-2025-23016"))
         #expect(guide.contains("libfcgi0ldbl 2.4.2-2+deb12u1"))
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [
             "-c",

@@ -18,7 +18,7 @@ final class Stack: @unchecked Sendable {
     var tenantURL: String { "http://127.0.0.1:\(tenantPort)" }
     /// The settings `scripts/dev-env.sh` gives the worker and the tenant (one source of truth).
     let devEnvironment: [String: String]
-    private var processes: [String: Process] = [:]
+    private var processes: [String: ChildProcess] = [:]
     private let lock = NSLock()
     /// Worker processes behind nginx's upstream (`worker`, `worker-2`, …), sharing the ledger.
     let workers: Int
@@ -208,7 +208,7 @@ final class Stack: @unchecked Sendable {
     }
 
     func stop() {
-        let all = lock.withLock { () -> [Process] in
+        let all = lock.withLock { () -> [ChildProcess] in
             defer { processes = [:] }
             return Array(processes.values)
         }
@@ -232,7 +232,7 @@ final class Stack: @unchecked Sendable {
     private func start(_ name: String, _ path: String, _ arguments: [String], environment: [String: String] = [:])
         throws
     {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -329,7 +329,7 @@ final class Stack: @unchecked Sendable {
         _ path: String, _ arguments: [String], environment: [String: String] = [:], clean: Bool = false,
         errorsToo: Bool = true
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = clean ? environment : ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import TestSupport
 import Web
 
 /// A stack and a browser driving it: each test of a suite built on it gets its own of both.
@@ -33,7 +34,7 @@ class StackInBrowser {
 final class WebDriver: @unchecked Sendable {
     static let artifacts = Stack.repoRoot + "/test-artifacts/browser"
     private let http = CurlHTTPClient()
-    private let driver: Process
+    private let driver: ChildProcess
     private let base: String
     private var session = ""
 
@@ -41,7 +42,7 @@ final class WebDriver: @unchecked Sendable {
     /// browser's language list (its `Accept-Language`), English by default.
     init(acceptLanguage: String? = nil) throws {
         let port = try Stack.freePort()
-        driver = Process()
+        driver = ChildProcess()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
         driver.standardOutput = FileHandle.nullDevice

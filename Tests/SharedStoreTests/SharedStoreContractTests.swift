@@ -170,7 +170,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     }
 
     private static func rows(in path: String) throws -> (Int32, Int) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [
             "-c",

@@ -6,7 +6,7 @@ import Glibc
 public final class RedisServer: @unchecked Sendable {
     /// Its port on 127.0.0.1.
     public let port: Int
-    private var process: Process?
+    private var process: ChildProcess?
     private let lock = NSLock()
 
     /// The server every suite of this process shares.
@@ -29,7 +29,7 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Starts it (again) on its port.
     public func start() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = [
             "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",

@@ -23,17 +23,22 @@ public final class TestKeys: HTTPClient {
     public func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
         guard request.url.hasSuffix("/.well-known/jwks.json") else { throw HTTPClientError(.connect, "unexpected") }
         jwksFetches.withLock { $0 += 1 }
-        let (n, e) = try key.publicComponents()
-        let jwks: JSONValue = .object([
-            "keys": .array([
-                .object([
-                    "kty": "RSA", "use": "sig", "alg": "RS256", "kid": .string(kid), "n": .string(Base64URL.encode(n)),
-                    "e": .string(Base64URL.encode(e)),
-                ])
-            ])
-        ])
-        return HTTPClientResponse(status: 200, body: jwks.serialized())
+        return HTTPClientResponse(status: 200, body: Self.jwks([try jwk(kid: kid)]).serialized())
     }
+
+    /// The public half of the key as a JWK, with `kid` (none when nil) and `use`.
+    public func jwk(kid: String?, use: String = "sig") throws -> JSONValue {
+        let (n, e) = try key.publicComponents()
+        var fields: [String: JSONValue] = [
+            "kty": "RSA", "use": .string(use), "alg": "RS256", "n": .string(Base64URL.encode(n)),
+            "e": .string(Base64URL.encode(e)),
+        ]
+        if let kid { fields["kid"] = .string(kid) }
+        return .object(fields)
+    }
+
+    /// A JWKS document of `keys`.
+    public static func jwks(_ keys: [JSONValue]) -> JSONValue { .object(["keys": .array(keys)]) }
 
     /// A compact JWT with the given header and claims, signed RS256 (or given a signature).
     public func token(header: [String: JSONValue]? = nil, claims: [String: JSONValue], signature: [UInt8]? = nil) throws

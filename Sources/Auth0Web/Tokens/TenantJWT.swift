@@ -15,7 +15,9 @@ struct TenantJWT: Sendable {
         guard jwt.header["alg"]?.string == "RS256" else {
             throw AuthError(.unsupportedAlgorithm, jwt.header["alg"]?.string ?? "none")
         }
-        guard let kid = jwt.header["kid"]?.string, let key = try keys.key(for: kid) else {
+        // A `kid` that is there must be a string; one that is absent asks for the set's only key.
+        let kid = jwt.header["kid"]
+        guard kid == nil || kid?.string != nil, let key = try keys.key(for: kid?.string) else {
             throw AuthError(.unknownKey)
         }
         guard key.verifyRS256(signature: jwt.signature, message: jwt.signedPart) else { throw AuthError(.badSignature) }

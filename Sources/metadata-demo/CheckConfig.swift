@@ -42,7 +42,8 @@ enum CheckConfig {
         let endpoints: TenantEndpoints
         do {
             endpoints = try TenantEndpoints.discover(
-                issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds)
+                issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds,
+                setting: settings.issuerSetting)
         } catch {
             return [error.line]
         }
@@ -51,7 +52,9 @@ enum CheckConfig {
             let keys = try? http.send(
                 HTTPClientRequest(method: "GET", url: endpoints.jwks, timeoutSeconds: settings.timeoutSeconds)),
             keys.status == 200, JSONValue.parse(keys.body)?["keys"]?.array?.isEmpty == false
-        else { return problems + ["AUTH0_DOMAIN: the tenant's signing keys (jwks_uri) could not be fetched"] }
+        else {
+            return problems + ["\(settings.issuerSetting): the provider's signing keys (jwks_uri) could not be fetched"]
+        }
         return problems + proveCredentials(settings, endpoints: endpoints, http: http)
     }
 
@@ -73,10 +76,12 @@ enum CheckConfig {
                 return []  // the application was authenticated; only the made-up token was refused
             case .tenantUnreachable:
                 return [
-                    "AUTH0_DOMAIN: the token endpoint could not be reached (\(error.detail)); the credentials were not checked"
+                    "\(settings.issuerSetting): the token endpoint could not be reached (\(error.detail)); the credentials were not checked"
                 ]
             case .tenantUnavailable:
-                return ["AUTH0_DOMAIN: the token endpoint answered \(error.detail); the credentials were not checked"]
+                return [
+                    "\(settings.issuerSetting): the token endpoint answered \(error.detail); the credentials were not checked"
+                ]
             case .refreshFailed where error.answerStatus == 401:
                 return [
                     "AUTH0_CLIENT_ID or AUTH0_CLIENT_SECRET: the tenant refused the application's credentials (\(error.detail))"

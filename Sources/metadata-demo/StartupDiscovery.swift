@@ -21,7 +21,8 @@ enum StartupDiscovery {
         while true {
             do {
                 return try TenantEndpoints.discover(
-                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds)
+                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds,
+                    setting: settings.issuerSetting)
             } catch  where error.transient && Date() < deadline {
                 log(.warning, "tenant discovery failed; trying again", ["error": error.reason])
                 Thread.sleep(forTimeInterval: 0.5)
@@ -39,7 +40,8 @@ enum StartupDiscovery {
             Thread.sleep(forTimeInterval: pause)
             do {
                 return try TenantEndpoints.discover(
-                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds)
+                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds,
+                    setting: settings.issuerSetting)
             } catch  where error.transient {
                 log(.debug, "tenant still unreachable", ["error": error.reason])
                 pause = min(pause + 1, longestPause)

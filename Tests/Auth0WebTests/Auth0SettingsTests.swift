@@ -50,6 +50,53 @@ import Web
         #expect(!settings.secureCookies)
     }
 
+    /// Keycloak, Okta, Entra ID and Google publish issuers with a path or without a trailing
+    /// slash; tokens and discovery must name them exactly, so they are kept as given.
+    @Test(arguments: [
+        ("https://sso.example.com/realms/demo", "https://sso.example.com/realms/demo", "https://sso.example.com"),
+        (
+            "https://Example.okta.com/oauth2/default/", "https://example.okta.com/oauth2/default/",
+            "https://example.okta.com"
+        ),
+        ("https://accounts.google.com", "https://accounts.google.com", "https://accounts.google.com"),
+        ("http://127.0.0.1:9090/op", "http://127.0.0.1:9090/op", "http://127.0.0.1:9090"),
+    ])
+    func anIssuerURLIsKeptAsPublished(text: String, issuer: String, origin: String) throws {
+        var env = Self.good
+        env["AUTH0_DOMAIN"] = nil
+        env["ISSUER_BASE_URL"] = text
+        let settings = try Auth0Settings(environment: env)
+        #expect(settings.issuer == issuer)
+        #expect(settings.issuerSetting == "ISSUER_BASE_URL")
+        #expect(settings.tenantOrigin == origin)
+        #expect(settings.issuerBase.hasSuffix("/") && settings.issuerBase.hasPrefix(issuer))
+        #expect(settings.logoutMode == .oidc, "/v2/logout is Auth0's own")
+    }
+
+    @Test(arguments: [
+        (["AUTH0_DOMAIN": "sso.example.com/realms/demo"], "AUTH0_DOMAIN: \"sso.example.com/realms/demo\" has a path"),
+        (["AUTH0_DOMAIN": "http://127.0.0.1:9090/op"], "set ISSUER_BASE_URL instead"),
+        (
+            ["ISSUER_BASE_URL": "https://sso.example.com/realms/demo"],
+            "ISSUER_BASE_URL: set it or AUTH0_DOMAIN, not both"
+        ),
+        (["AUTH0_DOMAIN": "", "ISSUER_BASE_URL": "http://sso.example.com/realms/demo"], "ISSUER_BASE_URL: \"http://"),
+        (["AUTH0_DOMAIN": "", "ISSUER_BASE_URL": "https://sso.example.com/?realm=demo"], "with no query"),
+    ])
+    func theIssuerSettingsSayWhatIsWrong(changes: [String: String], says: String) {
+        var env = Self.good
+        for (name, value) in changes { env[name] = value }
+        do {
+            _ = try Auth0Settings(environment: env)
+            Issue.record("accepted \(changes)")
+        } catch let problems as SettingsProblems {
+            #expect(problems.lines.count == 1)
+            #expect(problems.lines.first?.contains(says) == true, "\(problems.lines)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test func secretsMayComeFromFilesAndRotate() throws {
         let path = NSTemporaryDirectory() + "secret-\(UUID().uuidString)"
         try "\(TestSettings.cookieSecret),\(TestSettings.otherCookieSecret)\n".write(

@@ -12,7 +12,8 @@ import Web
         "token_endpoint":"https://tenant.example.com/oauth/token","userinfo_endpoint":"https://tenant.example.com/userinfo",
         "jwks_uri":"https://tenant.example.com/.well-known/jwks.json","revocation_endpoint":"https://tenant.example.com/oauth/revoke",
         "end_session_endpoint":"https://tenant.example.com/oidc/logout","response_types_supported":["code"],
-        "code_challenge_methods_supported":["S256","plain"],"subject_types_supported":["public"]}
+        "code_challenge_methods_supported":["S256","plain"],"subject_types_supported":["public"],
+        "token_endpoint_auth_methods_supported":["client_secret_basic","client_secret_post","private_key_jwt"]}
         """
 
     @Test func readsAuth0sDocumentAsItsDocumentedPaths() throws {
@@ -23,6 +24,34 @@ import Web
         let sent = try #require(tenant.sent.first)
         #expect(sent.url == "https://tenant.example.com/.well-known/openid-configuration")
         #expect(sent.timeoutSeconds == 3)
+    }
+
+    /// OpenID Connect Discovery 1.0 §4: the document is at the issuer (less a trailing `/`) plus
+    /// `/.well-known/openid-configuration`, and its `issuer` is exactly the issuer asked for.
+    @Test(arguments: [
+        "https://sso.example.com/realms/demo", "https://accounts.example.com", "https://op.example.com/v2.0/",
+    ])
+    func anIssuerWithAPathOrNoSlashIsFoundAndMatchedExactly(issuer: String) throws {
+        let document = """
+            {"issuer":"\(issuer)","authorization_endpoint":"https://op.example.com/auth",
+            "token_endpoint":"https://op.example.com/token","jwks_uri":"https://op.example.com/certs"}
+            """
+        let provider = ScriptedHTTPClient.json(200, document)
+        let endpoints = try TenantEndpoints.discover(
+            issuer: issuer, http: provider, timeoutSeconds: 3, setting: "ISSUER_BASE_URL")
+        #expect(endpoints.issuer == issuer)
+        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        #expect(provider.sent.first?.url == base + "/.well-known/openid-configuration")
+
+        let other = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer + "/"
+        do {
+            _ = try TenantEndpoints.discover(
+                issuer: other, http: ScriptedHTTPClient.json(200, document), timeoutSeconds: 3,
+                setting: "ISSUER_BASE_URL")
+            Issue.record("\(other) accepted a document calling itself \(issuer)")
+        } catch {
+            #expect(error.line == "ISSUER_BASE_URL: the tenant calls itself \(issuer), not \(other)")
+        }
     }
 
     @Test func aCustomDomainsEndpointsAreUsedAsPublished() throws {

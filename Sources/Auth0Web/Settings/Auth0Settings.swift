@@ -4,9 +4,13 @@ import Web
 /// The product's Auth0 settings, with the names Auth0's web SDKs use. Read once at start-up and
 /// checked whole: every problem is reported at once, one line each, naming the setting.
 public struct Auth0Settings: Sendable {
-    /// `AUTH0_DOMAIN`: the tenant host (`example.us.auth0.com`, meaning https), or a full
-    /// `http://` URL for a tenant on loopback (the dev tenant). Stored as the issuer, with `/`.
+    /// The provider's issuer, exactly as its discovery document and tokens must name it: from
+    /// `AUTH0_DOMAIN`, the tenant host (`example.us.auth0.com`, meaning https, or a full `http://`
+    /// URL for a tenant on loopback) with `/`; or `ISSUER_BASE_URL` as given, path and all
+    /// (`https://host/realms/demo`, `https://accounts.google.com`).
     public let issuer: String
+    /// Where `issuer` came from: `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (problems with the provider name it).
+    public let issuerSetting: String
     /// `AUTH0_CLIENT_ID`.
     public let clientID: String
     /// `AUTH0_CLIENT_SECRET`, or the contents of the file `AUTH0_CLIENT_SECRET_FILE`.
@@ -20,7 +24,8 @@ public struct Auth0Settings: Sendable {
     public let audience: String
     /// `AUTH0_SCOPE`. Default: `openid profile email read:current_user update:current_user_metadata offline_access`.
     public let scope: String
-    /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default) or `oidc` (`/oidc/logout` with `logout_hint`).
+    /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default with `AUTH0_DOMAIN`) or `oidc` (the
+    /// discovered `end_session_endpoint` with `logout_hint`, the default with `ISSUER_BASE_URL`).
     public let logoutMode: LogoutMode
     /// `SESSION_ROLLING_SECONDS` (default 86400) and `SESSION_ABSOLUTE_SECONDS` (default 604800).
     public let rollingLifetime: Int64
@@ -33,6 +38,10 @@ public struct Auth0Settings: Sendable {
     /// `AUTH0_TIMEOUT_SECONDS`: the limit of each call to the tenant (default 10).
     public let timeoutSeconds: Double
 
+    /// `CLIENT_AUTH_METHOD`: `client_secret_basic` or `client_secret_post`; nil lets
+    /// `ClientAuthentication.chosen` decide from the provider's discovery document.
+    public let clientAuthentication: ClientAuthentication?
+
     /// Which logout endpoint of the tenant ends its session.
     public enum LogoutMode: String, Sendable { case v2, oidc }
 
@@ -42,8 +51,13 @@ public struct Auth0Settings: Sendable {
 
     /// True when cookies must be `Secure` (the site is served over https).
     public var secureCookies: Bool { baseURL.hasPrefix("https://") }
-    /// The origin of the tenant (for the CSP's `form-action`).
-    public var tenantOrigin: String { String(issuer.dropLast()) }
+    /// The origin of the tenant (for the CSP's `form-action`): the issuer's scheme, host and port.
+    public var tenantOrigin: String {
+        let afterScheme = issuer.range(of: "://").map(\.upperBound) ?? issuer.startIndex
+        return String(issuer[..<(issuer[afterScheme...].firstIndex(of: "/") ?? issuer.endIndex)])
+    }
+    /// The issuer ending in `/`, under which Auth0 serves its own paths (`api/v2/`, `v2/logout`).
+    public var issuerBase: String { Self.withSlash(issuer) }
     /// Where Auth0 sends the browser back after login.
     public var callbackURL: String { baseURL + "/callback" }
     /// Where Auth0 sends the browser back after logout.
@@ -51,7 +65,7 @@ public struct Auth0Settings: Sendable {
     /// The Management API's base, e.g. `https://TENANT/api/v2/`: the audience when that is a
     /// Management API (with a custom domain, the tenant's canonical one, where Auth0 serves it),
     /// else the issuer's.
-    public var managementAPI: String { audience.hasSuffix("/api/v2/") ? audience : issuer + "api/v2/" }
+    public var managementAPI: String { audience.hasSuffix("/api/v2/") ? audience : issuerBase + "api/v2/" }
 
     /// Reads and checks the settings; throws `SettingsProblems` listing every problem.
     public init(environment: [String: String]) throws {
@@ -82,14 +96,7 @@ public struct Auth0Settings: Sendable {
             return trimmed
         }
 
-        let issuer = value("AUTH0_DOMAIN").flatMap { Self.issuer(fromDomain: $0) }
-        if value("AUTH0_DOMAIN") == nil {
-            problems.append("AUTH0_DOMAIN: missing; set it to your tenant's domain, e.g. example.us.auth0.com")
-        } else if issuer == nil {
-            problems.append(
-                "AUTH0_DOMAIN: \"\(value("AUTH0_DOMAIN")!)\" is not a host name (http:// URLs are accepted for loopback only)"
-            )
-        }
+        let issuer = Self.issuer(domain: value("AUTH0_DOMAIN"), issuerURL: value("ISSUER_BASE_URL"), &problems)
         let clientID = value("AUTH0_CLIENT_ID")
         if clientID == nil { problems.append("AUTH0_CLIENT_ID: missing; copy it from the application's settings") }
         let clientSecret = secret("AUTH0_CLIENT_SECRET", credential: "client-secret")
@@ -117,7 +124,8 @@ public struct Auth0Settings: Sendable {
                 "APP_BASE_URL: \"\(value("APP_BASE_URL")!)\" must be an https:// URL with no query (http:// for loopback only)"
             )
         }
-        let logout = LogoutMode(rawValue: value("AUTH0_LOGOUT") ?? "v2")
+        // `/v2/logout` is Auth0's own; another provider's issuer gets the OpenID way by default.
+        let logout = LogoutMode(rawValue: value("AUTH0_LOGOUT") ?? (value("ISSUER_BASE_URL") == nil ? "v2" : "oidc"))
         if logout == nil { problems.append("AUTH0_LOGOUT: must be v2 or oidc") }
         let rolling = Self.seconds(
             value("SESSION_ROLLING_SECONDS"), default: 86_400, name: "SESSION_ROLLING_SECONDS", &problems)
@@ -128,6 +136,11 @@ public struct Auth0Settings: Sendable {
         if revalidate == nil {
             problems.append("SESSION_REVALIDATE_SECONDS: must be a whole number of seconds (0: off)")
         }
+        let authMethodText = value("CLIENT_AUTH_METHOD")
+        let authMethod = authMethodText.flatMap(ClientAuthentication.init(rawValue:))
+        if authMethodText != nil, authMethod == nil {
+            problems.append("CLIENT_AUTH_METHOD: must be client_secret_basic or client_secret_post")
+        }
         let timeout = value("AUTH0_TIMEOUT_SECONDS").map { Double($0) } ?? 10
         if timeout == nil || !(0.1...120).contains(timeout!) {
             problems.append("AUTH0_TIMEOUT_SECONDS: must be a number of seconds from 0.1 to 120")
@@ -137,34 +150,77 @@ public struct Auth0Settings: Sendable {
             let rolling, let absolute, let timeout, let revalidate
         else { throw SettingsProblems(lines: problems) }
         self.issuer = issuer
+        issuerSetting = value("ISSUER_BASE_URL") == nil ? "AUTH0_DOMAIN" : "ISSUER_BASE_URL"
         self.clientID = clientID
         self.clientSecret = clientSecret
         cookieSecrets = secrets
         self.baseURL = baseURL
-        audience = value("AUTH0_AUDIENCE") ?? issuer + "api/v2/"
+        audience = value("AUTH0_AUDIENCE") ?? Self.withSlash(issuer) + "api/v2/"
         scope = value("AUTH0_SCOPE") ?? Self.defaultScope
         logoutMode = logout
+        clientAuthentication = authMethod
         rollingLifetime = rolling
         absoluteLifetime = absolute
         timeoutSeconds = timeout
         revalidateSeconds = revalidate
     }
 
+    /// The issuer from `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (one of them), or nil with the problem said.
+    private static func issuer(domain: String?, issuerURL: String?, _ problems: inout [String]) -> String? {
+        switch (domain, issuerURL) {
+        case (nil, nil):
+            problems.append(
+                "AUTH0_DOMAIN: missing; set it to your tenant's domain, e.g. example.us.auth0.com "
+                    + "(or set ISSUER_BASE_URL to another provider's issuer URL)")
+        case (.some, .some):
+            problems.append("ISSUER_BASE_URL: set it or AUTH0_DOMAIN, not both")
+        case (let domain?, nil):
+            if let issuer = issuer(fromDomain: domain) { return issuer }
+            if let url = URLComponents(string: domain.contains("://") ? domain : "https://" + domain),
+                !url.path.isEmpty, url.path != "/"
+            {
+                problems.append(
+                    "AUTH0_DOMAIN: \"\(domain)\" has a path; a tenant's domain is a host name "
+                        + "(for an issuer with a path, set ISSUER_BASE_URL instead)")
+            } else {
+                problems.append(
+                    "AUTH0_DOMAIN: \"\(domain)\" is not a host name (http:// URLs are accepted for loopback only)")
+            }
+        case (nil, let text?):
+            if let issuer = issuer(url: text) { return issuer }
+            problems.append(
+                "ISSUER_BASE_URL: \"\(text)\" must be the issuer's https:// URL, with no query, fragment or "
+                    + "user (http:// for loopback only)")
+        }
+        return nil
+    }
+
     /// `example.auth0.com` → `https://example.auth0.com/`; `http://127.0.0.1:8081` → itself with `/`.
     static func issuer(fromDomain domain: String) -> String? {
-        var text = domain
-        if !text.contains("://") { text = "https://" + text }
-        guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty,
-            url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, url.user == nil
+        guard let issuer = issuer(url: domain.contains("://") ? domain : "https://" + domain),
+            let url = URLComponents(string: issuer), url.path.isEmpty || url.path == "/"
         else { return nil }
-        switch url.scheme {
+        return withSlash(issuer)
+    }
+
+    /// An issuer URL as a provider publishes it: https (http on loopback), a host, any path, no
+    /// query, fragment or user. Kept exactly, since tokens and discovery must name it exactly;
+    /// only the scheme and host, which compare without case, are written in lower case.
+    static func issuer(url text: String) -> String? {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host,
+            !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
+        else { return nil }
+        switch scheme {
         case "https": break
         case "http": guard isLoopback(host) else { return nil }
         default: return nil
         }
         let port = url.port.map { ":\($0)" } ?? ""
-        return "\(url.scheme!)://\(host.lowercased())\(port)/"
+        return "\(scheme)://\(host.lowercased())\(port)\(url.percentEncodedPath)"
     }
+
+    /// `text` ending in one `/`.
+    static func withSlash(_ text: String) -> String { text.hasSuffix("/") ? text : text + "/" }
 
     /// The base URL without a trailing slash; https, or http on loopback.
     static func baseURL(_ text: String) -> String? {

@@ -4,7 +4,7 @@ import Web
 /// start-up (and by `check-config`, the same way), so the worker calls exactly what the tenant
 /// publishes: an Auth0 custom domain or a tenant on another region works unchanged.
 public struct TenantEndpoints: Sendable, Equatable {
-    /// `issuer`, with its trailing slash; ID tokens must name it.
+    /// `issuer`, exactly as the provider publishes it; ID tokens must name it.
     public let issuer: String
     /// `authorization_endpoint`: where Universal Login starts.
     public let authorization: String
@@ -18,21 +18,24 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let revocation: String?
     /// `end_session_endpoint` (`/oidc/logout`), published by tenants created since November 2023.
     public let endSession: String?
+    /// `token_endpoint_auth_methods_supported`, when published.
+    public let authMethods: [String]?
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
-    public var auth0Logout: String { issuer + "v2/logout" }
+    public var auth0Logout: String { (issuer.hasSuffix("/") ? issuer : issuer + "/") + "v2/logout" }
 
     /// Auth0's documented paths under `issuer` (what the dev tenant publishes too).
     public static func documented(issuer: String) -> TenantEndpoints {
         TenantEndpoints(
             issuer: issuer, authorization: issuer + "authorize", token: issuer + "oauth/token",
             jwks: issuer + ".well-known/jwks.json", userinfo: issuer + "userinfo", revocation: issuer + "oauth/revoke",
-            endSession: issuer + "oidc/logout")
+            endSession: issuer + "oidc/logout",
+            authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"])
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
-        endSession: String?
+        endSession: String?, authMethods: [String]?
     ) {
         self.issuer = issuer
         self.authorization = authorization
@@ -41,10 +44,14 @@ public struct TenantEndpoints: Sendable, Equatable {
         self.userinfo = userinfo
         self.revocation = revocation
         self.endSession = endSession
+        self.authMethods = authMethods
     }
 
-    /// The discovery document's address for `issuer`.
-    public static func discoveryURL(issuer: String) -> String { issuer + ".well-known/openid-configuration" }
+    /// The discovery document's address for `issuer`: the issuer without its trailing `/`, then
+    /// `/.well-known/openid-configuration` (OpenID Connect Discovery 1.0, section 4).
+    public static func discoveryURL(issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+    }
 
     /// Reads a discovery document fetched for `expectedIssuer`. Its `issuer` must be exactly the
     /// expected one (OpenID Connect Discovery 1.0, section 4.3), and every endpoint an absolute
@@ -71,11 +78,23 @@ public struct TenantEndpoints: Sendable, Equatable {
             token: try endpoint("token_endpoint", required: true)!, jwks: try endpoint("jwks_uri", required: true)!,
             userinfo: try endpoint("userinfo_endpoint", required: false),
             revocation: try endpoint("revocation_endpoint", required: false),
-            endSession: try endpoint("end_session_endpoint", required: false))
+            endSession: try endpoint("end_session_endpoint", required: false),
+            authMethods: document["token_endpoint_auth_methods_supported"]?.array?.compactMap(\.string))
     }
 
-    /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`.
-    public static func discover(issuer: String, http: any HTTPClient, timeoutSeconds: Double) throws(DiscoveryProblem)
+    /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`; a problem
+    /// names `setting`, where the issuer came from.
+    public static func discover(
+        issuer: String, http: any HTTPClient, timeoutSeconds: Double, setting: String = "AUTH0_DOMAIN"
+    ) throws(DiscoveryProblem) -> TenantEndpoints {
+        do {
+            return try discover(issuer: issuer, http: http, timeoutSeconds: timeoutSeconds)
+        } catch {
+            throw error.naming(setting)
+        }
+    }
+
+    private static func discover(issuer: String, http: any HTTPClient, timeoutSeconds: Double) throws(DiscoveryProblem)
         -> TenantEndpoints
     {
         let url = discoveryURL(issuer: issuer)

@@ -43,11 +43,15 @@ public struct TenantLinks: Sendable {
         }
     }
 
-    /// Problems of these settings on this tenant, one line each naming the setting.
+    /// Problems of these settings on this tenant (its links, and the client authentication it
+    /// supports), one line each naming the setting.
     public func problems() -> [String] {
-        guard settings.logoutMode == .oidc, endpoints.endSession == nil else { return [] }
-        return [
-            "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"
-        ]
+        var problems = ClientAuthentication.problems(settings: settings, endpoints: endpoints)
+        if settings.logoutMode == .oidc, endpoints.endSession == nil {
+            problems.append(
+                "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"
+            )
+        }
+        return problems
     }
 }

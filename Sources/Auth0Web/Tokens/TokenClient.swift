@@ -1,26 +1,27 @@
 import Web
 
 /// Calls the tenant's token endpoint: the authorization code exchange (with the PKCE verifier)
-/// and refresh-token renewal, authenticating the client with `client_secret_post`; and its
+/// and refresh-token renewal, authenticating the client as `ClientAuthentication` chooses; and its
 /// revocation endpoint at logout.
 public struct TokenClient: Sendable {
     private let settings: Auth0Settings
     private let endpoints: TenantEndpoints
     private let http: any HTTPClient
+    private let authentication: ClientAuthentication
 
     /// A client of the discovered `endpoints` for the application in `settings`.
     public init(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient) {
         self.settings = settings
         self.endpoints = endpoints
         self.http = http
+        authentication = ClientAuthentication.chosen(settings: settings, endpoints: endpoints)
     }
 
     /// Exchanges an authorization code for tokens.
     public func exchange(code: String, codeVerifier: String) throws(AuthError) -> TokenSet {
         try call(
             [
-                ("grant_type", "authorization_code"), ("client_id", settings.clientID),
-                ("client_secret", settings.clientSecret), ("code", code), ("redirect_uri", settings.callbackURL),
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", settings.callbackURL),
                 ("code_verifier", codeVerifier),
             ], failure: .codeExchangeFailed)
     }
@@ -29,8 +30,7 @@ public struct TokenClient: Sendable {
     public func refresh(_ refreshToken: String) throws(AuthError) -> TokenSet {
         try call(
             [
-                ("grant_type", "refresh_token"), ("client_id", settings.clientID),
-                ("client_secret", settings.clientSecret), ("refresh_token", refreshToken),
+                ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
             ], failure: .refreshFailed)
     }
 
@@ -38,17 +38,18 @@ public struct TokenClient: Sendable {
     /// worthless; a tenant that publishes none is not asked.
     public func revoke(_ refreshToken: String) throws(AuthError) {
         guard let revocation = endpoints.revocation else { return }
-        let response = try post(
-            revocation,
-            [("client_id", settings.clientID), ("client_secret", settings.clientSecret), ("token", refreshToken)])
+        let response = try post(revocation, [("token", refreshToken)])
         guard response.status == 200 else { throw AuthError(.revocationFailed, "answered \(response.status)") }
     }
 
-    /// A form POST to the tenant; no answer at all is `tenantUnreachable`.
+    /// A form POST to the tenant with the client's credentials; no answer at all is `tenantUnreachable`.
     private func post(_ url: String, _ form: [(String, String)]) throws(AuthError) -> HTTPClientResponse {
+        let (form, credentials) = authentication.authenticate(
+            form, clientID: settings.clientID, secret: settings.clientSecret)
         let request = HTTPClientRequest(
             method: "POST", url: url,
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+                + credentials,
             body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
         do {
             return try http.send(request)

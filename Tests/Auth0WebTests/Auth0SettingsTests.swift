@@ -97,6 +97,31 @@ import Web
         }
     }
 
+    /// Auth0's own features follow the provider: `AUTH0_DOMAIN` or an issuer on `*.auth0.com`
+    /// is Auth0; any other issuer is generic unless `OIDC_PROVIDER` says otherwise.
+    @Test(arguments: [
+        (["ISSUER_BASE_URL": "https://sso.example.com/realms/demo"], false),
+        (["ISSUER_BASE_URL": "https://tenant.eu.auth0.com/"], true),
+        (["ISSUER_BASE_URL": "https://login.example.com/", "OIDC_PROVIDER": "auth0"], true),
+        (["ISSUER_BASE_URL": "https://tenant.eu.auth0.com/", "OIDC_PROVIDER": "generic"], false),
+    ])
+    func theProviderProfileFollowsTheIssuerOrTheSetting(changes: [String: String], isAuth0: Bool) throws {
+        var env = Self.good
+        env["AUTH0_DOMAIN"] = nil
+        for (name, value) in changes { env[name] = value }
+        let settings = try Auth0Settings(environment: env)
+        #expect(settings.isAuth0 == isAuth0)
+        #expect(settings.scope == (isAuth0 ? Auth0Settings.defaultScope : "openid profile email offline_access"))
+        #expect((settings.audience != nil) == isAuth0)
+        #expect(settings.logoutMode == (isAuth0 ? .v2 : .oidc))
+        env["OIDC_PROVIDER"] = "keycloak"
+        #expect(
+            performing: { try Auth0Settings(environment: env) },
+            throws: { error in
+                (error as? SettingsProblems)?.lines == ["OIDC_PROVIDER: must be auth0 or generic"]
+            })
+    }
+
     @Test func secretsMayComeFromFilesAndRotate() throws {
         let path = NSTemporaryDirectory() + "secret-\(UUID().uuidString)"
         try "\(TestSettings.cookieSecret),\(TestSettings.otherCookieSecret)\n".write(

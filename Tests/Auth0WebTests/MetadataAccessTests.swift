@@ -27,6 +27,40 @@ import Web
         #expect(tenant.sent(to: "oauth/token").count == 1)
     }
 
+    /// Another provider has no Management API: reading and saving say so, and nothing is sent.
+    @Test func aGenericProviderOffersNoMetadataAndCallsNothing() throws {
+        let generic = try Auth0Settings(
+            environment: TestSettings.environment([
+                "AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": "https://sso.example.com/realms/demo",
+            ]))
+        let access = try TestMechanisms(http: tenant, clock: time.clock, settings: generic).metadata
+        var session = session(tokenSeconds: 10)
+        #expect(throws: ManagementError(.notOffered)) { try access.refresh(&session) }
+        #expect(throws: ManagementError(.notOffered)) { try access.save("Words", in: &session) }
+        #expect(tenant.sent.isEmpty)
+        #expect(ManagementError(.notOffered).status == 501)
+        #expect(ManagementError(.notOffered).wordsKey == "metadata.not_offered")
+    }
+
+    /// A failed read says reading, not saving (the save's words said "a problem saving this").
+    @Test func aFailedReadIsWordedAsARead() throws {
+        tenant.change { $0.managementStatus = 503 }
+        let access = try TestMechanisms(http: tenant, clock: time.clock).metadata
+        var session = session(tokenSeconds: 3600)
+        do {
+            try access.refresh(&session)
+            Issue.record("a 503 read succeeded")
+        } catch let error as ManagementError {
+            #expect(error.wordsKey == "load.server_error")
+        }
+        do {
+            try access.save("Words", in: &session)
+            Issue.record("a 503 save succeeded")
+        } catch let error as ManagementError {
+            #expect(error.wordsKey == "save.server_error")
+        }
+    }
+
     @Test func aRefusedRefreshTokenEndsTheSession() throws {
         tenant.change {
             $0.tokenStatus = 403

@@ -31,6 +31,22 @@ import Web
         )
     }
 
+    /// Auth0 gets its `audience` and no consent prompt; another provider no `audience` (unless
+    /// set) and, since the scope asks for `offline_access`, `prompt=consent` (OIDC Core §11).
+    @Test func auth0GetsAudienceAndOtherProvidersGetPromptConsent() throws {
+        let auth0 = try links().authorize(LoginTransaction.begin(returnTo: "/"))
+        #expect(auth0.contains("&audience=https%3A%2F%2Ftenant.example.com%2Fapi%2Fv2%2F&"))
+        #expect(!auth0.contains("prompt="))
+        let generic = ["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": "https://tenant.example.com/"]
+        let other = try links(generic).authorize(LoginTransaction.begin(returnTo: "/"))
+        #expect(!other.contains("audience="))
+        #expect(other.contains("scope=openid%20profile%20email%20offline_access&"))
+        #expect(other.hasSuffix("&prompt=consent"))
+        var withoutRefresh = generic
+        withoutRefresh["AUTH0_SCOPE"] = "openid profile email"
+        #expect(!(try links(withoutRefresh).authorize(LoginTransaction.begin(returnTo: "/"))).contains("prompt="))
+    }
+
     @Test func loginStartsAtTheDiscoveredAuthorizationEndpoint() throws {
         let custom = try endpoints(
             authorization: "https://login.example.com/authorize", token: "https://login.example.com/oauth/token",

@@ -12,9 +12,8 @@ public struct TestMechanisms {
     /// Login completion at the callback.
     public let logins: LoginCompletion
 
-    /// Mechanisms for `TestSettings` over `http`, at the time `clock` says.
-    public init(http: any HTTPClient, clock: Clock) throws {
-        let settings = TestSettings.auth0
+    /// Mechanisms for `settings` (`TestSettings`' by default) over `http`, at the time `clock` says.
+    public init(http: any HTTPClient, clock: Clock, settings: Auth0Settings = TestSettings.auth0) throws {
         let endpoints = TestSettings.endpoints
         transactions = try TransactionCookies(secure: true, secrets: settings.cookieSecrets, clock: clock)
         sessions = try SessionCookies(

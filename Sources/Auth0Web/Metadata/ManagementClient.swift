@@ -7,9 +7,13 @@ public struct ManagementClient: Sendable {
     private let timeoutSeconds: Double
     private let clock: Clock
 
+    /// False with a provider that is not Auth0: it has no Management API, so no metadata.
+    public let isOffered: Bool
+
     /// A client of the settings' Management API, with their timeout.
     public init(settings: Auth0Settings, http: any HTTPClient, clock: Clock) {
         baseURL = settings.managementAPI
+        isOffered = settings.isAuth0
         self.http = http
         timeoutSeconds = settings.timeoutSeconds
         self.clock = clock

@@ -6,6 +6,8 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
     /// What kind of failure, from the status (or no answer at all).
     public enum Kind: String, Sendable {
         case unauthorized, forbidden, notFound, badRequest, rateLimited, serverError, timeout, unreachable, badResponse
+        /// The provider is not Auth0: there is no Management API, so no metadata to read or save.
+        case notOffered
     }
 
     /// What kind of failure.
@@ -16,6 +18,8 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
     public let errorCode: String?
     /// Seconds to wait before trying again (429), from `Retry-After` or `x-ratelimit-reset`.
     public let retryAfterSeconds: Int?
+    /// True when it failed a read, not a save: the words then say so.
+    public private(set) var reading = false
 
     /// An error of `kind`, with what the API said.
     public init(_ kind: Kind, status: Int = 0, errorCode: String? = nil, retryAfterSeconds: Int? = nil) {
@@ -23,6 +27,13 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
         self.answerStatus = status
         self.errorCode = errorCode
         self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// The same failure, met reading the metadata.
+    func whileReading() -> ManagementError {
+        var error = self
+        error.reading = true
+        return error
     }
 
     /// Reads an error answer: `{"statusCode","error","message","errorCode"}` and rate-limit headers.
@@ -60,6 +71,7 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
         case .forbidden: 403
         case .notFound: 404
         case .serverError, .timeout, .unreachable, .badResponse: 503
+        case .notOffered: 501
         }
     }
 
@@ -72,10 +84,11 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
             case 1: "save.rate_limited_wait_one"
             default: "save.rate_limited_wait"
             }
-        case .serverError, .badResponse: "save.server_error"
+        case .serverError, .badResponse: reading ? "load.server_error" : "save.server_error"
         case .timeout, .unreachable: "save.unreachable"
         case .unauthorized: "save.unauthorized"
-        case .forbidden: "save.forbidden"
+        case .forbidden: reading ? "load.forbidden" : "save.forbidden"
+        case .notOffered: "metadata.not_offered"
         case .notFound: "save.not_found"
         case .badRequest: "save.bad_request"
         }
@@ -88,7 +101,8 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
     public static let allWordsKeys = [
         "save.rate_limited", "save.rate_limited_wait", "save.rate_limited_wait_one", "save.server_error",
         "save.unreachable", "save.unauthorized",
-        "save.forbidden", "save.not_found", "save.bad_request",
+        "save.forbidden", "save.not_found", "save.bad_request", "load.server_error", "load.forbidden",
+        "metadata.not_offered",
     ]
 
     /// A stable code with the status and Auth0's `errorCode`, for the log.

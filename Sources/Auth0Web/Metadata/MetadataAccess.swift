@@ -20,14 +20,20 @@ public struct MetadataAccess: Sendable {
     /// Reads the metadata into `session`. Throws `SessionEnded` when the session can no longer
     /// call Auth0, or an `HTTPResponseError` (`ManagementError`, `AuthError`) for the tenant's trouble.
     public func refresh(_ session: inout Session) throws {
+        guard management.isOffered else { throw ManagementError(.notOffered) }
         let user = session.profile.sub
         let token = try accessToken(&session)
-        let document = try counted { try management.readMetadata(userID: user, accessToken: token) }
-        session.metadata = snapshot(document, user: user)
+        do {
+            let document = try counted { try management.readMetadata(userID: user, accessToken: token) }
+            session.metadata = snapshot(document, user: user)
+        } catch let error as ManagementError {
+            throw error.whileReading()
+        }
     }
 
     /// Saves `text` as the affirmation and keeps the metadata as saved in `session`; throws as `refresh`.
     public func save(_ text: String, in session: inout Session) throws {
+        guard management.isOffered else { throw ManagementError(.notOffered) }
         let user = session.profile.sub
         let token = try accessToken(&session)
         let document = try counted { try management.saveAffirmation(text, userID: user, accessToken: token) }

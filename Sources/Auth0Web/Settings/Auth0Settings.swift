@@ -20,9 +20,15 @@ public struct Auth0Settings: Sendable {
     public let cookieSecrets: [String]
     /// `APP_BASE_URL`: where people reach the product, e.g. `https://demo.example.com`.
     public let baseURL: String
-    /// `AUTH0_AUDIENCE`: the API the access token is for. Default: the Management API.
-    public let audience: String
-    /// `AUTH0_SCOPE`. Default: `openid profile email read:current_user update:current_user_metadata offline_access`.
+    /// `OIDC_PROVIDER`: `auth0` or `generic`. Auth0's own features (the Management API for the
+    /// metadata, `/v2/logout`, `audience`) are used only with `auth0`, the default with
+    /// `AUTH0_DOMAIN` or an issuer on `*.auth0.com`; any other issuer is `generic`.
+    public let isAuth0: Bool
+    /// `AUTH0_AUDIENCE`: the API the access token is for. Default: Auth0's Management API; none
+    /// (no `audience` sent) for a generic provider.
+    public let audience: String?
+    /// `AUTH0_SCOPE`. Default: `openid profile email read:current_user update:current_user_metadata
+    /// offline_access` with Auth0, `openid profile email offline_access` with a generic provider.
     public let scope: String
     /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default with `AUTH0_DOMAIN`) or `oidc` (the
     /// discovered `end_session_endpoint` with `logout_hint`, the default with `ISSUER_BASE_URL`).
@@ -45,9 +51,14 @@ public struct Auth0Settings: Sendable {
     /// Which logout endpoint of the tenant ends its session.
     public enum LogoutMode: String, Sendable { case v2, oidc }
 
-    /// The scopes asked for when `AUTH0_SCOPE` is not set.
+    /// The scopes asked of Auth0 when `AUTH0_SCOPE` is not set.
     public static let defaultScope =
         "openid profile email read:current_user update:current_user_metadata offline_access"
+    /// The scopes asked of a generic provider when `AUTH0_SCOPE` is not set.
+    public static let genericScope = "openid profile email offline_access"
+
+    /// True when `scope` asks for a refresh token.
+    public var asksOfflineAccess: Bool { scope.split(separator: " ").contains("offline_access") }
 
     /// True when cookies must be `Secure` (the site is served over https).
     public var secureCookies: Bool { baseURL.hasPrefix("https://") }
@@ -65,7 +76,10 @@ public struct Auth0Settings: Sendable {
     /// The Management API's base, e.g. `https://TENANT/api/v2/`: the audience when that is a
     /// Management API (with a custom domain, the tenant's canonical one, where Auth0 serves it),
     /// else the issuer's.
-    public var managementAPI: String { audience.hasSuffix("/api/v2/") ? audience : issuerBase + "api/v2/" }
+    public var managementAPI: String {
+        if let audience, audience.hasSuffix("/api/v2/") { return audience }
+        return issuerBase + "api/v2/"
+    }
 
     /// Reads and checks the settings; throws `SettingsProblems` listing every problem.
     public init(environment: [String: String]) throws {
@@ -124,8 +138,14 @@ public struct Auth0Settings: Sendable {
                 "APP_BASE_URL: \"\(value("APP_BASE_URL")!)\" must be an https:// URL with no query (http:// for loopback only)"
             )
         }
-        // `/v2/logout` is Auth0's own; another provider's issuer gets the OpenID way by default.
-        let logout = LogoutMode(rawValue: value("AUTH0_LOGOUT") ?? (value("ISSUER_BASE_URL") == nil ? "v2" : "oidc"))
+        let providerText = value("OIDC_PROVIDER")
+        let isAuth0 =
+            providerText.map { $0 == "auth0" } ?? Self.isAuth0Issuer(issuer, fromDomain: value("AUTH0_DOMAIN") != nil)
+        if let providerText, providerText != "auth0", providerText != "generic" {
+            problems.append("OIDC_PROVIDER: must be auth0 or generic")
+        }
+        // `/v2/logout` is Auth0's own; another provider gets the OpenID way by default.
+        let logout = LogoutMode(rawValue: value("AUTH0_LOGOUT") ?? (isAuth0 ? "v2" : "oidc"))
         if logout == nil { problems.append("AUTH0_LOGOUT: must be v2 or oidc") }
         let rolling = Self.seconds(
             value("SESSION_ROLLING_SECONDS"), default: 86_400, name: "SESSION_ROLLING_SECONDS", &problems)
@@ -155,8 +175,9 @@ public struct Auth0Settings: Sendable {
         self.clientSecret = clientSecret
         cookieSecrets = secrets
         self.baseURL = baseURL
-        audience = value("AUTH0_AUDIENCE") ?? Self.withSlash(issuer) + "api/v2/"
-        scope = value("AUTH0_SCOPE") ?? Self.defaultScope
+        self.isAuth0 = isAuth0
+        audience = value("AUTH0_AUDIENCE") ?? (isAuth0 ? Self.withSlash(issuer) + "api/v2/" : nil)
+        scope = value("AUTH0_SCOPE") ?? (isAuth0 ? Self.defaultScope : Self.genericScope)
         logoutMode = logout
         clientAuthentication = authMethod
         rollingLifetime = rolling
@@ -217,6 +238,13 @@ public struct Auth0Settings: Sendable {
         }
         let port = url.port.map { ":\($0)" } ?? ""
         return "\(scheme)://\(host.lowercased())\(port)\(url.percentEncodedPath)"
+    }
+
+    /// Auth0 when the issuer came from `AUTH0_DOMAIN` or is on Auth0's own domain.
+    private static func isAuth0Issuer(_ issuer: String?, fromDomain: Bool) -> Bool {
+        if fromDomain { return true }
+        guard let issuer, let host = URLComponents(string: issuer)?.host else { return false }
+        return host.hasSuffix(".auth0.com")
     }
 
     /// `text` ending in one `/`.

@@ -12,14 +12,20 @@ public struct TenantLinks: Sendable {
     }
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
-    /// (S256), `state` and `nonce`.
+    /// (S256), `state` and `nonce`; `audience` when there is one (an Auth0 parameter); and, asking
+    /// another provider for `offline_access`, `prompt=consent`, which OpenID Connect Core §11
+    /// requires for it (Auth0 needs no such prompt, and would show one at every login).
     public func authorize(_ transaction: LoginTransaction, uiLocales: String? = nil) -> String {
         var pairs = [
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
-            ("scope", settings.scope), ("audience", settings.audience), ("state", transaction.state),
-            ("nonce", transaction.nonce), ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)),
-            ("code_challenge_method", "S256"),
+            ("scope", settings.scope),
         ]
+        if let audience = settings.audience { pairs.append(("audience", audience)) }
+        pairs += [
+            ("state", transaction.state), ("nonce", transaction.nonce),
+            ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)), ("code_challenge_method", "S256"),
+        ]
+        if !settings.isAuth0, settings.asksOfflineAccess { pairs.append(("prompt", "consent")) }
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
         return endpoints.authorization + "?" + PercentEncoding.formEncode(pairs)

@@ -7,13 +7,13 @@ public enum ClientAuthentication: String, Sendable {
     case basic = "client_secret_basic"
     case post = "client_secret_post"
 
-    /// `CLIENT_AUTH_METHOD` when set; else, with `AUTH0_DOMAIN`, `client_secret_post` (Auth0's
+    /// `CLIENT_AUTH_METHOD` when set; else, with Auth0, `client_secret_post` (Auth0's
     /// default for a regular web application, as this product always sent); else the provider's
     /// choice: `client_secret_basic` when its `token_endpoint_auth_methods_supported` lists it or
     /// is absent (the registration default every provider must support), else `client_secret_post`.
     public static func chosen(settings: Auth0Settings, endpoints: TenantEndpoints) -> ClientAuthentication {
         if let set = settings.clientAuthentication { return set }
-        if settings.issuerSetting == "AUTH0_DOMAIN" { return .post }
+        if settings.isAuth0 { return .post }
         guard let supported = endpoints.authMethods else { return .basic }
         return supported.contains(basic.rawValue) || !supported.contains(post.rawValue) ? .basic : .post
     }

@@ -26,6 +26,7 @@ public struct TestMechanisms {
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
-            metadata: metadata, clock: clock)
+            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http), metadata: metadata,
+            clock: clock)
     }
 }

@@ -35,6 +35,11 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case nonceMismatch = "nonce_mismatch"
         case missingClaim = "missing_claim"
         case jwksUnavailable = "jwks_unavailable"
+        // UserInfo
+        /// UserInfo refused the access token or answered something that is not a JSON object.
+        case userinfoFailed = "userinfo_failed"
+        /// UserInfo answered for another `sub` than the ID token's.
+        case userinfoWrongSubject = "userinfo_wrong_subject"
         // Logout token (back-channel logout)
         /// Not a logout token: no back-channel logout event, a `nonce`, or neither `sid` nor `sub`.
         case notALogoutToken = "not_a_logout_token"
@@ -95,7 +100,7 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
                 (401, "error.login_needed")
             default: (400, "error.login_failed")
             }
-        case .missingCode, .codeExchangeFailed, .badTokenResponse:
+        case .missingCode, .codeExchangeFailed, .badTokenResponse, .userinfoFailed:
             (400, "error.login_not_accepted")
         case .tenantUnreachable, .jwksUnavailable:
             (503, "error.auth0_unreachable")
@@ -107,7 +112,7 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
             .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,
-            .replayedLogoutToken:
+            .replayedLogoutToken, .userinfoWrongSubject:
             (400, "error.login_not_verified")
         }
     }

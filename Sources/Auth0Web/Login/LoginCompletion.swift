@@ -1,20 +1,23 @@
 import Web
 
 /// Finishes a login at the callback: the transaction of `state`, the code exchange, the ID
-/// token's checks, the session made from its claims, and (like the iOS app's `getMetadata()`
+/// token's checks, the claims it lacks from UserInfo (a provider that is not Auth0), the session
+/// made from them, and (like the iOS app's `getMetadata()`
 /// after login) the first metadata fetch, or the save that was pending when the login began.
 public struct LoginCompletion: Sendable {
     private let transactions: TransactionCookies
     private let tokens: TokenClient
     private let idTokens: IDTokenVerifier
+    private let userinfo: UserInfoClient?
     private let metadata: MetadataAccess
     private let clock: Clock
 
     /// Completes logins with these mechanisms.
     public init(
-        transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier, metadata: MetadataAccess,
-        clock: Clock
+        transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
+        userinfo: UserInfoClient? = nil, metadata: MetadataAccess, clock: Clock
     ) {
+        self.userinfo = userinfo
         self.transactions = transactions
         self.tokens = tokens
         self.idTokens = idTokens
@@ -54,7 +57,8 @@ public struct LoginCompletion: Sendable {
         guard let code = query["code"], !code.isEmpty else { throw AuthError(.missingCode) }
         let tokens = try tokens.exchange(code: code, codeVerifier: transaction.codeVerifier)
         guard let idToken = tokens.idToken else { throw AuthError(.badTokenResponse, "no id_token") }
-        let claims = try idTokens.verify(idToken, nonce: transaction.nonce)
+        var claims = try idTokens.verify(idToken, nonce: transaction.nonce)
+        if let userinfo { claims = try userinfo.complete(claims, accessToken: tokens.accessToken) }
         let now = Int64(clock.now())
         var session = Session(
             profile: Session.Profile(claims: claims),

@@ -68,7 +68,8 @@ public struct AppServices: Sendable {
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
-            metadata: metadata, clock: clock)
+            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http), metadata: metadata,
+            clock: clock)
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),

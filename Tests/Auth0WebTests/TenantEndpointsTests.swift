@@ -13,7 +13,8 @@ import Web
         "jwks_uri":"https://tenant.example.com/.well-known/jwks.json","revocation_endpoint":"https://tenant.example.com/oauth/revoke",
         "end_session_endpoint":"https://tenant.example.com/oidc/logout","response_types_supported":["code"],
         "code_challenge_methods_supported":["S256","plain"],"subject_types_supported":["public"],
-        "token_endpoint_auth_methods_supported":["client_secret_basic","client_secret_post","private_key_jwt"]}
+        "token_endpoint_auth_methods_supported":["client_secret_basic","client_secret_post","private_key_jwt"],
+        "scopes_supported":["openid","profile","offline_access","name","nickname","picture","email","email_verified"]}
         """
 
     @Test func readsAuth0sDocumentAsItsDocumentedPaths() throws {

@@ -47,6 +47,29 @@ import Web
         #expect(!(try links(withoutRefresh).authorize(LoginTransaction.begin(returnTo: "/"))).contains("prompt="))
     }
 
+    /// A provider that does not list `offline_access` in `scopes_supported` is not asked for it
+    /// by default (some refuse an unknown scope); a scope the operator set is sent as set.
+    @Test func theDefaultScopeFitsTheProvidersScopes() throws {
+        let issuer = "https://op.example.com"
+        func provider(_ scopes: [String]) throws -> TenantEndpoints {
+            try TenantEndpoints(
+                discovery: .object([
+                    "issuer": .string(issuer), "authorization_endpoint": "https://op.example.com/auth",
+                    "token_endpoint": "https://op.example.com/token", "jwks_uri": "https://op.example.com/jwks",
+                    "scopes_supported": .array(scopes.map { .string($0) }),
+                ]), expectedIssuer: issuer)
+        }
+        let generic: [String: String?] = ["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": issuer]
+        let withoutOffline = try links(generic, endpoints: try provider(["openid", "profile", "email"]))
+        #expect(withoutOffline.scope == "openid profile email")
+        #expect(!withoutOffline.authorize(LoginTransaction.begin(returnTo: "/")).contains("prompt="))
+        let withOffline = try links(generic, endpoints: try provider(["openid", "email", "offline_access"]))
+        #expect(withOffline.scope == "openid profile email offline_access")
+        var set = generic
+        set["AUTH0_SCOPE"] = "openid email offline_access"
+        #expect(try links(set, endpoints: try provider(["openid", "email"])).scope == "openid email offline_access")
+    }
+
     @Test func loginStartsAtTheDiscoveredAuthorizationEndpoint() throws {
         let custom = try endpoints(
             authorization: "https://login.example.com/authorize", token: "https://login.example.com/oauth/token",

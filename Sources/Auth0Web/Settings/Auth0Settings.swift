@@ -30,6 +30,8 @@ public struct Auth0Settings: Sendable {
     /// `AUTH0_SCOPE`. Default: `openid profile email read:current_user update:current_user_metadata
     /// offline_access` with Auth0, `openid profile email offline_access` with a generic provider.
     public let scope: String
+    /// True when `AUTH0_SCOPE` is not set: the default may then be fitted to the provider.
+    public let scopeIsDefault: Bool
     /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default with `AUTH0_DOMAIN`) or `oidc` (the
     /// discovered `end_session_endpoint` with `logout_hint`, the default with `ISSUER_BASE_URL`).
     public let logoutMode: LogoutMode
@@ -56,9 +58,6 @@ public struct Auth0Settings: Sendable {
         "openid profile email read:current_user update:current_user_metadata offline_access"
     /// The scopes asked of a generic provider when `AUTH0_SCOPE` is not set.
     public static let genericScope = "openid profile email offline_access"
-
-    /// True when `scope` asks for a refresh token.
-    public var asksOfflineAccess: Bool { scope.split(separator: " ").contains("offline_access") }
 
     /// True when cookies must be `Secure` (the site is served over https).
     public var secureCookies: Bool { baseURL.hasPrefix("https://") }
@@ -178,6 +177,7 @@ public struct Auth0Settings: Sendable {
         self.isAuth0 = isAuth0
         audience = value("AUTH0_AUDIENCE") ?? (isAuth0 ? Self.withSlash(issuer) + "api/v2/" : nil)
         scope = value("AUTH0_SCOPE") ?? (isAuth0 ? Self.defaultScope : Self.genericScope)
+        scopeIsDefault = value("AUTH0_SCOPE") == nil
         logoutMode = logout
         clientAuthentication = authMethod
         rollingLifetime = rolling

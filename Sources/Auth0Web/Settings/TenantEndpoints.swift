@@ -20,6 +20,8 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let endSession: String?
     /// `token_endpoint_auth_methods_supported`, when published.
     public let authMethods: [String]?
+    /// `scopes_supported`, when published.
+    public let scopes: [String]?
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { (issuer.hasSuffix("/") ? issuer : issuer + "/") + "v2/logout" }
@@ -30,13 +32,15 @@ public struct TenantEndpoints: Sendable, Equatable {
             issuer: issuer, authorization: issuer + "authorize", token: issuer + "oauth/token",
             jwks: issuer + ".well-known/jwks.json", userinfo: issuer + "userinfo", revocation: issuer + "oauth/revoke",
             endSession: issuer + "oidc/logout",
-            authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"])
+            authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+            scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"])
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
-        endSession: String?, authMethods: [String]?
+        endSession: String?, authMethods: [String]?, scopes: [String]?
     ) {
+        self.scopes = scopes
         self.issuer = issuer
         self.authorization = authorization
         self.token = token
@@ -79,7 +83,8 @@ public struct TenantEndpoints: Sendable, Equatable {
             userinfo: try endpoint("userinfo_endpoint", required: false),
             revocation: try endpoint("revocation_endpoint", required: false),
             endSession: try endpoint("end_session_endpoint", required: false),
-            authMethods: document["token_endpoint_auth_methods_supported"]?.array?.compactMap(\.string))
+            authMethods: document["token_endpoint_auth_methods_supported"]?.array?.compactMap(\.string),
+            scopes: document["scopes_supported"]?.array?.compactMap(\.string))
     }
 
     /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`; a problem

@@ -229,7 +229,8 @@ final class Stack: @unchecked Sendable {
         try config.write(toFile: runDir + "/nginx.conf", atomically: true, encoding: .utf8)
     }
 
-    private func start(_ name: String, _ path: String, _ arguments: [String], environment: [String: String] = [:])
+    /// Starts a process of the stack as `name`, its output in `RUN_DIR/NAME.log`; `stop()` ends it.
+    func start(_ name: String, _ path: String, _ arguments: [String], environment: [String: String] = [:])
         throws
     {
         let process = ChildProcess()

@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+import Testing
+import Web
+
+/// The product against an OpenID provider nobody on this team wrote: PyPI's oidc-provider-mock
+/// (Flask and Authlib), through nginx and the real worker. It does things its own way, as real
+/// providers do: its issuer has no trailing slash, its ID tokens carry no `kid`, it does not list
+/// `offline_access`, a client registered for `client_secret_basic` may use nothing else, and it
+/// has no Management API.
+@Suite(.serialized) final class OpenIDProviderTests {
+    let stack: Stack
+    let issuer: String
+    let client: (id: String, secret: String)
+
+    init() throws {
+        stack = try Stack(workers: 0)
+        let python = try #require(
+            try Stack.check(Stack.repoRoot + "/scripts/fetch-oidc-provider", []).split(separator: "\n").last)
+        let port = try Stack.freePort()
+        issuer = "http://127.0.0.1:\(port)"
+        try stack.start(
+            "oidc-provider", String(python),
+            ["-m", "oidc_provider_mock", "--port", String(port), "--require-registration"])
+        for _ in 0..<400 where !LoopbackPort.accepts(port) { usleep(25_000) }
+        // Registered as a relying party registers (OpenID Connect Dynamic Client Registration).
+        let registration = try TestClient().send(
+            "POST", issuer + "/oauth2/clients", headers: [("Content-Type", "application/json")],
+            body: JSONValue.object([
+                "redirect_uris": .array([.string(stack.baseURL + "/callback")]),
+                "token_endpoint_auth_method": "client_secret_basic",
+            ]).serialized())
+        #expect(registration.status == 201, "\(registration.body)")
+        let registered = try #require(JSONValue.parse(Array(registration.body.utf8)))
+        client = (try #require(registered["client_id"]?.string), try #require(registered["client_secret"]?.string))
+    }
+
+    deinit { stack.stop() }
+
+    /// The worker with default settings apart from the provider's issuer and the client.
+    private func startWorker(_ extra: [String: String] = [:]) throws {
+        try stack.startWorker(
+            extra: [
+                "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": client.id,
+                "AUTH0_CLIENT_SECRET": client.secret, "AUTH0_CLIENT_SECRET_FILE": "",
+            ].merging(extra) { $1 })
+    }
+
+    /// Logs in as `sub` on the provider's form; returns the home page after the callback.
+    private func logIn(_ browser: TestClient, as sub: String) throws -> TestClient.Answer {
+        let authorize = try browser.startLogin(stack)
+        #expect(authorize.hasPrefix(issuer + "/oauth2/authorize?"))
+        let signedIn = try browser.post(authorize, form: [("sub", sub)])
+        let callback = try #require(signedIn.header("location"), "the provider answered \(signedIn.status)")
+        #expect(callback.hasPrefix(stack.baseURL + "/callback?code="))
+        let landing = try browser.get(callback)
+        #expect(landing.status == 302, "\(landing.body)")
+        return try browser.get(stack.baseURL + "/")
+    }
+
+    @Test func aPersonLogsInAndSeesWhatTheProviderSaysOfThem() throws {
+        try startWorker()
+        let browser = TestClient()
+        let authorize = try browser.startLogin(stack)
+        // Default settings fitted to this provider: no Auth0 audience, no offline_access it does
+        // not list, so no consent prompt either.
+        #expect(!authorize.contains("audience="))
+        #expect(authorize.contains("scope=openid%20profile%20email&"))
+        #expect(!authorize.contains("prompt="))
+
+        let home = try logIn(TestClient(), as: "ada@example.com")
+        #expect(home.status == 200)
+        #expect(home.body.contains("Email: ada@example.com"))
+        // Its ID token names no `name`: the worker asked UserInfo, with the access token as a
+        // Bearer header (the provider refuses anything else with a 401, failing the login).
+        #expect(stack.log("oidc-provider").contains("GET /userinfo"))
+        // The affirmation is Auth0 metadata: the page says this provider has none.
+        #expect(home.body.contains("which this sign-in provider does not have"))
+        #expect(!stack.log("worker").contains("/api/v2/"))
+    }
+
+    @Test func aSaveSaysSoAndKeepsTheTypedText() throws {
+        try startWorker()
+        let browser = TestClient()
+        let home = try logIn(browser, as: "grace@example.com")
+        let csrf = try #require(TestClient.hiddenField("csrf", in: home.body))
+        let answer = try browser.post(
+            stack.baseURL + "/affirmation", form: [("csrf", csrf), ("affirmation", "Kept <3"), ("action", "save")],
+            headers: [("Origin", stack.baseURL)])
+        #expect(answer.status == 501)
+        #expect(answer.body.contains("which this sign-in provider does not have"))
+        #expect(answer.body.contains("value=\"Kept &lt;3\""))
+    }
+
+    @Test func logoutEndsTheProvidersSessionAtItsEndSessionEndpoint() throws {
+        try startWorker()
+        let browser = TestClient()
+        let home = try logIn(browser, as: "edsger@example.com")
+        let csrf = try #require(TestClient.hiddenField("csrf", in: home.body))
+        let logout = try browser.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        #expect(logout.status == 303)
+        let endSession = try #require(logout.header("location"))
+        #expect(endSession.hasPrefix(issuer + "/oauth2/end_session?client_id=" + PercentEncoding.encode(client.id)))
+        #expect(
+            endSession.contains("post_logout_redirect_uri=" + PercentEncoding.encode(stack.baseURL + "/logged-out")))
+        #expect(try browser.get(endSession).status < 400)
+        #expect(!browser.cookies.keys.contains("mds"))
+    }
+
+    /// The provider holds the client to the method it registered: `client_secret_post` is refused,
+    /// and the person sees the login refused, not an error of the site.
+    @Test func theRegisteredClientAuthenticationIsTheOneThatWorks() throws {
+        try startWorker(["CLIENT_AUTH_METHOD": "client_secret_post"])
+        let browser = TestClient()
+        let authorize = try browser.startLogin(stack)
+        let signedIn = try browser.post(authorize, form: [("sub", "mallory@example.com")])
+        let callback = try browser.get(try #require(signedIn.header("location")))
+        #expect(callback.status == 400)
+        #expect(callback.body.contains("Log in"))
+        #expect(stack.log("worker").contains("reason=code_exchange_failed detail=\"401 invalid_client\""))
+    }
+}

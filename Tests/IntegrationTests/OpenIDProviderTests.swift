@@ -22,7 +22,7 @@ import Web
         try stack.start(
             "oidc-provider", String(python),
             ["-m", "oidc_provider_mock", "--port", String(port), "--require-registration"])
-        for _ in 0..<400 where !LoopbackPort.accepts(port) { usleep(25_000) }
+        try #require(LoopbackPort.waitUntilAccepting(port), "\(stack.log("oidc-provider"))")
         // Registered as a relying party registers (OpenID Connect Dynamic Client Registration).
         let registration = try TestClient().send(
             "POST", issuer + "/oauth2/clients", headers: [("Content-Type", "application/json")],

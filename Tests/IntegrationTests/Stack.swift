@@ -48,7 +48,7 @@ final class Stack: @unchecked Sendable {
         try start("nginx", "/usr/sbin/nginx", ["-p", runDir, "-c", runDir + "/nginx.conf", "-g", "daemon off;"])
         // The app's port is only connected to: a request there before the workers listen would
         // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
-        for _ in 0..<200 where !LoopbackPort.accepts(appPort) { usleep(25_000) }
+        LoopbackPort.waitUntilAccepting(appPort, seconds: 5)
         try waitForPort(tenantPort)
         for index in 0..<workers { try startWorker(index + 1) }
         Stack.register(self)

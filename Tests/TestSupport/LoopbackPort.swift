@@ -29,6 +29,18 @@ public enum LoopbackPort {
         }
     }
 
+    /// Waits, up to `seconds`, until something accepts on `port`; true once it does. (A
+    /// `for … where` loop would go on connecting after the first success: hundreds of needless
+    /// connections, which overflow a small server's backlog and stall each one for seconds.)
+    @discardableResult
+    public static func waitUntilAccepting(_ port: Int, seconds: Double = 10) -> Bool {
+        for _ in 0..<Int(seconds * 40) {
+            if accepts(port) { return true }
+            usleep(25_000)
+        }
+        return false
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

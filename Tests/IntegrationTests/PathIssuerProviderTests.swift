@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+import Web
+
+/// The product against a provider built on PyPI's pyop (SUNET's OpenID Connect provider library),
+/// served by `Tests/Providers/pyop_provider.py`: an issuer with a path and no trailing slash
+/// (`/realms/demo`, as Keycloak has), ID tokens that name the person by `sub` alone (name and
+/// email only from UserInfo), `client_secret_basic` required, `offline_access` listed, and
+/// signing keys that rotate.
+@Suite(.serialized) final class PathIssuerProviderTests {
+    static let clientID = "metadata-demo-web"
+    // pyop reads Basic credentials as URL-safe base64: a pair whose standard base64 has no + or /
+    // reads the same either way.
+    static let clientSecret = "secret-0"
+    let stack: Stack
+    let issuer: String
+
+    init() throws {
+        stack = try Stack(workers: 0)
+        let python = try #require(
+            try Stack.check(Stack.repoRoot + "/scripts/fetch-oidc-provider", []).split(separator: "\n").last)
+        let port = try Stack.freePort()
+        issuer = "http://127.0.0.1:\(port)/realms/demo"
+        try stack.start(
+            "pyop", String(python),
+            [
+                Stack.repoRoot + "/Tests/Providers/pyop_provider.py", "--port", String(port), "--issuer-path",
+                "/realms/demo", "--client-id", Self.clientID, "--client-secret", Self.clientSecret,
+                "--redirect-uri", stack.baseURL + "/callback",
+            ])
+        try #require(LoopbackPort.waitUntilAccepting(port, seconds: 15), "\(stack.log("pyop"))")
+        try stack.startWorker(extra: [
+            "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": Self.clientID,
+            "AUTH0_CLIENT_SECRET": Self.clientSecret, "AUTH0_CLIENT_SECRET_FILE": "",
+        ])
+    }
+
+    deinit { stack.stop() }
+
+    /// Logs in as `user` on the provider's form; returns the `/authorize` URL and the home page.
+    private func logIn(as user: String) throws -> (authorize: String, home: TestClient.Answer) {
+        let browser = TestClient()
+        let authorize = try browser.startLogin(stack)
+        let form = try browser.get(authorize)
+        #expect(form.status == 200, "\(form.body)")
+        let signedIn = try browser.post(authorize, form: [("user", user)])
+        let callback = try #require(signedIn.header("location"), "the provider answered \(signedIn.status)")
+        let landing = try browser.get(callback)
+        #expect(landing.status == 302, "\(landing.body) \(stack.log("worker"))")
+        return (authorize, try browser.get(stack.baseURL + "/"))
+    }
+
+    @Test func aPersonLogsInWithNameAndEmailFromUserInfo() throws {
+        let (authorize, home) = try logIn(as: "ada")
+        #expect(authorize.hasPrefix(issuer + "/authorize?"))
+        // It lists offline_access: asked for, with the consent OpenID Connect Core §11 requires.
+        #expect(authorize.contains("scope=openid%20profile%20email%20offline_access&"))
+        #expect(authorize.hasSuffix("&prompt=consent"))
+        #expect(home.status == 200)
+        #expect(home.body.contains("Ada"))
+        #expect(home.body.contains("Email: ada@example.org"))
+        #expect(stack.log("pyop").contains("GET /realms/demo/userinfo 200"))
+        #expect(stack.log("pyop").contains("POST /realms/demo/token 200"))
+    }
+
+    /// `rp-key-rotation-op-sign-key`: the provider signs with a new key between two logins; the
+    /// second login fetches the keys again at once and succeeds.
+    @Test func aLoginAfterTheProviderRotatedItsKeySucceeds() throws {
+        #expect(try logIn(as: "grace").home.body.contains("Email: grace@example.org"))
+        let rotated = try TestClient().send("POST", issuer + "/rotate")
+        #expect(rotated.body.contains("key-2"))
+        #expect(try logIn(as: "edsger").home.body.contains("Email: edsger@example.org"))
+        let fetches = stack.log("pyop").components(separatedBy: "GET /realms/demo/jwks 200").count - 1
+        #expect(fetches == 2, "one fetch at the first login, one at the first token of the new key")
+    }
+}

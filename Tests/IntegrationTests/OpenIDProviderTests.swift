@@ -15,14 +15,10 @@ import Web
 
     init() throws {
         stack = try Stack(workers: 0)
-        let python = try #require(
-            try Stack.check(Stack.repoRoot + "/scripts/fetch-oidc-provider", []).split(separator: "\n").last)
-        let port = try Stack.freePort()
+        let port = try stack.startProvider("oidc-provider") {
+            ["-m", "oidc_provider_mock", "--port", String($0), "--require-registration"]
+        }
         issuer = "http://127.0.0.1:\(port)"
-        try stack.start(
-            "oidc-provider", String(python),
-            ["-m", "oidc_provider_mock", "--port", String(port), "--require-registration"])
-        try #require(LoopbackPort.waitUntilAccepting(port), "\(stack.log("oidc-provider"))")
         // Registered as a relying party registers (OpenID Connect Dynamic Client Registration).
         let registration = try TestClient().send(
             "POST", issuer + "/oauth2/clients", headers: [("Content-Type", "application/json")],
@@ -39,11 +35,7 @@ import Web
 
     /// The worker with default settings apart from the provider's issuer and the client.
     private func startWorker(_ extra: [String: String] = [:]) throws {
-        try stack.startWorker(
-            extra: [
-                "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": client.id,
-                "AUTH0_CLIENT_SECRET": client.secret, "AUTH0_CLIENT_SECRET_FILE": "",
-            ].merging(extra) { $1 })
+        try stack.startWorker(issuer: issuer, clientID: client.id, secret: client.secret, extra)
     }
 
     /// Logs in as `sub` on the provider's form; returns the home page after the callback.

@@ -18,22 +18,16 @@ import Web
 
     init() throws {
         stack = try Stack(workers: 0)
-        let python = try #require(
-            try Stack.check(Stack.repoRoot + "/scripts/fetch-oidc-provider", []).split(separator: "\n").last)
-        let port = try Stack.freePort()
-        issuer = "http://127.0.0.1:\(port)/realms/demo"
-        try stack.start(
-            "pyop", String(python),
+        let callback = stack.baseURL + "/callback"
+        let port = try stack.startProvider("pyop") {
             [
-                Stack.repoRoot + "/Tests/Providers/pyop_provider.py", "--port", String(port), "--issuer-path",
+                Stack.repoRoot + "/Tests/Providers/pyop_provider.py", "--port", String($0), "--issuer-path",
                 "/realms/demo", "--client-id", Self.clientID, "--client-secret", Self.clientSecret,
-                "--redirect-uri", stack.baseURL + "/callback",
-            ])
-        try #require(LoopbackPort.waitUntilAccepting(port, seconds: 15), "\(stack.log("pyop"))")
-        try stack.startWorker(extra: [
-            "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": Self.clientID,
-            "AUTH0_CLIENT_SECRET": Self.clientSecret, "AUTH0_CLIENT_SECRET_FILE": "",
-        ])
+                "--redirect-uri", callback,
+            ]
+        }
+        issuer = "http://127.0.0.1:\(port)/realms/demo"
+        try stack.startWorker(issuer: issuer, clientID: Self.clientID, secret: Self.clientSecret)
     }
 
     deinit { stack.stop() }

@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+
+/// OpenID providers from PyPI beside the stack (`scripts/fetch-oidc-provider`), and the worker
+/// pointed at one of them.
+extension Stack {
+    /// Starts `arguments(port)` under the providers' Python as `name`, on a free port; returns the
+    /// port once it accepts connections.
+    func startProvider(_ name: String, _ arguments: (Int) -> [String]) throws -> Int {
+        let output = try Stack.check(Stack.repoRoot + "/scripts/fetch-oidc-provider", [])
+        guard let python = output.split(separator: "\n").last else { throw StackError("no Python: \(output)") }
+        let port = try Stack.freePort()
+        try start(name, String(python), arguments(port))
+        guard LoopbackPort.waitUntilAccepting(port, seconds: 15) else {
+            throw StackError("\(name) does not listen on port \(port): \(log(name))")
+        }
+        return port
+    }
+
+    /// Starts the worker with default settings but the provider's `issuer` and the client.
+    func startWorker(issuer: String, clientID: String, secret: String, _ extra: [String: String] = [:]) throws {
+        try startWorker(
+            extra: [
+                "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": clientID,
+                "AUTH0_CLIENT_SECRET": secret, "AUTH0_CLIENT_SECRET_FILE": "",
+            ].merging(extra) { $1 })
+    }
+}

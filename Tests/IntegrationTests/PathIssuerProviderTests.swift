@@ -58,6 +58,29 @@ import Web
         #expect(stack.log("pyop").contains("POST /realms/demo/token 200"))
     }
 
+    /// The OpenID Foundation's RP tests that a provider's wrong answer must fail the login, each
+    /// played by the real provider: the person gets the "Login not verified" page (400, with a way
+    /// to log in again) and the log names the check that failed.
+    @Test(arguments: [
+        ("issuer-mismatch", "wrong_issuer"), ("aud", "wrong_audience"), ("nonce-invalid", "nonce_mismatch"),
+        ("iat-missing", "missing_claim"), ("sub-missing", "missing_claim"), ("bad-sig", "bad_signature"),
+        ("sig-none", "unsupported_algorithm"), ("kid-absent-multiple", "unknown_key"),
+        ("userinfo-bad-sub", "userinfo_wrong_subject"),
+    ])
+    func aWrongAnswerFailsTheLogin(mode: String, reason: String) throws {
+        let set = try TestClient().post(issuer + "/misbehave", form: [("mode", mode)])
+        #expect(set.status == 200)
+        let browser = TestClient()
+        let authorize = try browser.startLogin(stack)
+        let signedIn = try browser.post(authorize, form: [("user", "mallory")])
+        let callback = try browser.get(try #require(signedIn.header("location")))
+        #expect(callback.status == 400)
+        #expect(callback.body.contains("Login not verified"))
+        #expect(callback.body.contains("Log in"))
+        #expect(stack.log("worker").contains("reason=\(reason)"), "\(stack.log("worker"))")
+        #expect(!browser.cookies.keys.contains("mds"))
+    }
+
     /// `rp-key-rotation-op-sign-key`: the provider signs with a new key between two logins; the
     /// second login fetches the keys again at once and succeeds.
     @Test func aLoginAfterTheProviderRotatedItsKeySucceeds() throws {

@@ -4,19 +4,24 @@ on pyoidc): this file is only the HTTP around it. It behaves as the providers Au
 - its issuer has a path and no trailing slash (--issuer-path, e.g. /realms/demo);
 - ID tokens carry only what identifies the login; name and email come from UserInfo alone;
 - the client must authenticate the way it is registered (--auth-method);
-- POST ISSUER/rotate replaces the signing key (a new kid), as a provider rotating its keys.
+- POST ISSUER/rotate replaces the signing key (a new kid), as a provider rotating its keys;
+- POST ISSUER/misbehave with mode=NAME makes the next answers wrong in one way, as the OpenID
+  Foundation's RP tests do (MISBEHAVIOURS below; mode=none for good answers again).
 
 Every request is logged on stderr as "METHOD PATH STATUS", for the tests to read.
 """
 
 import argparse
+import base64
 import html
 import json
 import sys
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from Cryptodome.Hash import SHA256
 from Cryptodome.PublicKey import RSA
+from Cryptodome.Signature import pkcs1_15
 from jwkest.jwk import RSAKey
 from oic.oic.message import EndSessionRequest
 from pyop.authz_state import AuthorizationState
@@ -39,6 +44,45 @@ class People(dict):
 
     def __contains__(self, user_id):
         return True
+
+
+# What each mode does to the ID token's header and claims (None: the token is left alone).
+MISBEHAVIOURS = {
+    "issuer-mismatch": lambda header, claims: claims.update(iss="https://impostor.example.com"),
+    "aud": lambda header, claims: claims.update(aud="another-client"),
+    "nonce-invalid": lambda header, claims: claims.update(nonce="not-the-one-sent"),
+    "iat-missing": lambda header, claims: claims.pop("iat"),
+    "sub-missing": lambda header, claims: claims.pop("sub"),
+    "kid-absent-multiple": lambda header, claims: header.pop("kid", None),
+    "bad-sig": None,
+    "sig-none": None,
+    "userinfo-bad-sub": None,
+}
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def misbehaved(id_token, mode, key):
+    """The ID token made wrong as `mode` says, signed again with `key` (or not at all)."""
+    header_part, claims_part, signature = id_token.split(".")
+    header, claims = json.loads(unb64(header_part)), json.loads(unb64(claims_part))
+    if MISBEHAVIOURS.get(mode):
+        MISBEHAVIOURS[mode](header, claims)
+    if mode == "sig-none":
+        header = {"alg": "none", "typ": "JWT"}
+    signed = b64(json.dumps(header).encode()) + "." + b64(json.dumps(claims).encode())
+    if mode == "sig-none":
+        return signed + "."
+    signature = pkcs1_15.new(key.key).sign(SHA256.new(signed.encode()))
+    if mode == "bad-sig":
+        signature = bytes([signature[0] ^ 1]) + signature[1:]
+    return signed + "." + b64(signature)
 
 
 def signing_key(number):
@@ -85,6 +129,8 @@ def serve(options):
     provider = make_provider(options)
     base = options.issuer_path
     keys = {"made": 1}
+    # The misbehaviour in force, and for kid-absent-multiple a second signing key published beside.
+    state = {"mode": "none", "spare": signing_key(99)}
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format, *args):
@@ -122,7 +168,10 @@ def serve(options):
             if path == "/.well-known/openid-configuration":
                 self.answer(200, provider.provider_configuration.to_json().encode())
             elif path == "/jwks":
-                self.json(200, provider.jwks)
+                jwks = provider.jwks
+                if state["mode"] == "kid-absent-multiple":
+                    jwks["keys"].append(state["spare"].serialize())
+                self.json(200, jwks)
             elif path == "/authorize":
                 try:
                     provider.parse_authentication_request(url.query)
@@ -157,6 +206,8 @@ def serve(options):
             elif path == "/token":
                 try:
                     response = provider.handle_token_request(body, {"Authorization": self.headers.get("Authorization")})
+                    if state["mode"] != "none" and "id_token" in response:
+                        response["id_token"] = misbehaved(response["id_token"], state["mode"], provider.signing_key)
                     self.answer(200, response.to_json().encode())
                 except InvalidClientAuthentication as error:
                     self.json(401, {"error": "invalid_client", "error_description": str(error)})
@@ -164,6 +215,13 @@ def serve(options):
                     self.json(400, {"error": error.oauth_error, "error_description": str(error)})
             elif path == "/userinfo":
                 self.userinfo(body)
+            elif path == "/misbehave":
+                mode = dict(urllib.parse.parse_qsl(body)).get("mode", "")
+                if mode != "none" and mode not in MISBEHAVIOURS:
+                    self.answer(400, b"unknown mode", "text/plain")
+                    return
+                state["mode"] = mode
+                self.json(200, {"mode": mode})
             elif path == "/rotate":
                 keys["made"] += 1
                 provider.signing_key = signing_key(keys["made"])
@@ -174,6 +232,8 @@ def serve(options):
         def userinfo(self, request):
             try:
                 response = provider.handle_userinfo_request(request, {"Authorization": self.headers.get("Authorization")})
+                if state["mode"] == "userinfo-bad-sub":
+                    response["sub"] = "someone-else"
                 self.answer(200, response.to_json().encode())
             except (BearerTokenError, OAuthError) as error:
                 self.answer(401, b"", headers=[("WWW-Authenticate", 'Bearer error="invalid_token"')])

@@ -40,12 +40,7 @@ import Web
 
     /// Logs in as `sub` on the provider's form; returns the home page after the callback.
     private func logIn(_ browser: TestClient, as sub: String) throws -> TestClient.Answer {
-        let authorize = try browser.startLogin(stack)
-        #expect(authorize.hasPrefix(issuer + "/oauth2/authorize?"))
-        let signedIn = try browser.post(authorize, form: [("sub", sub)])
-        let callback = try #require(signedIn.header("location"), "the provider answered \(signedIn.status)")
-        #expect(callback.hasPrefix(stack.baseURL + "/callback?code="))
-        let landing = try browser.get(callback)
+        let landing = try browser.logIn(stack, atProviderWith: [("sub", sub)])
         #expect(landing.status == 302, "\(landing.body)")
         return try browser.get(stack.baseURL + "/")
     }
@@ -108,9 +103,7 @@ import Web
     @Test func theRegisteredClientAuthenticationIsTheOneThatWorks() throws {
         try startWorker(["CLIENT_AUTH_METHOD": "client_secret_post"])
         let browser = TestClient()
-        let authorize = try browser.startLogin(stack)
-        let signedIn = try browser.post(authorize, form: [("sub", "mallory@example.com")])
-        let callback = try browser.get(try #require(signedIn.header("location")))
+        let callback = try browser.logIn(stack, atProviderWith: [("sub", "mallory@example.com")])
         #expect(callback.status == 400)
         #expect(callback.body.contains("Log in"))
         #expect(stack.log("worker").contains("reason=code_exchange_failed detail=\"401 invalid_client\""))

@@ -32,25 +32,21 @@ import Web
 
     deinit { stack.stop() }
 
-    /// Logs in as `user` on the provider's form; returns the `/authorize` URL and the home page.
-    private func logIn(as user: String) throws -> (authorize: String, home: TestClient.Answer) {
+    /// Logs in as `user` on the provider's form; returns the home page.
+    private func logIn(as user: String) throws -> TestClient.Answer {
         let browser = TestClient()
-        let authorize = try browser.startLogin(stack)
-        let form = try browser.get(authorize)
-        #expect(form.status == 200, "\(form.body)")
-        let signedIn = try browser.post(authorize, form: [("user", user)])
-        let callback = try #require(signedIn.header("location"), "the provider answered \(signedIn.status)")
-        let landing = try browser.get(callback)
+        let landing = try browser.logIn(stack, atProviderWith: [("user", user)])
         #expect(landing.status == 302, "\(landing.body) \(stack.log("worker"))")
-        return (authorize, try browser.get(stack.baseURL + "/"))
+        return try browser.get(stack.baseURL + "/")
     }
 
     @Test func aPersonLogsInWithNameAndEmailFromUserInfo() throws {
-        let (authorize, home) = try logIn(as: "ada")
+        let authorize = try TestClient().startLogin(stack)
         #expect(authorize.hasPrefix(issuer + "/authorize?"))
         // It lists offline_access: asked for, with the consent OpenID Connect Core §11 requires.
         #expect(authorize.contains("scope=openid%20profile%20email%20offline_access&"))
         #expect(authorize.hasSuffix("&prompt=consent"))
+        let home = try logIn(as: "ada")
         #expect(home.status == 200)
         #expect(home.body.contains("Ada"))
         #expect(home.body.contains("Email: ada@example.org"))
@@ -71,9 +67,7 @@ import Web
         let set = try TestClient().post(issuer + "/misbehave", form: [("mode", mode)])
         #expect(set.status == 200)
         let browser = TestClient()
-        let authorize = try browser.startLogin(stack)
-        let signedIn = try browser.post(authorize, form: [("user", "mallory")])
-        let callback = try browser.get(try #require(signedIn.header("location")))
+        let callback = try browser.logIn(stack, atProviderWith: [("user", "mallory")])
         #expect(callback.status == 400)
         #expect(callback.body.contains("Login not verified"))
         #expect(callback.body.contains("Log in"))
@@ -84,10 +78,10 @@ import Web
     /// `rp-key-rotation-op-sign-key`: the provider signs with a new key between two logins; the
     /// second login fetches the keys again at once and succeeds.
     @Test func aLoginAfterTheProviderRotatedItsKeySucceeds() throws {
-        #expect(try logIn(as: "grace").home.body.contains("Email: grace@example.org"))
+        #expect(try logIn(as: "grace").body.contains("Email: grace@example.org"))
         let rotated = try TestClient().send("POST", issuer + "/rotate")
         #expect(rotated.body.contains("key-2"))
-        #expect(try logIn(as: "edsger").home.body.contains("Email: edsger@example.org"))
+        #expect(try logIn(as: "edsger").body.contains("Email: edsger@example.org"))
         let fetches = stack.log("pyop").components(separatedBy: "GET /realms/demo/jwks 200").count - 1
         #expect(fetches == 2, "one fetch at the first login, one at the first token of the new key")
     }

@@ -26,3 +26,16 @@ extension Stack {
             ].merging(extra) { $1 })
     }
 }
+
+extension TestClient {
+    /// `/login` on the product, the provider's sign-in form posted with `form`, and the callback
+    /// it sends the browser to: the callback's answer.
+    func logIn(_ stack: Stack, atProviderWith form: [(String, String)]) throws -> Answer {
+        let authorize = try startLogin(stack)
+        let signedIn = try post(authorize, form: form)
+        guard let callback = signedIn.header("location"), callback.hasPrefix(stack.baseURL + "/callback?") else {
+            throw StackError("the provider answered \(signedIn.status): \(signedIn.body)")
+        }
+        return try get(callback)
+    }
+}

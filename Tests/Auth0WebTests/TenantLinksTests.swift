@@ -70,6 +70,15 @@ import Web
         #expect(try links(set, endpoints: try provider(["openid", "email"])).scope == "openid email offline_access")
     }
 
+    /// A provider that is not Auth0 gets the login's ID token back as `id_token_hint` (RP-Initiated
+    /// Logout 1.0), which some need before they send the browser back.
+    @Test func oidcLogoutCarriesTheIDTokenHintWhenKept() throws {
+        let url = try links(["AUTH0_LOGOUT": "oidc"]).logout(tenantSessionID: nil, idTokenHint: "h.e.s")
+        #expect(
+            url.hasSuffix("&post_logout_redirect_uri=https%3A%2F%2Fdemo.example.com%2Flogged-out&id_token_hint=h.e.s"))
+        #expect(!(try links().logout(tenantSessionID: nil, idTokenHint: "h.e.s")).contains("id_token_hint"))
+    }
+
     @Test func loginStartsAtTheDiscoveredAuthorizationEndpoint() throws {
         let custom = try endpoints(
             authorization: "https://login.example.com/authorize", token: "https://login.example.com/oauth/token",

@@ -54,6 +54,24 @@ import Web
         #expect(stack.log("pyop").contains("POST /realms/demo/token 200"))
     }
 
+    /// RP-Initiated Logout: the provider gets its ID token back as `id_token_hint`, ends its
+    /// session and sends the browser back to the product's logged-out page.
+    @Test func logoutReturnsThroughTheProviderWithTheIDTokenHint() throws {
+        let browser = TestClient()
+        #expect(try browser.logIn(stack, atProviderWith: [("user", "ada")]).status == 302)
+        let home = try browser.get(stack.baseURL + "/")
+        let csrf = try #require(TestClient.hiddenField("csrf", in: home.body))
+        let logout = try browser.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        let endSession = try #require(logout.header("location"))
+        #expect(endSession.hasPrefix(issuer + "/logout?client_id=" + Self.clientID))
+        #expect(endSession.contains("&id_token_hint=ey"))
+        let back = try browser.get(endSession)
+        #expect(back.status == 302)
+        #expect(back.header("location")?.hasPrefix(stack.baseURL + "/logged-out") == true)  // pyop adds a bare "?"
+        #expect(try browser.get(stack.baseURL + "/logged-out").body.contains("You’re logged out."))
+    }
+
     /// The OpenID Foundation's RP tests that a provider's wrong answer must fail the login, each
     /// played by the real provider: the person gets the "Login not verified" page (400, with a way
     /// to log in again) and the log names the check that failed.

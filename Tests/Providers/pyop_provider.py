@@ -110,6 +110,7 @@ def make_provider(options):
         options.client_id: {
             "client_secret": options.client_secret,
             "redirect_uris": [options.redirect_uri],
+            "post_logout_redirect_uris": [options.redirect_uri.rsplit("/", 1)[0] + "/logged-out"],
             "response_types": ["code"],
             "token_endpoint_auth_method": options.auth_method,
             "subject_type": "public",
@@ -186,9 +187,17 @@ def serve(options):
             elif path == "/userinfo":
                 self.userinfo(url.query)
             elif path == "/logout":
+                # pyop ends the session and sends the browser back only for a request carrying
+                # the ID token it issued (id_token_hint) and a registered post_logout_redirect_uri.
                 request = EndSessionRequest().from_urlencoded(url.query)
-                provider.logout_user(end_session_request=request) if "id_token_hint" in request else None
-                self.answer(200, b"<p>Signed out.</p>", "text/html")
+                back = None
+                if "id_token_hint" in request:
+                    provider.logout_user(end_session_request=request)
+                    back = provider.do_post_logout_redirect(request)
+                if back:
+                    self.redirect(back)
+                else:
+                    self.answer(200, b"<p>Signed out.</p>", "text/html")
             else:
                 self.answer(404, b"not found", "text/plain")
 

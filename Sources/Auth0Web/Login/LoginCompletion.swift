@@ -9,15 +9,17 @@ public struct LoginCompletion: Sendable {
     private let tokens: TokenClient
     private let idTokens: IDTokenVerifier
     private let userinfo: UserInfoClient?
+    private let keepsIDToken: Bool
     private let metadata: MetadataAccess
     private let clock: Clock
 
     /// Completes logins with these mechanisms.
     public init(
         transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
-        userinfo: UserInfoClient? = nil, metadata: MetadataAccess, clock: Clock
+        userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock
     ) {
         self.userinfo = userinfo
+        self.keepsIDToken = keepsIDToken
         self.transactions = transactions
         self.tokens = tokens
         self.idTokens = idTokens
@@ -64,7 +66,7 @@ public struct LoginCompletion: Sendable {
             profile: Session.Profile(claims: claims),
             accessToken: AccessToken(value: tokens.accessToken, expiresAt: now + tokens.expiresIn),
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
-            createdAt: now)
+            createdAt: now, idTokenHint: keepsIDToken ? idToken : nil)
         let outcome = firstMetadata(&session, pending: transaction.pendingAffirmation)
         return Completed(session: session, returnTo: transaction.returnTo, metadata: outcome)
     }

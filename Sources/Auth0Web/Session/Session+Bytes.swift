@@ -1,7 +1,8 @@
 extension Session {
     // 2: the access token moved to its own cookie. Older cookies do not open: their holders log in again.
     // 3: `checkedAt` (revalidation) follows `createdAt`; a version 2 cookie opens as checked at login.
-    private static let formatVersion: UInt8 = 3
+    // 4: the ID token for `id_token_hint` ends it; versions 2 and 3 open without one.
+    private static let formatVersion: UInt8 = 4
 
     /// The session without its access token, in the compact byte format sealed into the session cookie.
     package func encoded() -> [UInt8] {
@@ -22,6 +23,7 @@ extension Session {
         w.write(optional: String?.none)  // where format 2 kept the flash, now a cookie of its own
         w.write(createdAt)
         w.write(checkedAt)
+        w.write(optional: idTokenHint)
         return w.bytes
     }
 
@@ -30,7 +32,7 @@ extension Session {
         var r = ByteReader(bytes)
         do {
             let version = try r.readByte()
-            guard version == Session.formatVersion || version == 2 else { return nil }
+            guard (2...Session.formatVersion).contains(version) else { return nil }
             let profile = Profile(
                 sub: try r.readString(), name: try r.readString(), email: try r.readString(),
                 emailVerified: try r.readBool(), picture: try r.readString(), updatedAt: try r.readString())
@@ -43,6 +45,7 @@ extension Session {
             _ = try r.readOptionalString()  // a flash sealed before it had its own cookie: not shown
             let createdAt = try r.readInt64()
             let checkedAt = version == 2 ? createdAt : try r.readInt64()
+            let idTokenHint = version < 4 ? nil : try r.readOptionalString()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
             if let announcementText, let announcementURL {
@@ -52,7 +55,7 @@ extension Session {
                 profile: profile, accessToken: nil, refreshToken: refreshToken,
                 tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement),
-                createdAt: createdAt, checkedAt: checkedAt)
+                createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint)
         } catch {
             return nil
         }

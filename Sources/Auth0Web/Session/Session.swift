@@ -38,6 +38,10 @@ public struct Session: Sendable, Equatable {
     public var refreshToken: String?
     /// The tenant's session id (`sid`), for OIDC logout's `logout_hint`.
     public var tenantSessionID: String?
+    /// The ID token of the login, kept for a provider that is not Auth0 to send back as
+    /// `id_token_hint` at logout (some redirect back only with it); nil with Auth0, whose cookie
+    /// stays small.
+    public var idTokenHint: String?
     /// The token every form of this session must carry.
     public var csrfToken: String
     /// The person's metadata as last fetched from the Management API.
@@ -51,8 +55,9 @@ public struct Session: Sendable, Equatable {
     public init(
         profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
-        createdAt: Int64, checkedAt: Int64? = nil
+        createdAt: Int64, checkedAt: Int64? = nil, idTokenHint: String? = nil
     ) {
+        self.idTokenHint = idTokenHint
         self.profile = profile
         self.accessToken = accessToken
         self.refreshToken = refreshToken

@@ -45,14 +45,15 @@ public struct TenantLinks: Sendable {
     }
 
     /// Where to send the browser to end the tenant's session too: Auth0's `/v2/logout`, or the
-    /// discovered `end_session_endpoint` with `logout_hint` (the start-up check makes sure a
-    /// tenant asked for `oidc` publishes one).
-    public func logout(tenantSessionID: String?) -> String {
+    /// discovered `end_session_endpoint` with `logout_hint` and, when the session kept it,
+    /// `id_token_hint` (the start-up check makes sure a tenant asked for `oidc` publishes one).
+    public func logout(tenantSessionID: String?, idTokenHint: String? = nil) -> String {
         switch settings.logoutMode {
         case .oidc:
             if let endSession = endpoints.endSession {
                 var pairs = [("client_id", settings.clientID), ("post_logout_redirect_uri", settings.loggedOutURL)]
                 if let tenantSessionID { pairs.append(("logout_hint", tenantSessionID)) }
+                if let idTokenHint { pairs.append(("id_token_hint", idTokenHint)) }
                 return endSession + "?" + PercentEncoding.formEncode(pairs)
             }
             fallthrough

@@ -29,7 +29,8 @@ extension Routes {
         context.end()
         log(.info, "logout", ["id": request.requestID, "user": session.profile.sub])
         var response = Response.redirect(
-            to: services.links.logout(tenantSessionID: session.tenantSessionID), status: 303)
+            to: services.links.logout(tenantSessionID: session.tenantSessionID, idTokenHint: session.idTokenHint),
+            status: 303)
         // The browser drops what it kept of this origin's pages and storage. Not "cookies": that
         // would clear every site under the registrable domain; this site's cookies are expired
         // one by one (context.end()).

@@ -68,7 +68,8 @@ public struct AppServices: Sendable {
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
-            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http), metadata: metadata,
+            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
+            keepsIDToken: !settings.isAuth0, metadata: metadata,
             clock: clock)
     }
 

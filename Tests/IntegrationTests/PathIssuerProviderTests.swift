@@ -54,6 +54,27 @@ import Web
         #expect(stack.log("pyop").contains("POST /realms/demo/token 200"))
     }
 
+    /// `check-config` proves the settings against the provider as start-up would: discovery of an
+    /// issuer with a path (whose document must name it exactly: `rp-discovery-issuer-not-matching-config`)
+    /// and the client's credentials by `client_secret_basic`.
+    @Test func checkConfigProvesTheSettingsOrSaysWhich() throws {
+        let settings = Stack.providerSettings(issuer: issuer, clientID: Self.clientID, secret: Self.clientSecret)
+        func checkConfig(_ changes: [String: String] = [:]) throws -> (status: Int32, output: String) {
+            let environment = stack.devEnvironment.merging(settings) { $1 }.merging(changes) { $1 }
+            return try Stack.run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
+        }
+        let good = try checkConfig()
+        #expect(good.status == 0, "\(good.output)")
+        #expect(good.output.contains("client credentials accepted"))
+        let wrongSecret = try checkConfig(["AUTH0_CLIENT_SECRET": "secret-1"])
+        #expect(wrongSecret.status == 1)
+        #expect(wrongSecret.output.contains("AUTH0_CLIENT_SECRET: the tenant refused the application's credentials"))
+        #expect(try TestClient().post(issuer + "/misbehave", form: [("mode", "discovery-issuer")]).status == 200)
+        let renamed = try checkConfig()
+        #expect(renamed.status == 1)
+        #expect(renamed.output.contains("ISSUER_BASE_URL: the tenant calls itself \(issuer)/, not \(issuer)"))
+    }
+
     /// RP-Initiated Logout: the provider gets its ID token back as `id_token_hint`, ends its
     /// session and sends the browser back to the product's logged-out page.
     @Test func logoutReturnsThroughTheProviderWithTheIDTokenHint() throws {

@@ -17,13 +17,18 @@ extension Stack {
         return port
     }
 
+    /// Default settings but the provider's `issuer` and the client.
+    static func providerSettings(issuer: String, clientID: String, secret: String) -> [String: String] {
+        [
+            "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": clientID, "AUTH0_CLIENT_SECRET": secret,
+            "AUTH0_CLIENT_SECRET_FILE": "",
+        ]
+    }
+
     /// Starts the worker with default settings but the provider's `issuer` and the client.
     func startWorker(issuer: String, clientID: String, secret: String, _ extra: [String: String] = [:]) throws {
         try startWorker(
-            extra: [
-                "AUTH0_DOMAIN": "", "ISSUER_BASE_URL": issuer, "AUTH0_CLIENT_ID": clientID,
-                "AUTH0_CLIENT_SECRET": secret, "AUTH0_CLIENT_SECRET_FILE": "",
-            ].merging(extra) { $1 })
+            extra: Stack.providerSettings(issuer: issuer, clientID: clientID, secret: secret).merging(extra) { $1 })
     }
 }
 

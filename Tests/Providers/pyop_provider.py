@@ -57,6 +57,7 @@ MISBEHAVIOURS = {
     "bad-sig": None,
     "sig-none": None,
     "userinfo-bad-sub": None,
+    "discovery-issuer": None,
 }
 
 
@@ -167,7 +168,10 @@ def serve(options):
         def do_GET(self):
             path, url = self.route()
             if path == "/.well-known/openid-configuration":
-                self.answer(200, provider.provider_configuration.to_json().encode())
+                configuration = provider.provider_configuration
+                if state["mode"] == "discovery-issuer":  # rp-discovery-issuer-not-matching-config
+                    configuration["issuer"] += "/"
+                self.answer(200, configuration.to_json().encode())
             elif path == "/jwks":
                 jwks = provider.jwks
                 if state["mode"] == "kid-absent-multiple":

@@ -79,6 +79,25 @@ import Web
         #expect(!(try links().logout(tenantSessionID: nil, idTokenHint: "h.e.s")).contains("id_token_hint"))
     }
 
+    /// Google publishes no `end_session_endpoint`: by default the session ends here only (the
+    /// browser goes straight to the logged-out page); asking for `oidc` logout says it cannot be.
+    @Test func aProviderWithoutEndSessionLogsOutHereOnly() throws {
+        let issuer = "https://accounts.google.com"
+        let google = try TenantEndpoints(
+            discovery: .object([
+                "issuer": .string(issuer), "authorization_endpoint": "https://accounts.google.com/o/oauth2/v2/auth",
+                "token_endpoint": "https://oauth2.googleapis.com/token",
+                "jwks_uri": "https://www.googleapis.com/oauth2/v3/certs",
+            ]), expectedIssuer: issuer)
+        let generic: [String: String?] = ["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": issuer]
+        let links = try links(generic, endpoints: google)
+        #expect(links.problems().isEmpty)
+        #expect(links.logout(tenantSessionID: nil, idTokenHint: "h.e.s") == "https://demo.example.com/logged-out")
+        var explicit = generic
+        explicit["AUTH0_LOGOUT"] = "oidc"
+        #expect(try self.links(explicit, endpoints: google).problems().count == 1)
+    }
+
     @Test func loginStartsAtTheDiscoveredAuthorizationEndpoint() throws {
         let custom = try endpoints(
             authorization: "https://login.example.com/authorize", token: "https://login.example.com/oauth/token",

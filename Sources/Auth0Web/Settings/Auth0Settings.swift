@@ -35,6 +35,9 @@ public struct Auth0Settings: Sendable {
     /// `AUTH0_LOGOUT`: `v2` (`/v2/logout`, the default with `AUTH0_DOMAIN`) or `oidc` (the
     /// discovered `end_session_endpoint` with `logout_hint`, the default with `ISSUER_BASE_URL`).
     public let logoutMode: LogoutMode
+    /// True when `AUTH0_LOGOUT` is not set: a generic provider without an `end_session_endpoint`
+    /// (Google publishes none) then logs out here only, rather than refusing to start.
+    public let logoutModeIsDefault: Bool
     /// `SESSION_ROLLING_SECONDS` (default 86400) and `SESSION_ABSOLUTE_SECONDS` (default 604800).
     public let rollingLifetime: Int64
     /// `SESSION_ABSOLUTE_SECONDS`: seconds after login after which the session ends whatever happens.
@@ -179,6 +182,7 @@ public struct Auth0Settings: Sendable {
         scope = value("AUTH0_SCOPE") ?? (isAuth0 ? Self.defaultScope : Self.genericScope)
         scopeIsDefault = value("AUTH0_SCOPE") == nil
         logoutMode = logout
+        logoutModeIsDefault = value("AUTH0_LOGOUT") == nil
         clientAuthentication = authMethod
         rollingLifetime = rolling
         absoluteLifetime = absolute

@@ -56,6 +56,8 @@ public struct TenantLinks: Sendable {
                 if let idTokenHint { pairs.append(("id_token_hint", idTokenHint)) }
                 return endSession + "?" + PercentEncoding.formEncode(pairs)
             }
+            // A provider with no logout endpoint: the session ends here; the provider's stays.
+            if !settings.isAuth0 { return settings.loggedOutURL }
             fallthrough
         case .v2:
             return endpoints.auth0Logout + "?"
@@ -67,7 +69,8 @@ public struct TenantLinks: Sendable {
     /// supports), one line each naming the setting.
     public func problems() -> [String] {
         var problems = ClientAuthentication.problems(settings: settings, endpoints: endpoints)
-        if settings.logoutMode == .oidc, endpoints.endSession == nil {
+        if settings.logoutMode == .oidc, endpoints.endSession == nil, settings.isAuth0 || !settings.logoutModeIsDefault
+        {
             problems.append(
                 "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"
             )

@@ -27,19 +27,41 @@ import Web
         #expect(tenant.sent(to: "oauth/token").count == 1)
     }
 
-    /// Another provider has no Management API: reading and saving say so, and nothing is sent.
-    @Test func aGenericProviderOffersNoMetadataAndCallsNothing() throws {
+    /// Metadata access for a provider that is not Auth0, over the scripted tenant.
+    private func genericAccess() throws -> MetadataAccess {
         let generic = try Auth0Settings(
             environment: TestSettings.environment([
                 "AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": "https://sso.example.com/realms/demo",
             ]))
-        let access = try TestMechanisms(http: tenant, clock: time.clock, settings: generic).metadata
+        return try TestMechanisms(http: tenant, clock: time.clock, settings: generic).metadata
+    }
+
+    /// Another provider has no Management API: reading and saving say so, and nothing is sent.
+    @Test func aGenericProviderOffersNoMetadataAndCallsNothing() throws {
+        let access = try genericAccess()
         var session = session(tokenSeconds: 10)
         #expect(throws: ManagementError(.notOffered)) { try access.refresh(&session) }
         #expect(throws: ManagementError(.notOffered)) { try access.save("Words", in: &session) }
         #expect(tenant.sent.isEmpty)
         #expect(ManagementError(.notOffered).status == 501)
         #expect(ManagementError(.notOffered).wordsKey == "metadata.not_offered")
+    }
+
+    /// Revalidating a generic provider's session renews its token (the check) and reads nothing.
+    @Test func aGenericProvidersSessionIsRevalidatedByItsRefreshToken() throws {
+        let access = try genericAccess()
+        var session = session(tokenSeconds: 3600)
+        session.accessToken = nil
+        try access.revalidate(&session)
+        #expect(tenant.sent(to: "oauth/token").count == 1)
+        #expect(tenant.sent(to: "api/v2/").isEmpty)
+        #expect(session.refreshToken == "RT1")
+        tenant.change {
+            $0.tokenStatus = 403
+            $0.tokenError = "invalid_grant"
+        }
+        session.accessToken = nil
+        #expect(throws: SessionEnded("refresh_refused")) { try access.revalidate(&session) }
     }
 
     /// A failed read says reading, not saving (the save's words said "a problem saving this").

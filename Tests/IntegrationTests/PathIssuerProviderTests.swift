@@ -75,6 +75,26 @@ import Web
         #expect(renamed.output.contains("ISSUER_BASE_URL: the tenant calls itself \(issuer)/, not \(issuer)"))
     }
 
+    /// Revalidation with a provider that has no metadata: its refresh token is the check. Renewed,
+    /// the session goes on; refused (the provider ended it), the person is logged out here too.
+    @Test func aDueSessionIsCheckedWithTheRefreshToken() throws {
+        _ = stack.signal("worker", SIGTERM)
+        try stack.startWorker(
+            issuer: issuer, clientID: Self.clientID, secret: Self.clientSecret, ["SESSION_REVALIDATE_SECONDS": "1"])
+        let browser = TestClient()
+        #expect(try browser.logIn(stack, atProviderWith: [("user", "ada")]).status == 302)
+        func tokenCalls() -> Int { stack.log("pyop").components(separatedBy: "POST /realms/demo/token 200").count - 1 }
+        #expect(tokenCalls() == 1)
+        usleep(2_200_000)  // due: more than the interval (whole seconds) since the last check
+        #expect(try browser.get(stack.baseURL + "/").body.contains("Email: ada@example.org"))
+        #expect(tokenCalls() == 2, "the renewal that checked the session")
+        #expect(try TestClient().post(issuer + "/misbehave", form: [("mode", "refresh-refused")]).status == 200)
+        usleep(2_200_000)  // due: more than the interval (whole seconds) since the last check
+        let ended = try browser.get(stack.baseURL + "/")
+        #expect(!ended.body.contains("Email: ada@example.org"))
+        #expect(!browser.cookies.keys.contains("mds"))
+    }
+
     /// RP-Initiated Logout: the provider gets its ID token back as `id_token_hint`, ends its
     /// session and sends the browser back to the product's logged-out page.
     @Test func logoutReturnsThroughTheProviderWithTheIDTokenHint() throws {

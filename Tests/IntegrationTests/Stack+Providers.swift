@@ -25,9 +25,12 @@ extension Stack {
         ]
     }
 
-    /// Starts the worker with default settings but the provider's `issuer` and the client.
-    func startWorker(issuer: String, clientID: String, secret: String, _ extra: [String: String] = [:]) throws {
+    /// Starts worker `index` with default settings but the provider's `issuer` and the client.
+    func startWorker(
+        _ index: Int = 1, issuer: String, clientID: String, secret: String, _ extra: [String: String] = [:]
+    ) throws {
         try startWorker(
+            index,
             extra: Stack.providerSettings(issuer: issuer, clientID: clientID, secret: secret).merging(extra) { $1 })
     }
 }

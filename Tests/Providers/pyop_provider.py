@@ -58,6 +58,7 @@ MISBEHAVIOURS = {
     "sig-none": None,
     "userinfo-bad-sub": None,
     "discovery-issuer": None,
+    "refresh-refused": None,
 }
 
 
@@ -117,8 +118,9 @@ def make_provider(options):
             "subject_type": "public",
         }
     }
+    # A refresh token is rotated at every use (its threshold is its whole life), as Auth0 does.
     state = AuthorizationState(
-        HashBasedSubjectIdentifierFactory("test-salt"), refresh_token_lifetime=3600, refresh_token_threshold=0
+        HashBasedSubjectIdentifierFactory("test-salt"), refresh_token_lifetime=3600, refresh_token_threshold=3600
     )
     provider = Provider(signing_key(1), configuration, state, clients, Userinfo(People()))
     for name, value in configuration.items():
@@ -217,6 +219,9 @@ def serve(options):
                 response = provider.authorize(request, user)
                 self.redirect(response.request(request["redirect_uri"]))
             elif path == "/token":
+                if state["mode"] == "refresh-refused" and "grant_type=refresh_token" in body:
+                    self.json(400, {"error": "invalid_grant", "error_description": "the session ended here"})
+                    return
                 try:
                     response = provider.handle_token_request(body, {"Authorization": self.headers.get("Authorization")})
                     if state["mode"] != "none" and "id_token" in response:

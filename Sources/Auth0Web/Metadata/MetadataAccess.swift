@@ -31,6 +31,16 @@ public struct MetadataAccess: Sendable {
         }
     }
 
+    /// Checks the session with the provider: its access token renewed with the refresh token (the
+    /// check itself) and, where there is metadata (Auth0), the metadata read again. Throws as `refresh`.
+    public func revalidate(_ session: inout Session) throws {
+        guard management.isOffered else {
+            _ = try accessToken(&session)
+            return
+        }
+        try refresh(&session)
+    }
+
     /// Saves `text` as the affirmation and keeps the metadata as saved in `session`; throws as `refresh`.
     public func save(_ text: String, in session: inout Session) throws {
         guard management.isOffered else { throw ManagementError(.notOffered) }

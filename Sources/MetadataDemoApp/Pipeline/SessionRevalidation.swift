@@ -28,7 +28,7 @@ struct SessionRevalidation: Sendable {
         do {
             try context.update { session in
                 session.accessToken = nil  // renewing is the check: a token still held would be used instead
-                try services.metadata.refresh(&session)
+                try services.metadata.revalidate(&session)
                 session.checkedAt = now
             }
             services.metrics.revalidated()

@@ -43,7 +43,7 @@ import Web
         #expect(throws: ManagementError(.notOffered)) { try access.refresh(&session) }
         #expect(throws: ManagementError(.notOffered)) { try access.save("Words", in: &session) }
         #expect(tenant.sent.isEmpty)
-        #expect(ManagementError(.notOffered).status == 501)
+        #expect(ManagementError(.notOffered).status == 409)
         #expect(ManagementError(.notOffered).wordsKey == "metadata.not_offered")
     }
 

@@ -82,7 +82,7 @@ import Web
     @Test func aSaveSaysSoAndKeepsTheTypedText() throws {
         let (_, answer) = try loggedInPost(
             as: "grace@example.com", to: "/affirmation", [("affirmation", "Kept <3"), ("action", "save")])
-        #expect(answer.status == 501)
+        #expect(answer.status == 409)
         #expect(answer.body.contains("which this sign-in provider does not have"))
         #expect(answer.body.contains("value=\"Kept &lt;3\""))
     }

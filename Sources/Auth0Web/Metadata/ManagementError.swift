@@ -71,7 +71,7 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
         case .forbidden: 403
         case .notFound: 404
         case .serverError, .timeout, .unreachable, .badResponse: 503
-        case .notOffered: 501
+        case .notOffered: 409  // the request is fine; this account has nowhere to keep it (never a 5xx)
         }
     }
 

@@ -72,6 +72,8 @@ public struct LoginCompletion: Sendable {
     }
 
     private func firstMetadata(_ session: inout Session, pending: String?) -> MetadataOutcome {
+        // A provider without metadata: the page says so itself; nothing to fetch or complain of.
+        if !metadata.isOffered, pending == nil { return .loaded }
         guard let pending else {
             do {
                 try metadata.refresh(&session)

@@ -17,6 +17,9 @@ public struct MetadataAccess: Sendable {
         self.events = events
     }
 
+    /// False with a provider that is not Auth0: there is no metadata to read or save.
+    public var isOffered: Bool { management.isOffered }
+
     /// Reads the metadata into `session`. Throws `SessionEnded` when the session can no longer
     /// call Auth0, or an `HTTPResponseError` (`ManagementError`, `AuthError`) for the tenant's trouble.
     public func refresh(_ session: inout Session) throws {

@@ -41,9 +41,11 @@ public struct Pages: Sendable {
 
     /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
     /// `Log out`. `typed` replaces the saved affirmation in the field (after a failed save);
-    /// `flash` is a one-time confirmation ("Affirmation saved.").
+    /// `flash` is a one-time confirmation ("Affirmation saved."). Without `metadataOffered` (a
+    /// provider that is not Auth0 keeps no metadata) a sentence saying so stands for the form.
     public func profile(
-        _ session: Session, typed: String? = nil, saveError: Words? = nil, flash: String? = nil, status: Int = 200
+        _ session: Session, metadataOffered: Bool, typed: String? = nil, saveError: Words? = nil, flash: String? = nil,
+        status: Int = 200
     ) -> Response {
         let picture = session.profile.picture
         var context: TemplateContext = [
@@ -55,6 +57,7 @@ public struct Pages: Sendable {
             "csrf": .text(session.csrfToken),
             "affirmation": .text(typed ?? session.metadata.affirmation),
             "affirmationLimit": .text(String(Pages.affirmationLimit)),
+            "metadataOffered": .flag(metadataOffered),
         ]
         if let flash { context["flash"] = .text(say(flash: Flash(stored: flash))) }
         if let saveError { context["saveError"] = .text(say(saveError.key, saveError.arguments)) }

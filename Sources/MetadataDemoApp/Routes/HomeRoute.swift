@@ -8,6 +8,8 @@ extension Routes {
         guard context.isLoggedIn() else {
             return pages(request).welcome(titleKey: context.endedHere ? "page.logged_out.title" : "page.welcome.title")
         }
-        return pages(request).profile(context.session!, flash: context.takeFlash())  // borrowed, not copied
+        // The session is borrowed, not copied.
+        return pages(request).profile(
+            context.session!, metadataOffered: services.settings.isAuth0, flash: context.takeFlash())
     }
 }

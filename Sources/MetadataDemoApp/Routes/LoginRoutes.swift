@@ -45,7 +45,9 @@ extension Routes {
             case .notSaved(let text, let error):
                 // The save still failed: the page shows the text they typed, nothing lost.
                 log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
-                response = pages(request).profile(login.session, typed: text, saveError: Words(error), status: 503)
+                response = pages(request).profile(
+                    login.session, metadataOffered: services.settings.isAuth0, typed: text, saveError: Words(error),
+                    status: 503)
             }
         } catch {
             log(

@@ -257,9 +257,11 @@ import Web
         environment["FASTCGI_LISTEN"] = "unix:" + templates + "/worker.sock"
         let start = try run(Stack.binDir + "/metadata-demo", [], environment: environment)
         #expect(start.status == 2)
+        let profile = try String(contentsOfFile: templates + "/profile.html", encoding: .utf8)
+        let line = try #require(profile.split(separator: "\n").firstIndex { $0.contains("[[profile.save]]") }) + 1
         #expect(
             start.output.contains(
-                "TEMPLATES_DIR: \(templates)/profile.html:16: no string \"profile.save\" in \(catalogue)"),
+                "TEMPLATES_DIR: \(templates)/profile.html:\(line): no string \"profile.save\" in \(catalogue)"),
             "\(start.output)")
     }
 }

@@ -1,5 +1,5 @@
 # The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
-.PHONY: run test unit bench build fuzz soak deb
+.PHONY: run test unit bench build fuzz soak deb coverage
 
 run:
 	scripts/run
@@ -27,3 +27,7 @@ soak:
 
 deb:
 	scripts/deb
+
+# Line coverage per module, every suite run once in an instrumented build of its own.
+coverage:
+	scripts/coverage

@@ -22,6 +22,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* Writes the coverage counts of a build instrumented for it (LLVM's profile runtime, linked in
+   only then: the weak reference is null in any other build). Swift cannot declare a weak symbol. */
+extern int __llvm_profile_write_file(void) __attribute__((weak));
+static inline void CFastCGI_writeCoverageProfile(void) {
+    if (__llvm_profile_write_file) __llvm_profile_write_file();
+}
+
 /* Block SIGTERM and SIGINT in the calling thread (and so in threads it starts later). */
 static inline int CFastCGI_blockStopSignals(void) {
     sigset_t set;

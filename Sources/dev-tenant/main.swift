@@ -27,9 +27,8 @@ do {
         options.socketGroup = gid
     }
     try FastCGIServer(address: address, options: options, responder: tenant, log: log).run()
-    // Requests in flight have finished (or the drain deadline passed); serving threads may
-    // still be inside libfcgi. Running global destructors under them can crash, so leave at once.
-    _exit(0)
+    // Requests in flight have finished (or the drain deadline passed).
+    FastCGIServer.exitAtOnce(0)
 } catch let problems as TenantConfigProblems {
     for line in problems.lines { FileHandle.standardError.write(Data("dev-tenant: \(line)\n".utf8)) }
     exit(2)

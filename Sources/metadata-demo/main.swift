@@ -97,9 +97,8 @@ do {
     options.peers = settings.peers
     options.socketGroup = settings.socketGroup
     try FastCGIServer(address: settings.listen, options: options, responder: responder, log: log).run()
-    // Requests in flight have finished (or the drain deadline passed); serving threads may
-    // still be inside libfcgi. Running global destructors under them can crash, so leave at once.
-    _exit(0)
+    // Requests in flight have finished (or the drain deadline passed).
+    FastCGIServer.exitAtOnce(0)
 } catch {
     FileHandle.standardError.write(Data("metadata-demo: \(error)\n".utf8))
     exit(1)

@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(
             name: "MetadataDemoAppTests",
-            dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport", "SQLiteStore"]),
+            dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Corpus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web", "TestSupport"]),
     ],

@@ -1,16 +1,15 @@
 import Auth0Web
 import Foundation
 import MetadataDemoApp
-import SQLiteStore
 import TestSupport
 import Web
 
 /// The product's services over a scripted tenant, with the shared test settings and a session
-/// ledger in a fresh SQLite file of its own.
+/// ledger in a fresh in-memory store of its own.
 enum TestServices {
     static func make(http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system) throws -> AppServices {
-        let store = try SQLiteSharedStore(
-            path: NSTemporaryDirectory() + "ledger-\(UUID().uuidString.prefix(8))/ledger.sqlite3", clock: clock)
+        // In memory: the contract suite holds it to SQLite's and Redis's promises.
+        let store = MemorySharedStore(clock: clock)
         return try AppServices(
             settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: http, store: store, clock: clock)
     }

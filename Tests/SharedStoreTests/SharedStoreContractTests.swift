@@ -5,9 +5,10 @@ import TestSupport
 import Testing
 import Web
 
-/// The engines behind `SharedStore`, each real: a SQLite file, a `redis-server`.
+/// The engines behind `SharedStore`, each real: a SQLite file, a `redis-server`; and the
+/// in-memory store the socket-free suites use, held to the same promises.
 enum Backend: String, CaseIterable, CustomTestStringConvertible {
-    case sqlite, redis
+    case sqlite, redis, memory
 
     var testDescription: String { rawValue }
 
@@ -23,6 +24,9 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
             return (
                 RedisSharedStore(address: address, prefix: prefix), RedisSharedStore(address: address, prefix: prefix)
             )
+        case .memory:
+            let store = MemorySharedStore()
+            return (store, store)
         }
     }
 }
@@ -148,7 +152,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         case .sqlite:
             // The same file, a new connection: as a restarted worker opens it.
             reopened = try SQLiteSharedStore(path: try #require(store as? SQLiteSharedStore).path)
-        case .redis:
+        case .redis, .memory:
             reopened = store
         }
         #expect(try reopened.events(after: nil, wait: 0).events.contains(Array("kept".utf8)))

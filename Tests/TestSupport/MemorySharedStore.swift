@@ -1,0 +1,83 @@
+import Foundation
+import Web
+
+/// A `SharedStore` in this process's memory, for the socket-free suites: no file, no server. Every
+/// handle given the same instance sees the same state, as two workers on one store would; the
+/// contract suite runs it beside SQLite and Redis, so it keeps their promises (order, cursors,
+/// pages, waiting, expiry, "add once", "remove only if held").
+public final class MemorySharedStore: SharedStore, @unchecked Sendable {
+    private struct Event {
+        let id: Int
+        let bytes: [UInt8]
+        let keepUntil: Double
+    }
+
+    private let condition = NSCondition()
+    private var events: [Event] = []
+    private var nextID = 1
+    private var keys: [String: (value: [UInt8], expires: Double)] = [:]
+    private let clock: Clock
+
+    /// An empty store, its expiry measured by `clock`.
+    public init(clock: Clock = .system) { self.clock = clock }
+
+    /// Adds the event and wakes every waiting reader.
+    public func append(_ event: [UInt8], keepUntil: Double) throws(SharedStoreError) {
+        condition.lock()
+        defer { condition.unlock() }
+        events.append(Event(id: nextID, bytes: event, keepUntil: keepUntil))
+        nextID += 1
+        condition.broadcast()
+    }
+
+    /// The live events after `cursor` (an event's number), a page at a time, waiting up to `wait`.
+    public func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (
+        events: [[UInt8]], cursor: String?
+    ) {
+        let after = cursor.flatMap(Int.init) ?? 0
+        let deadline = Date(timeIntervalSinceNow: max(0, wait))
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let now = clock.now()
+            events.removeAll { $0.keepUntil <= now }
+            let page = events.lazy.filter { $0.id > after }.prefix(Self.pageSize)
+            if !page.isEmpty { return (page.map(\.bytes), String(page.last!.id)) }
+            // Nothing new: the cursor stays at the newest number given so far, as the others' do.
+            guard condition.wait(until: deadline) else { return ([], String(max(after, nextID - 1))) }
+        }
+    }
+
+    /// Sets `key` unless it holds a live value.
+    public func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let now = clock.now()
+        if let held = keys[key], held.expires > now { return false }
+        keys = keys.filter { $0.value.expires > now }  // expired keys go as new ones come
+        keys[key] = (value, now + ttl)
+        return true
+    }
+
+    /// Sets `key`, replacing what it held.
+    public func set(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) {
+        condition.lock()
+        defer { condition.unlock() }
+        keys[key] = (value, clock.now() + ttl)
+    }
+
+    /// The live value of `key`.
+    public func get(_ key: String) throws(SharedStoreError) -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let held = keys[key], held.expires > clock.now() else { return nil }
+        return held.value
+    }
+
+    /// Removes `key` only while it holds `value`.
+    public func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError) {
+        condition.lock()
+        defer { condition.unlock() }
+        if keys[key]?.value == value { keys[key] = nil }
+    }
+}

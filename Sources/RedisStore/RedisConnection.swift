@@ -8,14 +8,52 @@ final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
     private let name: String
 
-    /// Connects to `address` within `timeoutMilliseconds`, which then bounds each command too,
-    /// and logs in and selects the database when the address says so.
+    /// A connection to the primary of `address`: the server itself, or with Sentinel the one the
+    /// first sentinel that answers names, checked to be a primary now (`ROLE`), so a store never
+    /// writes to a replica that a failover left behind.
+    static func primary(of address: RedisAddress, timeoutMilliseconds: Int) throws(SharedStoreError)
+        -> RedisConnection
+    {
+        guard let service = address.service else {
+            let node = RedisAddress.Node(host: address.host, port: address.port)
+            return try RedisConnection(node, address, timeoutMilliseconds: timeoutMilliseconds)
+        }
+        var reasons: [String] = []
+        for sentinel in address.sentinels {
+            do throws(SharedStoreError) {
+                let asked = try RedisConnection(sentinel, nil, timeoutMilliseconds: timeoutMilliseconds)
+                let reply = try asked.command(
+                    ["SENTINEL", "get-master-addr-by-name", service].map { Array($0.utf8) })
+                guard let parts = reply.elements, parts.count == 2, let host = parts[0].bytes,
+                    let port = parts[1].bytes.flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
+                else {
+                    reasons.append("\(sentinel) knows no primary \(service)")
+                    continue
+                }
+                let node = RedisAddress.Node(host: String(decoding: host, as: UTF8.self), port: port)
+                let primary = try RedisConnection(node, address, timeoutMilliseconds: timeoutMilliseconds)
+                guard case .array(let role) = try primary.command([Array("ROLE".utf8)]),
+                    role.first?.bytes == Array("master".utf8)
+                else {
+                    reasons.append("\(node), named by \(sentinel), is not a primary (yet)")
+                    continue
+                }
+                return primary
+            } catch {
+                reasons.append(error.description)
+            }
+        }
+        throw SharedStoreError("\(address.name): no primary found (\(reasons.joined(separator: "; ")))")
+    }
+
+    /// Connects to `node` within `timeoutMilliseconds`, which then bounds each command too, and
+    /// logs in and selects the database as `login` says (nil: a sentinel, asked as it is).
     /// - SeeAlso: `redisConnectWithTimeout`, `redisSetTimeout`.
-    init(_ address: RedisAddress, timeoutMilliseconds: Int) throws(SharedStoreError) {
-        name = "Redis \(address.host):\(address.port)"
+    private init(_ node: RedisAddress.Node, _ login: RedisAddress?, timeoutMilliseconds: Int) throws(SharedStoreError) {
+        name = "Redis \(node)"
         guard
             let context = redisConnectWithTimeout(
-                address.host, Int32(address.port), CHiredis_milliseconds(timeoutMilliseconds))
+                node.host, Int32(node.port), CHiredis_milliseconds(timeoutMilliseconds))
         else { throw SharedStoreError("\(name): out of memory") }
         if let text = CHiredis_error(context) {
             let message = String(cString: text)
@@ -24,6 +62,7 @@ final class RedisConnection {
         }
         self.context = context
         setTimeout(milliseconds: timeoutMilliseconds)
+        guard let address = login else { return }
         if let password = address.password {
             let login = address.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]
             guard case .status = try command(login.map { Array($0.utf8) }) else {

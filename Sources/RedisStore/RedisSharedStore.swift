@@ -138,13 +138,16 @@ public final class RedisSharedStore: SharedStore {
                 if let existing = connection {
                     live = existing
                 } else {
-                    live = try RedisConnection(address, timeoutMilliseconds: timeoutMilliseconds)
+                    live = try RedisConnection.primary(of: address, timeoutMilliseconds: timeoutMilliseconds)
                     connection = live
                 }
                 if extraMilliseconds > 0 { live.setTimeout(milliseconds: timeoutMilliseconds + extraMilliseconds) }
                 defer { if extraMilliseconds > 0 { live.setTimeout(milliseconds: timeoutMilliseconds) } }
                 let reply = try body(live)
-                if case .error(let text) = reply, text.hasPrefix("NOAUTH") || text.hasPrefix("LOADING") {
+                // READONLY: a failover made this server a replica; the next call finds the primary.
+                if case .error(let text) = reply,
+                    text.hasPrefix("NOAUTH") || text.hasPrefix("LOADING") || text.hasPrefix("READONLY")
+                {
                     connection = nil
                 }
                 return reply
@@ -171,8 +174,8 @@ public final class RedisSharedStore: SharedStore {
 
     private func unexpected(_ command: String, _ reply: RedisReply) -> SharedStoreError {
         if case .error(let text) = reply {
-            return SharedStoreError("Redis \(address.host):\(address.port): \(command) failed (\(text))")
+            return SharedStoreError("\(address.name): \(command) failed (\(text))")
         }
-        return SharedStoreError("Redis \(address.host):\(address.port): \(command) answered unexpectedly")
+        return SharedStoreError("\(address.name): \(command) answered unexpectedly")
     }
 }

@@ -41,7 +41,8 @@ struct WorkerSettings {
     let peerUsers: Set<UInt32>?
     /// `SESSION_STORE`: where the session ledger lives. `sqlite` (the default): a SQLite file in
     /// `STATE_DIR`, shared by the worker processes of this machine; `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`:
-    /// a Redis shared by workers on several machines.
+    /// a Redis shared by workers on several machines; `redis-sentinel://…/SERVICE[/DB]`: the primary
+    /// that Redis Sentinel names, followed through failovers.
     let ledgerStore: LedgerStore
     /// `STATE_DIR`: the folder of the embedded ledger (`session-ledger.sqlite3`). Default `state`.
     let stateDirectory: String
@@ -134,12 +135,15 @@ struct WorkerSettings {
         var ledgerStore: LedgerStore?
         switch environment["SESSION_STORE"] ?? "" {
         case "", "sqlite": ledgerStore = .sqlite(path: stateDirectory + "/session-ledger.sqlite3")
-        case let url where url.hasPrefix("redis://") || url.hasPrefix("rediss://"):
+        case let url
+        where url.hasPrefix("redis://") || url.hasPrefix("rediss://") || url.hasPrefix("redis-sentinel://"):
             do { ledgerStore = .redis(try RedisAddress(url: url)) } catch {
                 problems.append("SESSION_STORE: \(error.description)")
             }
         default:
-            problems.append("SESSION_STORE: is not sqlite or a redis://HOST:PORT/DB URL")
+            problems.append(
+                "SESSION_STORE: is not sqlite, a redis://HOST:PORT/DB URL or a redis-sentinel://HOST:PORT,…/SERVICE/DB URL"
+            )
         }
         guard problems.isEmpty, let listen, let threads, let requestSeconds, let mode, let level, let peers,
             let ledgerStore, let connections

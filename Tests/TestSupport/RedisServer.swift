@@ -6,6 +6,10 @@ import Glibc
 public final class RedisServer: @unchecked Sendable {
     /// Its port on 127.0.0.1.
     public let port: Int
+    /// The program and what goes before and after the common options (a sentinel's config file first).
+    private let program: String
+    private let leading: [String]
+    private let extra: [String]
     private var process: ChildProcess?
     private let lock = NSLock()
 
@@ -18,9 +22,28 @@ public final class RedisServer: @unchecked Sendable {
         return server
     }()
 
-    /// Starts a server of its own on a free port.
-    public init() throws {
+    /// Starts a server of its own on a free port, `extra` added to its options (`--replicaof …`).
+    public init(extra: [String] = []) throws {
         port = try LoopbackPort.free()
+        program = "/usr/bin/redis-server"
+        leading = []
+        self.extra = extra
+        try start()
+    }
+
+    /// Starts Debian's `redis-sentinel` on a free port, watching the primary on `primaryPort` as
+    /// `service` (one sentinel is a quorum): it calls the primary down after a second unanswered.
+    public init(sentinelFor service: String, primaryPort: Int) throws {
+        port = try LoopbackPort.free()
+        program = "/usr/bin/redis-sentinel"
+        let config = NSTemporaryDirectory() + "sentinel-\(port).conf"  // the sentinel rewrites it
+        try """
+        sentinel monitor \(service) 127.0.0.1 \(primaryPort) 1
+        sentinel down-after-milliseconds \(service) 1000
+        sentinel failover-timeout \(service) 5000
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        leading = [config]
+        extra = []
         try start()
     }
 
@@ -30,11 +53,12 @@ public final class RedisServer: @unchecked Sendable {
     /// Starts it (again) on its port.
     public func start() throws {
         let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--daemonize", "no", "--loglevel", "warning", "--dir", NSTemporaryDirectory(),
-        ]
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments =
+            leading + [
+                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--daemonize", "no", "--loglevel", "warning", "--dir", NSTemporaryDirectory(),
+            ] + extra
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         lock.withLock { self.process = process }
@@ -42,7 +66,7 @@ public final class RedisServer: @unchecked Sendable {
             if LoopbackPort.accepts(port) { return }
             usleep(25_000)
         }
-        throw RedisServerError("redis-server did not start on port \(port)")
+        throw RedisServerError("\(program) did not start on port \(port)")
     }
 
     /// Stops it at once (SIGKILL), as a crash or a network cut would.

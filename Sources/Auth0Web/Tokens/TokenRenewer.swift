@@ -17,9 +17,10 @@ public final class TokenRenewer: Sendable {
     public static let resultGraceSeconds: Double = 10
 
     private final class Flight: @unchecked Sendable {
-        // Guarded by `condition`.
         let condition = NSCondition()
+        /// Guarded by `condition`.
         var result: Result<TokenSet, AuthError>?
+        /// Guarded by the renewer's `flights` lock, under which it is read to forget old flights.
         var finishedAt: Double = .infinity
     }
 
@@ -65,9 +66,12 @@ public final class TokenRenewer: Sendable {
                     key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds
                 ) { () throws(AuthError) in try tokens.refresh(refreshToken) }
             }
+            // Under `flights`, where other renewals read it: written under the condition, the
+            // two locks would give the write and those reads no order.
+            let finished = clock.now()
+            flights.withLock { _ in flight.finishedAt = finished }
             flight.condition.lock()
             flight.result = result
-            flight.finishedAt = clock.now()
             flight.condition.broadcast()
             flight.condition.unlock()
             if case .failure(let error) = result, error.code != .refreshRefused {

@@ -5,6 +5,8 @@ import Foundation
 import Web
 
 // The dev tenant as a FastCGI worker of its own, behind nginx on DEV_TENANT_PORT.
+// Stop signals blocked before any thread starts (see metadata-demo's main): run() takes them.
+FastCGIServer.blockStopSignals()
 let environment = ProcessInfo.processInfo.environment
 let log = Log(minimum: Log.Level(name: environment["LOG_LEVEL"] ?? "info") ?? .info)
 do {

@@ -34,6 +34,11 @@ if arguments.first == "publish-static" {
     }
 }
 
+// Serving from here on. SIGTERM and SIGINT are blocked now, before any thread starts, so every
+// thread inherits the block and a stop that arrives during start-up waits for `run()` to take it:
+// unblocked, it could reach libfcgi's handler, which only sets a flag, and be lost.
+FastCGIServer.blockStopSignals()
+
 // Every problem in every setting is reported at once, one line each, naming the setting.
 let all = AllSettings(environment: environment)
 guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0 else {

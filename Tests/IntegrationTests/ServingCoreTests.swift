@@ -6,6 +6,21 @@ import Testing
 /// The serving core against peers that stall, dribble or send too much, a worker killed under
 /// load, and a graceful reload: real nginx, worker, supervisor and dev tenant.
 @Suite(.serialized) final class ServingCoreTests {
+    /// A stop that arrives while the worker is still starting is kept for `run()`: the worker
+    /// and the dev tenant block SIGTERM before any thread starts. (Once, a SIGTERM sent as soon
+    /// as the socket accepted reached libfcgi's handler, which only sets a flag, and the worker
+    /// never stopped.)
+    @Test func aStopDuringStartUpStopsTheWorker() throws {
+        let stack = try Stack(workers: 0)
+        defer { stack.stop() }
+        for index in 2...16 {
+            try stack.startWorker(index, waitSeconds: 10)  // returns as soon as the socket accepts
+            stack.send(SIGTERM, to: Stack.workerName(index))
+            for _ in 0..<200 where stack.isRunning(Stack.workerName(index)) { usleep(25_000) }
+            #expect(!stack.isRunning(Stack.workerName(index)), "worker \(index) ignored its SIGTERM")
+        }
+    }
+
     /// 80 connections that each send half a record header and then nothing: once, 4 such peers
     /// silenced a 4-thread worker. Now they hold no thread, and pages keep being answered.
     @Test func stalledPeersDoNotSilenceTheWorker() throws {

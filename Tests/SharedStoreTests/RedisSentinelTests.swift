@@ -13,15 +13,7 @@ import Web
 
     /// What `redis-cli` answers on `port` (the tests' view of the servers, beside the store's).
     private static func cli(_ port: Int, _ arguments: [String]) throws -> String {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        process.arguments = ["-p", String(port)] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ChildProcess.output("/usr/bin/redis-cli", ["-p", String(port)] + arguments).output
     }
 
     /// Polls `condition` every 100 ms for up to `seconds`; true once it holds.

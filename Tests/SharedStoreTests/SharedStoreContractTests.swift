@@ -174,20 +174,14 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     }
 
     private static func rows(in path: String) throws -> (Int32, Int) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c",
-            "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from ledger_keys').fetchone()[0])",
-            path,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return (process.terminationStatus, Int(text) ?? -1)
+        let (status, output) = try ChildProcess.output(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from ledger_keys').fetchone()[0])",
+                path,
+            ])
+        return (status, Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
     }
 }
 

@@ -129,6 +129,19 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Runs `path` with `arguments` to its end; its exit status and what it wrote on stdout.
+    public static func output(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Sends it SIGTERM.
     public func terminate() {
         let pid = processIdentifier

@@ -62,10 +62,7 @@ public final class RedisServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         lock.withLock { self.process = process }
-        for _ in 0..<200 {
-            if LoopbackPort.accepts(port) { return }
-            usleep(25_000)
-        }
+        if LoopbackPort.waitUntilAccepting(port, seconds: 5) { return }
         throw RedisServerError("\(program) did not start on port \(port)")
     }
 

@@ -4,21 +4,25 @@ import Web
 public struct TenantLinks: Sendable {
     private let settings: Auth0Settings
     private let endpoints: TenantEndpoints
+    /// The scopes a login asks for: the setting; but the default asks another provider for
+    /// `offline_access` only when its `scopes_supported` lists it (or it publishes no list), since
+    /// some refuse a scope they do not know, and default settings must log in everywhere.
+    public let scope: String
+    /// `prompt=consent` goes with `offline_access` to a provider that is not Auth0.
+    private let asksConsent: Bool
 
     /// Links for the application `settings` on the tenant whose endpoints were discovered.
     public init(settings: Auth0Settings, endpoints: TenantEndpoints) {
         self.settings = settings
         self.endpoints = endpoints
-    }
-
-    /// The scopes a login asks for: the setting; but the default asks another provider for
-    /// `offline_access` only when its `scopes_supported` lists it (or it publishes no list), since
-    /// some refuse a scope they do not know, and default settings must log in everywhere.
-    public var scope: String {
-        guard !settings.isAuth0, settings.scopeIsDefault, let supported = endpoints.scopes,
+        var scopes = settings.scope.split(separator: " ")
+        if !settings.isAuth0, settings.scopeIsDefault, let supported = endpoints.scopes,
             !supported.contains("offline_access")
-        else { return settings.scope }
-        return settings.scope.split(separator: " ").filter { $0 != "offline_access" }.joined(separator: " ")
+        {
+            scopes.removeAll { $0 == "offline_access" }
+        }
+        scope = scopes.joined(separator: " ")
+        asksConsent = !settings.isAuth0 && scopes.contains("offline_access")
     }
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
@@ -26,7 +30,6 @@ public struct TenantLinks: Sendable {
     /// another provider for `offline_access`, `prompt=consent`, which OpenID Connect Core §11
     /// requires for it (Auth0 needs no such prompt, and would show one at every login).
     public func authorize(_ transaction: LoginTransaction, uiLocales: String? = nil) -> String {
-        let scope = scope
         var pairs = [
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
             ("scope", scope),
@@ -36,9 +39,7 @@ public struct TenantLinks: Sendable {
             ("state", transaction.state), ("nonce", transaction.nonce),
             ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)), ("code_challenge_method", "S256"),
         ]
-        if !settings.isAuth0, scope.split(separator: " ").contains("offline_access") {
-            pairs.append(("prompt", "consent"))
-        }
+        if asksConsent { pairs.append(("prompt", "consent")) }
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
         return endpoints.authorization + "?" + PercentEncoding.formEncode(pairs)

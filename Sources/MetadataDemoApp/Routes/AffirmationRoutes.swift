@@ -19,7 +19,7 @@ extension Routes {
         try checkForm(form, request: request, context: &context)
         if saving && text.count > Pages.affirmationLimit {
             return pages(request).profile(
-                session, metadataOffered: services.settings.isAuth0, typed: typed,
+                session, metadataOffered: services.metadata.isOffered, typed: typed,
                 saveError: Words("save.too_long", ["limit": String(Pages.affirmationLimit)]), status: 400)
         }
         do {
@@ -39,7 +39,7 @@ extension Routes {
             // The tenant's trouble: the person stays logged in and sees why, with their text.
             log(.warning, "affirmation call failed", ["id": request.requestID, "error": "\(error)"])
             return pages(request).profile(
-                context.session ?? session, metadataOffered: services.settings.isAuth0, typed: typed,
+                context.session ?? session, metadataOffered: services.metadata.isOffered, typed: typed,
                 saveError: Words(error), status: error.status)
         }
     }

@@ -10,6 +10,6 @@ extension Routes {
         }
         // The session is borrowed, not copied.
         return pages(request).profile(
-            context.session!, metadataOffered: services.settings.isAuth0, flash: context.takeFlash())
+            context.session!, metadataOffered: services.metadata.isOffered, flash: context.takeFlash())
     }
 }

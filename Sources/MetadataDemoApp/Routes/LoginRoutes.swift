@@ -46,7 +46,7 @@ extension Routes {
                 // The save still failed: the page shows the text they typed, nothing lost.
                 log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
                 response = pages(request).profile(
-                    login.session, metadataOffered: services.settings.isAuth0, typed: text, saveError: Words(error),
+                    login.session, metadataOffered: services.metadata.isOffered, typed: text, saveError: Words(error),
                     status: 503)
             }
         } catch {

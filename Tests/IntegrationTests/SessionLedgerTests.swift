@@ -99,6 +99,63 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         try expectLoggedOut(thief, stack, csrf: token)
     }
 
+    /// Issue 26: Redis restarted without persistence lost every logout written to it; the
+    /// running workers refused those cookies from memory, but a worker started afterwards took a
+    /// logged-out person's copied cookie again. Now the workers write back what the store lost.
+    @Test func logoutsHoldAfterRedisComesBackEmptyAndEveryWorkerRestarts() throws {
+        let (stack, server) = try LedgerBackend.redis.stack()
+        let redis = try #require(server)
+        defer { stack.stop(); redis.stop() }
+        let (thief, token) = try copyKeptAfterLogout(DemoUser.skippy, stack)
+        redis.stop()
+        try redis.start()  // the same port, empty
+        let logs = { stack.log("worker") + stack.log("worker-2") }
+        var rewritten = false
+        for _ in 0..<50 where !rewritten {
+            usleep(100_000)
+            rewritten = logs().contains("came back without its log")
+        }
+        #expect(rewritten, "no worker noticed the empty store")
+        // A deploy: each worker restarts in turn, so none remembers anything but what the store holds.
+        for index in 1...2 {
+            stack.signal(Stack.workerName(index), SIGTERM)
+            try stack.startWorker(index)
+        }
+        try expectLoggedOut(thief, stack, csrf: token)
+    }
+
+    /// Issue 26, item 4: a save that began before the logout (in another tab, on the other
+    /// worker) and ends after it must not hand the browser the session again.
+    @Test(arguments: LedgerBackend.allCases)
+    func aSaveThatEndsAfterALogoutDoesNotBringTheSessionBack(_ backend: LedgerBackend) throws {
+        let (stack, redis) = try backend.stack(tenantEnvironment: ["DEV_TENANT_LATENCY_MS": "1500"])
+        defer { stack.stop(); redis?.stop() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let token = try csrf(browser, stack)
+        let savingTab = browser.copy()
+        let saved = Mutex<TestClient.Answer?>(nil)
+        let saving = Thread {
+            let answer = try? savingTab.post(
+                stack.baseURL + "/affirmation",
+                form: [("csrf", token), ("affirmation", "Typed before the logout"), ("action", "save")],
+                headers: [("Origin", stack.baseURL)])
+            saved.withLock { $0 = answer }
+        }
+        saving.start()
+        usleep(300_000)  // the save is waiting on the tenant
+        _ = try logOut(browser, stack)
+        var answer: TestClient.Answer?
+        for _ in 0..<100 where answer == nil {
+            usleep(100_000)
+            answer = saved.withLock { $0 }
+        }
+        let save = try #require(answer, "the save did not answer")
+        #expect(save.status == 303)
+        #expect(savingTab.cookies["mds"] == nil, "the save's answer gave the ended session back")
+        #expect(try savingTab.get(stack.baseURL + "/me").status == 401)
+    }
+
     @Test(arguments: LedgerBackend.allCases)
     func theTenantsBackChannelLogoutEndsExactlyTheSessionsItNames(_ backend: LedgerBackend) throws {
         let (stack, redis) = try backend.stack()

@@ -21,7 +21,7 @@ import Testing
         metrics.loginFailed(reason: "unknown_state")
         metrics.renewalFailed(reason: "tenant_unreachable")
         metrics.managementCall(outcome: "200")
-        let text = String(decoding: metrics.render(jwksFetches: 0, ledgerEntries: 0), as: UTF8.self)
+        let text = String(decoding: metrics.render(jwksFetches: 0, ledgerEntries: 0, ledgerPending: 0), as: UTF8.self)
         let emitted = Set(
             text.split(separator: "\n").filter { !$0.hasPrefix("#") }
                 .compactMap { $0.split(whereSeparator: { $0 == "{" || $0 == " " }).first.map(String.init) })
@@ -33,7 +33,8 @@ import Testing
     /// The Management API 429 counter exists at zero from the start: Prometheus sees no increase
     /// in a series whose first sample is already 1, so the first 429 would go unnoticed.
     @Test func theRateLimitCounterStartsAtZero() {
-        let text = String(decoding: AppMetrics().render(jwksFetches: 0, ledgerEntries: 0), as: UTF8.self)
+        let text = String(
+            decoding: AppMetrics().render(jwksFetches: 0, ledgerEntries: 0, ledgerPending: 0), as: UTF8.self)
         #expect(text.contains(#"metadata_demo_management_api_calls_total{status="429"} 0"#))
     }
 }

@@ -74,6 +74,15 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
         return held.value
     }
 
+    /// Forgets everything, as a Redis restarted without persistence does (event numbers go on,
+    /// as a restarted Redis's time-based stream ids do).
+    public func wipe() {
+        condition.lock()
+        defer { condition.unlock() }
+        events = []
+        keys = [:]
+    }
+
     /// Removes `key` only while it holds `value`.
     public func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError) {
         condition.lock()

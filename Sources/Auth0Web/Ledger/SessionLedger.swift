@@ -7,7 +7,9 @@ import Web
 /// `SharedStore` (SQLite on one machine, Redis across machines); each worker keeps an in-memory
 /// copy of the ended sessions, follows the store's log on a thread of its own, and answers page
 /// views from the copy. When the store cannot be reached, the copy keeps serving, what this
-/// worker ended is kept and written when the store returns, and every failure is reported.
+/// worker ended is kept and written when the store returns, and every failure is reported. When
+/// the store comes back without its log (see `SessionLedger+Generation.swift`), every worker
+/// writes again what it remembers, so a worker started later still refuses those sessions.
 public final class SessionLedger: Sendable {
     /// How long a session may live (its absolute lifetime): ended entries are kept that long.
     public let retentionSeconds: Int64
@@ -19,11 +21,15 @@ public final class SessionLedger: Sendable {
     private let ended = Mutex(EndedSessions())
     /// Mirrors `ended.isEmpty`, so a page view on a fresh deployment takes no lock.
     private let hasEntries = Atomic<Bool>(false)
-    private let pending = Mutex<[EndedSessions.Entry]>([])
+    let pending = Mutex<[EndedSessions.Entry]>([])
+    /// What `ended` holds, as written to the store, for writing again to a store that lost it.
+    let remembered = Mutex(RememberedEntries())
+    /// The store's generation this worker last read everything of (nil before the first check).
+    let generation = Mutex<[UInt8]?>(nil)
     /// Logout tokens seen while the store was away (so a replay to this worker is still refused).
     private let localTokenIDs = Mutex<[String: Int64]>([:])
     private let healthy = Atomic<Bool>(true)
-    private let cursor = Mutex<String?>(nil)
+    let cursor = Mutex<String?>(nil)
     private let following = Atomic<Bool>(false)
     /// Sessions this worker checked or holds back from checking, until when (see `claimRevalidation`).
     let revalidationClaims = Mutex<[String: Double]>([:])
@@ -110,10 +116,17 @@ public final class SessionLedger: Sendable {
     public func startFollowing() {
         guard !following.exchange(true, ordering: .acquiringAndReleasing) else { return }
         while catchUp(wait: 0) {}
+        if healthy.load(ordering: .relaxed) { checkGeneration() }
         let thread = Thread { [self] in
             var lastPrune = clock.now()
+            var lastGenerationCheck = ContinuousClock.now
             while true {
                 catchUp(wait: 0.5)
+                // Twice a second at most (a GET), and never while the store is away.
+                if healthy.load(ordering: .relaxed), ContinuousClock.now - lastGenerationCheck >= .milliseconds(500) {
+                    lastGenerationCheck = ContinuousClock.now
+                    checkGeneration()
+                }
                 if !healthy.load(ordering: .relaxed) { usleep(250_000) }
                 if clock.now() - lastPrune > 60 {
                     lastPrune = clock.now()
@@ -122,6 +135,7 @@ public final class SessionLedger: Sendable {
                         $0.prune(now: now)
                         hasEntries.store(!$0.isEmpty, ordering: .releasing)
                     }
+                    remembered.withLock { $0.prune(now: now) }
                 }
             }
         }
@@ -151,6 +165,10 @@ public final class SessionLedger: Sendable {
     /// each logout adds one, kept for the sessions' absolute lifetime).
     public var rememberedEntries: Int { ended.withLock { $0.count } }
 
+    /// How many ended sessions this worker could not write to the store yet (a gauge: above 0
+    /// only while the store is unreachable; other workers do not know of these until it returns).
+    public var pendingEntries: Int { pending.withLock { $0.count } }
+
     private func flushPending() throws(SharedStoreError) {
         let waiting = pending.withLock { $0 }
         for (index, entry) in waiting.enumerated() {
@@ -164,13 +182,15 @@ public final class SessionLedger: Sendable {
         pending.withLock { $0.removeFirst(waiting.count) }
     }
 
-    private func apply(_ entries: [EndedSessions.Entry]) {
+    func apply(_ entries: [EndedSessions.Entry]) {
         guard !entries.isEmpty else { return }
         let now = now()
+        let live = entries.filter { $0.until > now }
         ended.withLock { copy in
-            for entry in entries where entry.until > now { copy.apply(entry) }
+            for entry in live { copy.apply(entry) }
             hasEntries.store(!copy.isEmpty, ordering: .releasing)
         }
+        remembered.withLock { for entry in live { $0.remember(entry) } }
     }
 
     func failed(_ operation: String, _ error: any Error) {
@@ -178,5 +198,5 @@ public final class SessionLedger: Sendable {
         events.ledgerFailed(operation: operation, error: "\(error)", firstOfOutage: firstOfOutage)
     }
 
-    private func now() -> Int64 { Int64(clock.now()) }
+    func now() -> Int64 { Int64(clock.now()) }
 }

@@ -6,7 +6,8 @@ import Web
 /// made through this object, and one place (`setCookies()`) that decides what the answer
 /// writes. Nothing is written unless the session changed, started or ended, its rolling lifetime
 /// is due to be extended, a flash was set or shown, or the browser sent a cookie that did not open
-/// or whose session the ledger says has ended (a copy kept after logout is a logged-out visitor).
+/// or whose session the ledger says has ended (a copy kept after logout is a logged-out visitor,
+/// and so is a request that changed a session the ledger ended meanwhile).
 /// One per request, a value the pipeline owns and lends to the route (`inout`): no allocation
 /// and no dynamic exclusivity checks on the request path.
 public struct SessionContext {
@@ -115,6 +116,10 @@ public struct SessionContext {
         var out: [SetCookie] = []
         if let sent {
             switch change {
+            case .updated where current.map { ledger?.hasEnded($0) ?? false } ?? false:
+                // Ended while this request waited on the tenant (a logout in another tab, on
+                // another host): its answer must not hand the browser the session again.
+                out += sessions.clear(sent)
             case .started, .updated:
                 if let current { out += try sessions.store(current, replacing: sent) }
             case .ended:

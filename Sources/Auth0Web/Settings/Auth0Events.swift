@@ -14,6 +14,9 @@ public protocol Auth0Events: Sendable {
     func ledgerFailed(operation: String, error: String, firstOfOutage: Bool)
     /// The session ledger's shared store works again after failing.
     func ledgerRecovered()
+    /// The session ledger's store came back without its log; this worker wrote `rewritten`
+    /// ended sessions it remembered back into it.
+    func ledgerStoreReset(rewritten: Int)
 }
 
 extension Auth0Events {
@@ -29,6 +32,8 @@ extension Auth0Events {
     public func ledgerFailed(operation: String, error: String, firstOfOutage: Bool) {}
     /// Does nothing by default.
     public func ledgerRecovered() {}
+    /// Does nothing by default.
+    public func ledgerStoreReset(rewritten: Int) {}
 }
 
 /// Reports nothing.

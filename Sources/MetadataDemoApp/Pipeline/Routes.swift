@@ -54,7 +54,8 @@ struct Routes: Sendable {
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                     body: self.services.metrics.render(
                         jwksFetches: self.services.keys.fetchCount,
-                        ledgerEntries: self.services.ledger.rememberedEntries)
+                        ledgerEntries: self.services.ledger.rememberedEntries,
+                        ledgerPending: self.services.ledger.pendingEntries)
                 ).notStored()
             })
         return router

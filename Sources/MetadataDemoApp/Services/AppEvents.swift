@@ -34,6 +34,13 @@ struct AppEvents: Auth0Events {
         status("serving")
     }
 
+    func ledgerStoreReset(rewritten: Int) {
+        metrics.ledgerStoreReset()
+        log(
+            .warning, "session ledger store came back without its log; remembered ended sessions written again",
+            ["rewritten": String(rewritten)])
+    }
+
     func announcementRefused(user: String) {
         metrics.announcementRefused()
         log(.warning, "announcement_url refused: not an absolute http(s) URL", ["user": user])

@@ -13,6 +13,8 @@ public final class AppMetrics: Sendable {
     private let jwksFetches: Gauge
     private let ledgerAvailable: Gauge
     private let ledgerEntries: Gauge
+    private let ledgerPending: Gauge
+    private let ledgerResets: Counter
     private let revalidations: Counter
     /// Request counters by route and status, cached per thread: the registry's own look-up
     /// validates names and labels on every call, and one shared cache behind a lock made the
@@ -64,6 +66,15 @@ public final class AppMetrics: Sendable {
                 help:
                     "Ended sessions, tenant sessions and people this worker remembers (each kept for the sessions' absolute lifetime)"
             ))
+        ledgerPending = registry.makeGauge(
+            descriptor: Self.name(
+                "session_ledger_pending_entries",
+                help: "Ended sessions this worker could not write to the store yet (other workers do not know of them)")
+        )
+        ledgerResets = registry.makeCounter(
+            descriptor: Self.name(
+                "session_ledger_store_resets", unit: "total",
+                help: "Times the store came back without its log and this worker wrote what it remembered again"))
         // At zero from the start: a series that first appears at 1 shows Prometheus no increase,
         // and the shipped alert on Management API 429s watches for any.
         _ = registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", "429")])
@@ -108,6 +119,8 @@ public final class AppMetrics: Sendable {
 
     func ledgerRecovered() { ledgerAvailable.set(Int64(1)) }
 
+    func ledgerStoreReset() { ledgerResets.increment() }
+
     func backchannelLogout(outcome: String) {
         registry.makeCounter(descriptor: Self.backchannelLogouts, labels: [("outcome", outcome)]).increment()
     }
@@ -118,10 +131,11 @@ public final class AppMetrics: Sendable {
         registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", outcome)]).increment()
     }
 
-    /// The text exposition, with the JWKS fetch count and the ledger's size read at scrape time.
-    func render(jwksFetches count: Int, ledgerEntries: Int) -> [UInt8] {
+    /// The text exposition, with the JWKS fetch count and the ledger's gauges read at scrape time.
+    func render(jwksFetches count: Int, ledgerEntries: Int, ledgerPending: Int) -> [UInt8] {
         jwksFetches.set(Int64(count))
         self.ledgerEntries.set(Int64(ledgerEntries))
+        self.ledgerPending.set(Int64(ledgerPending))
         return registry.emitToBuffer()
     }
 }

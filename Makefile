@@ -1,5 +1,5 @@
 # The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
-.PHONY: run test unit bench build fuzz soak deb coverage
+.PHONY: run test unit bench build fuzz soak deb coverage cluster chaos
 
 run:
 	scripts/run
@@ -31,3 +31,14 @@ deb:
 # Line coverage per module, every suite run once in an instrumented build of its own.
 coverage:
 	scripts/coverage
+
+# Several hosts in network namespaces (root): two application hosts behind a front nginx, Redis
+# with a replica and three sentinels. `cluster` runs until Ctrl-C; `chaos` runs faults under load
+# and prints the figures.
+cluster:
+	scripts/ensure-deps cluster
+	scripts/cluster up
+
+chaos:
+	scripts/ensure-deps cluster
+	scripts/cluster chaos

@@ -54,7 +54,8 @@ def request(url, method="GET", body=None, cookies=None, headers=None):
     return response.status, response.getheader("Location"), text
 
 
-def login(app, email, password):
+def login(app, email, password, keep_tenant=False):
+    """The cookies of one login; the dev tenant's too with keep_tenant (to log out there)."""
     cookies = {}
     status, authorize, _ = request(app + "/login", cookies=cookies)
     assert status == 302, status
@@ -71,6 +72,8 @@ def login(app, email, password):
     assert status == 302, status
     status, _, _ = request(location, cookies=cookies)
     assert status == 302, status
+    if keep_tenant:
+        return cookies
     # The product's cookies only (the dev tenant's share the jar: cookies ignore ports).
     return {key: value for key, value in cookies.items() if not key[0].startswith("devtenant")}
 

@@ -6,7 +6,8 @@ import Web
 /// leaves a context that failed unusable).
 final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
-    private let name: String
+    /// "Redis HOST:PORT": the server this connection reached.
+    let name: String
 
     /// A connection to the primary of `address`: the server itself, or with Sentinel the one the
     /// first sentinel that answers names, checked to be a primary now (`ROLE`), so a store never

@@ -17,6 +17,13 @@ public final class RedisSharedStore: SharedStore {
     private static let skewSeconds: Double = 300
     private let commands = Mutex<RedisConnection?>(nil)
     private let follower = Mutex<RedisConnection?>(nil)
+    /// The server the last connection reached, and how often that changed (failovers seen).
+    private let lastPrimary = Mutex<String?>(nil)
+    private let primaryChanges = Atomic<Int>(0)
+
+    /// How many times a new connection reached another server than the one before: a Sentinel
+    /// failover, seen by this worker (a gauge of the store's own history, for the metrics).
+    public var failoversSeen: Int { primaryChanges.load(ordering: .relaxed) }
 
     /// A store on the Redis at `address`, its keys under `prefix`, keeping every event at least
     /// `retentionSeconds` after it was added (the longest any event asks for: the sessions'
@@ -140,6 +147,10 @@ public final class RedisSharedStore: SharedStore {
                 } else {
                     live = try RedisConnection.primary(of: address, timeoutMilliseconds: timeoutMilliseconds)
                     connection = live
+                    let before = lastPrimary.withLock { last in
+                        defer { last = live.name }; return last
+                    }
+                    if let before, before != live.name { primaryChanges.add(1, ordering: .relaxed) }
                 }
                 if extraMilliseconds > 0 { live.setTimeout(milliseconds: timeoutMilliseconds + extraMilliseconds) }
                 defer { if extraMilliseconds > 0 { live.setTimeout(milliseconds: timeoutMilliseconds) } }

@@ -1,4 +1,6 @@
+import Auth0Web
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetadataDemoApp
@@ -8,6 +10,13 @@ import Testing
 @Suite struct AlertRulesTests {
     static let repoRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// A ledger with nothing in it, for the gauges read at scrape time.
+    static func ledger() throws -> SessionLedger {
+        try SessionLedger(
+            store: MemorySharedStore(), retentionSeconds: 60, secrets: [TestSettings.cookieSecret],
+            events: NoAuth0Events())
+    }
 
     @Test func everyMetricTheAlertsWatchIsOneTheWorkerEmits() throws {
         let rules = try String(
@@ -21,7 +30,7 @@ import Testing
         metrics.loginFailed(reason: "unknown_state")
         metrics.renewalFailed(reason: "tenant_unreachable")
         metrics.managementCall(outcome: "200")
-        let text = String(decoding: metrics.render(jwksFetches: 0, ledgerEntries: 0, ledgerPending: 0), as: UTF8.self)
+        let text = String(decoding: metrics.render(jwksFetches: 0, ledger: try Self.ledger()), as: UTF8.self)
         let emitted = Set(
             text.split(separator: "\n").filter { !$0.hasPrefix("#") }
                 .compactMap { $0.split(whereSeparator: { $0 == "{" || $0 == " " }).first.map(String.init) })
@@ -32,9 +41,9 @@ import Testing
 
     /// The Management API 429 counter exists at zero from the start: Prometheus sees no increase
     /// in a series whose first sample is already 1, so the first 429 would go unnoticed.
-    @Test func theRateLimitCounterStartsAtZero() {
+    @Test func theRateLimitCounterStartsAtZero() throws {
         let text = String(
-            decoding: AppMetrics().render(jwksFetches: 0, ledgerEntries: 0, ledgerPending: 0), as: UTF8.self)
+            decoding: AppMetrics().render(jwksFetches: 0, ledger: try Self.ledger()), as: UTF8.self)
         #expect(text.contains(#"metadata_demo_management_api_calls_total{status="429"} 0"#))
     }
 }

@@ -35,6 +35,7 @@ import Web
             address: try RedisAddress(url: "redis-sentinel://127.0.0.1:\(sentinel.port)/ledger/0"), timeoutSeconds: 0.5)
         try store.set("before", Array("one".utf8), ttl: 60)
         #expect(try Self.cli(primary.port, ["GET", Self.prefix + "before"]) == "one\n", "written to the primary")
+        #expect(store.failoversSeen == 0)
         // The sentinel learns of the replica from the primary's INFO (at once, then every 10 s).
         #expect(
             Self.eventually(within: 15) {
@@ -51,6 +52,7 @@ import Web
         #expect(try Self.cli(replica.port, ["ROLE"]).hasPrefix("master"))
         #expect(try Self.cli(replica.port, ["GET", Self.prefix + "after"]) == "two\n")
         #expect(try store.get("before") == Array("one".utf8), "what was written before the failover is still there")
+        #expect(store.failoversSeen == 1, "the metrics count the failover this worker saw")
         print(
             "sentinel failover: first write accepted \(String(format: "%.1f", failover)) s after the primary was killed"
         )

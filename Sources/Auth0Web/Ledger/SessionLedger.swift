@@ -169,6 +169,9 @@ public final class SessionLedger: Sendable {
     /// only while the store is unreachable; other workers do not know of these until it returns).
     public var pendingEntries: Int { pending.withLock { $0.count } }
 
+    /// How many failovers of the store's primary this worker has seen (Redis Sentinel).
+    public var storeFailovers: Int { store.failoversSeen }
+
     private func flushPending() throws(SharedStoreError) {
         let waiting = pending.withLock { $0 }
         for (index, entry) in waiting.enumerated() {

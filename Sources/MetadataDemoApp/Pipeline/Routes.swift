@@ -53,9 +53,7 @@ struct Routes: Sendable {
                 Response(
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                     body: self.services.metrics.render(
-                        jwksFetches: self.services.keys.fetchCount,
-                        ledgerEntries: self.services.ledger.rememberedEntries,
-                        ledgerPending: self.services.ledger.pendingEntries)
+                        jwksFetches: self.services.keys.fetchCount, ledger: self.services.ledger)
                 ).notStored()
             })
         return router

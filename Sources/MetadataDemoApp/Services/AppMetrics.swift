@@ -1,3 +1,4 @@
+import Auth0Web
 import PerThread
 import Prometheus
 import Web
@@ -14,6 +15,7 @@ public final class AppMetrics: Sendable {
     private let ledgerAvailable: Gauge
     private let ledgerEntries: Gauge
     private let ledgerPending: Gauge
+    private let ledgerFailovers: Gauge
     private let ledgerResets: Counter
     private let revalidations: Counter
     /// Request counters by route and status, cached per thread: the registry's own look-up
@@ -71,6 +73,10 @@ public final class AppMetrics: Sendable {
                 "session_ledger_pending_entries",
                 help: "Ended sessions this worker could not write to the store yet (other workers do not know of them)")
         )
+        ledgerFailovers = registry.makeGauge(
+            descriptor: Self.name(
+                "session_ledger_failovers",
+                help: "Times this worker found the ledger's Redis primary on another server (Sentinel failovers seen)"))
         ledgerResets = registry.makeCounter(
             descriptor: Self.name(
                 "session_ledger_store_resets", unit: "total",
@@ -132,10 +138,11 @@ public final class AppMetrics: Sendable {
     }
 
     /// The text exposition, with the JWKS fetch count and the ledger's gauges read at scrape time.
-    func render(jwksFetches count: Int, ledgerEntries: Int, ledgerPending: Int) -> [UInt8] {
+    func render(jwksFetches count: Int, ledger: SessionLedger) -> [UInt8] {
         jwksFetches.set(Int64(count))
-        self.ledgerEntries.set(Int64(ledgerEntries))
-        self.ledgerPending.set(Int64(ledgerPending))
+        ledgerEntries.set(Int64(ledger.rememberedEntries))
+        ledgerPending.set(Int64(ledger.pendingEntries))
+        ledgerFailovers.set(Int64(ledger.storeFailovers))
         return registry.emitToBuffer()
     }
 }

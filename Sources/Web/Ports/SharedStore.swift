@@ -26,11 +26,18 @@ public protocol SharedStore: Sendable {
 
     /// Removes `key` if it holds `value` (so a lock is released only by its holder).
     func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError)
+
+    /// How many times this process found the store's primary on another server than before (a
+    /// Sentinel failover); 0 for a store without one.
+    var failoversSeen: Int { get }
 }
 
 extension SharedStore {
     /// 1,000 events (about 100 KB) a call.
     public static var pageSize: Int { 1000 }
+
+    /// None: a store with a single server.
+    public var failoversSeen: Int { 0 }
 }
 
 /// A shared store could not do what was asked: it is unreachable, or answered with an error.

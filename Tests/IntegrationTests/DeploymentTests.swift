@@ -68,7 +68,7 @@ import Web
         #expect(config.status == 0, "\(config.output)")
         #expect(config.output.contains("1 rule files found"))
         let rules = try run("/usr/bin/promtool", ["check", "rules", folder + "metadata-demo.rules.yml"])
-        #expect(rules.status == 0 && rules.output.contains("7 rules found"), "\(rules.output)")
+        #expect(rules.status == 0 && rules.output.contains("8 rules found"), "\(rules.output)")
         let tests = try run("/usr/bin/promtool", ["test", "rules", folder + "metadata-demo.rules.test.yml"])
         #expect(tests.status == 0 && tests.output.contains("SUCCESS"), "\(tests.output)")
     }

@@ -59,7 +59,10 @@ let package = Package(
         // The product's pages and routes.
         .target(
             name: "MetadataDemoApp",
-            dependencies: ["Web", "Auth0Web", "PerThread", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: [
+                "Web", "Auth0Web", "OpenSSLCrypto", "PerThread",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
 
         // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
@@ -90,9 +93,10 @@ let package = Package(
         .testTarget(name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(
             name: "MetadataDemoAppTests",
-            dependencies: ["MetadataDemoApp", "Auth0Web", "Web", "TestSupport"]),
+            dependencies: ["MetadataDemoApp", "Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web"], exclude: ["Corpus"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web", "TestSupport"]),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["Web", "CurlClient", "Auth0Web", "OpenSSLCrypto", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,11 @@ if [ ! -s "$RUN_DIR/cookie-secret" ]; then
   (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$RUN_DIR/cookie-secret")
 fi
 export AUTH0_SECRET_FILE="$RUN_DIR/cookie-secret"
+# The key that signs the identity assertions sibling apps verify (ES256), made once per run folder.
+if [ ! -s "$RUN_DIR/assertion-key.pem" ]; then
+  (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$RUN_DIR/assertion-key.pem")
+fi
+export ASSERTION_KEY_FILE="$RUN_DIR/assertion-key.pem"
 export TEMPLATES_DIR="$here/Templates"
 # The embedded session ledger (SQLite), shared by every worker process of this run folder.
 export STATE_DIR="$RUN_DIR/state"

@@ -12,6 +12,8 @@
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
 
 /* Macros in OpenSSL 3 that Swift cannot see. */
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
@@ -41,4 +43,7 @@ static const char *const COpenSSL_KDF_PARAM_INFO = OSSL_KDF_PARAM_INFO;
 static const char *const COpenSSL_PKEY_PARAM_RSA_N = OSSL_PKEY_PARAM_RSA_N;
 static const char *const COpenSSL_PKEY_PARAM_RSA_E = OSSL_PKEY_PARAM_RSA_E;
 static const char *const COpenSSL_DIGEST_SHA256 = "SHA256";
+static const char *const COpenSSL_PKEY_PARAM_EC_PUB_X = OSSL_PKEY_PARAM_EC_PUB_X;
+static const char *const COpenSSL_PKEY_PARAM_EC_PUB_Y = OSSL_PKEY_PARAM_EC_PUB_Y;
+static const char *const COpenSSL_PKEY_PARAM_GROUP_NAME = OSSL_PKEY_PARAM_GROUP_NAME;
 #endif

@@ -20,6 +20,14 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible {
         ERR_clear_error()
     }
 
+    private init(operation: String, reason: String) {
+        self.operation = operation
+        self.reason = reason
+    }
+
+    /// A key that is not an ECDSA P-256 key where one is needed.
+    static let notP256 = CryptoError(operation: "ECPrivateKey", reason: "not an EC P-256 private key")
+
     /// `operation: reason`.
     public var description: String { "\(operation): \(reason)" }
 }

@@ -18,31 +18,14 @@ public final class RSAPrivateKey: @unchecked Sendable {
 
     /// Reads a PEM private key.
     public init(pem: String) throws {
-        let bytes = Array(pem.utf8)
-        // BIO_new_mem_buf keeps the pointer, so the buffer must outlive the BIO.
-        let key = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
-        guard let key else { throw CryptoError("PEM_read_bio_PrivateKey") }
+        guard let key = PrivateKeyPEM.read(pem) else { throw CryptoError("PEM_read_bio_PrivateKey") }
         self.key = key
     }
 
     deinit { EVP_PKEY_free(key) }
 
     /// The key as unencrypted PKCS #8 PEM text.
-    public func pem() throws -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw CryptoError("BIO_new") }
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
-            throw CryptoError("PEM_write_bio_PrivateKey")
-        }
-        var data: UnsafeMutablePointer<CChar>?
-        let length = COpenSSL_BIO_get_mem_data(bio, &data)
-        guard let data, length > 0 else { throw CryptoError("BIO_get_mem_data") }
-        return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-    }
+    public func pem() throws -> String { try PrivateKeyPEM.write(key) }
 
     /// The public modulus and exponent as big-endian bytes (for a JWK).
     public func publicComponents() throws -> (modulus: [UInt8], exponent: [UInt8]) {
@@ -56,22 +39,7 @@ public final class RSAPrivateKey: @unchecked Sendable {
     }
 
     /// An RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.
-    public func signRS256(_ message: [UInt8]) throws -> [UInt8] {
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError("EVP_MD_CTX_new") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-            throw CryptoError("EVP_DigestSignInit")
-        }
-        var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
-            throw CryptoError("EVP_DigestSign")
-        }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
-            throw CryptoError("EVP_DigestSign")
-        }
-        return Array(signature[0..<length])
-    }
+    public func signRS256(_ message: [UInt8]) throws -> [UInt8] { try PrivateKeyPEM.signSHA256(key, message) }
 
     private func component(_ name: UnsafePointer<CChar>) throws -> [UInt8] {
         var number: OpaquePointer?

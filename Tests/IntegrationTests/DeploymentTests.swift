@@ -1,4 +1,5 @@
 import Foundation
+import OpenSSLCrypto
 import Testing
 import Web
 
@@ -287,6 +288,93 @@ import Web
         let mini = try browser.get(stack.baseURL + expected)
         #expect(mini.status == 200)
         #expect(mini.body == "mini app for auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)\n")
+    }
+
+    /// The assertion `/auth/check` signs for the visitor holding `browser`'s cookies, as the
+    /// worker hands it to nginx (asked on the worker's own socket).
+    private func assertion(for browser: TestClient) throws -> String {
+        let cookie = try #require(browser.cookieHeader(for: stack.baseURL + "/auth/check"))
+        let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(1)))
+        defer { close(fd) }
+        var worker = FastCGITestClient(socket: fd)
+        let answer = try worker.get("/auth/check", headers: [("Cookie", cookie)])
+        let line = try #require(answer.split(separator: "\r\n").first { $0.hasPrefix("X-Auth-Assertion: ") })
+        return String(line.dropFirst("X-Auth-Assertion: ".count))
+    }
+
+    /// What the sample sibling app answers when asked directly on its socket with `headers`:
+    /// its status, a space, and its text.
+    private func askSibling(_ headers: [(String, String)]) throws -> String {
+        let output = try Stack.check(
+            "/usr/bin/curl",
+            ["-s", "-w", "\n%{http_code}", "--unix-socket", stack.runDir + "/mini.sock", "http://mini/mini/"]
+                + headers.flatMap { ["-H", "\($0.0): \($0.1)"] })
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.last ?? "") + " " + lines.dropLast().joined(separator: "\n")
+    }
+
+    /// Issue 27, item 3: a sibling on another host verifies who the visitor is on its own (PyJWT,
+    /// with the product's published keys), and refuses an assertion changed on the way, one signed
+    /// by another key, one for another audience, and bare X-Auth-* headers.
+    @Test func theSiblingVerifiesTheSignedIdentityAndRefusesATamperedOne() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        // A header the visitor sends is not what the sibling gets: nginx sets it from /auth/check.
+        let mini = try browser.get(stack.baseURL + "/mini/", headers: [("X-Auth-Assertion", "forged")])
+        #expect(mini.status == 200 && mini.body == "mini app for auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)\n")
+
+        let token = try assertion(for: browser)
+        #expect(
+            try askSibling([("X-Auth-Assertion", token)]).hasPrefix("200 mini app for auth0|6489e0a1c2b3d4e5f6a7b8ca"))
+        let parts = token.split(separator: ".").map(String.init)
+        try #require(parts.count == 3)
+        let payload = try #require(Base64URL.decode(parts[1]))
+        var claims = try #require(JSONValue.parse(payload))
+        #expect(claims["aud"]?.string == stack.baseURL + "/mini/" && claims["iss"]?.string == stack.baseURL + "/")
+        #expect((claims["exp"]?.number ?? 0) - (claims["iat"]?.number ?? 0) == 60)
+        // Someone on the way makes it say another person.
+        if case .object(var members) = claims {
+            members["sub"] = "auth0|someone-else"
+            claims = .object(members)
+        }
+        let tampered = parts[0] + "." + Base64URL.encode(claims.serialized()) + "." + parts[2]
+        #expect(try askSibling([("X-Auth-Assertion", tampered)]).hasPrefix("401 identity assertion refused"))
+        // Signed by a key the product does not publish (its own header and claims, kept whole).
+        let stranger = try ECPrivateKey()
+        let signingInput = parts[0] + "." + parts[1]
+        let foreign = signingInput + "." + Base64URL.encode(try stranger.signES256(Array(signingInput.utf8)))
+        #expect(try askSibling([("X-Auth-Assertion", foreign)]).hasPrefix("401 identity assertion refused"))
+        // Headers alone prove nothing to it.
+        #expect(try askSibling([("X-Auth-User-Id", "auth0|someone-else")]).hasPrefix("401 no identity assertion"))
+
+        let keys = try browser.get(stack.baseURL + "/.well-known/jwks.json")
+        #expect(keys.status == 200 && (keys.header("cache-control") ?? "").contains("max-age=300"))
+        let set = try #require(JSONValue.parse(Array(keys.body.utf8))?["keys"]?.array)
+        #expect(set.count == 1 && set[0]["kty"]?.string == "EC" && set[0]["crv"]?.string == "P-256")
+        #expect(set[0]["d"] == nil, "the private part is never published")
+    }
+
+    /// An assertion is for one audience: a sibling that expects another refuses it.
+    @Test func anAssertionForAnotherAudienceIsRefused() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let other = try Stack.run(
+            "/usr/bin/timeout",
+            [
+                "10", "/usr/bin/python3", "-c",
+                """
+                import sys, jwt
+                keys = jwt.PyJWKClient(sys.argv[1])
+                token = sys.argv[2]
+                try:
+                    jwt.decode(token, keys.get_signing_key_from_jwt(token).key, algorithms=["ES256"], audience=sys.argv[3])
+                    print("accepted")
+                except jwt.InvalidAudienceError:
+                    print("refused: audience")
+                """,
+                stack.baseURL + "/.well-known/jwks.json", try assertion(for: browser), "https://other-sibling.example/",
+            ])
+        #expect(other.output.contains("refused: audience"), "\(other.output)")
     }
 
     @Test func aVisitorCannotChooseWhereLoginReturnsThem() throws {

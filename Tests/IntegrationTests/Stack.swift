@@ -46,6 +46,13 @@ final class Stack: @unchecked Sendable {
         // nginx first: the worker reads the tenant's discovery document through it at start-up.
         try renderNginxConfig()
         try start("nginx", "/usr/sbin/nginx", ["-p", runDir, "-c", runDir + "/nginx.conf", "-g", "daemon off;"])
+        // The sample sibling app behind /mini/, verifying the identity assertions with PyJWT
+        // (Debian's python3-jwt, hence Debian's python).
+        try start(
+            "mini-app", "/usr/bin/python3",
+            [Stack.repoRoot + "/deploy/mini-app/mini_app.py", "--listen", "unix:" + runDir + "/mini.sock"]
+                + ["--site", "http://127.0.0.1:\(appPort)"])
+        try waitForSocket(runDir + "/mini.sock", log: "mini-app")
         // The app's port is only connected to: a request there before the workers listen would
         // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
         LoopbackPort.waitUntilAccepting(appPort, seconds: 5)
@@ -150,7 +157,8 @@ final class Stack: @unchecked Sendable {
         for entry in output.split(separator: "\0") {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             let name = String(entry[..<equals])
-            if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name == "APP_BASE_URL"
+            if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name.hasPrefix("ASSERTION_")
+                || name == "APP_BASE_URL"
                 || name == "TEMPLATES_DIR" || name == "PUBLIC_DIR" || name == "FASTCGI_SOCKET_GROUP"
                 || name == "STATE_DIR"
             {

@@ -1,4 +1,5 @@
 import Foundation
+public import OpenSSLCrypto
 import Web
 
 /// The product's Auth0 settings, with the names Auth0's web SDKs use. Read once at start-up and
@@ -53,6 +54,15 @@ public struct Auth0Settings: Sendable {
     /// `ClientAuthentication.chosen` decide from the provider's discovery document.
     public let clientAuthentication: ClientAuthentication?
 
+    /// `ASSERTION_KEY` (or `ASSERTION_KEY_FILE`, or the systemd credential `assertion-key`): the
+    /// EC P-256 private keys (PEM blocks, one after another) that sign the identity assertions
+    /// `/auth/check` hands sibling apps; the first signs, every one is published at
+    /// `/.well-known/jwks.json`. Empty: no assertions, no key set.
+    public let assertionKeys: [ECPrivateKey]
+    /// `ASSERTION_AUDIENCE`: the `aud` of the assertions, the sibling app they are for. Default:
+    /// the base URL with `/mini/`.
+    public let assertionAudience: String
+
     /// Which logout endpoint of the tenant ends its session.
     public enum LogoutMode: String, Sendable { case v2, oidc }
 
@@ -92,13 +102,16 @@ public struct Auth0Settings: Sendable {
         }
         // A secret is its variable, else the file its _FILE names, else the systemd credential of
         // that name (LoadCredential= puts it in CREDENTIALS_DIRECTORY).
-        func secret(_ name: String, credential: String) -> String? {
+        // An optional one is off when its credential was not given.
+        func secret(_ name: String, credential: String, optional: Bool = false) -> String? {
             if let direct = value(name) { return direct }
             let setting: String
             let path: String
             if let file = value(name + "_FILE") {
                 (setting, path) = (name + "_FILE", file)
-            } else if let credentials = value("CREDENTIALS_DIRECTORY") {
+            } else if let credentials = value("CREDENTIALS_DIRECTORY"),
+                !optional || FileManager.default.fileExists(atPath: credentials + "/" + credential)
+            {
                 (setting, path) = (name, credentials + "/" + credential)
             } else {
                 return nil
@@ -168,9 +181,15 @@ public struct Auth0Settings: Sendable {
             problems.append("AUTH0_TIMEOUT_SECONDS: must be a number of seconds from 0.1 to 120")
         }
 
+        let assertionText = secret("ASSERTION_KEY", credential: "assertion-key", optional: true)
+        let assertionKeys = Self.assertionKeys(assertionText, &problems)
+        let assertionAudience = value("ASSERTION_AUDIENCE") ?? baseURL.map { $0 + "/mini/" }
+
         guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
-            let rolling, let absolute, let timeout, let revalidate
+            let rolling, let absolute, let timeout, let revalidate, let assertionAudience
         else { throw SettingsProblems(lines: problems) }
+        self.assertionKeys = assertionKeys
+        self.assertionAudience = assertionAudience
         self.issuer = issuer
         issuerSetting = value("ISSUER_BASE_URL") == nil ? "AUTH0_DOMAIN" : "ISSUER_BASE_URL"
         self.clientID = clientID
@@ -188,6 +207,23 @@ public struct Auth0Settings: Sendable {
         absoluteLifetime = absolute
         timeoutSeconds = timeout
         revalidateSeconds = revalidate
+    }
+
+    /// The P-256 keys of `ASSERTION_KEY`'s PEM blocks; each block that is not one is a problem.
+    private static func assertionKeys(_ text: String?, _ problems: inout [String]) -> [ECPrivateKey] {
+        guard let text, !text.isEmpty else { return [] }
+        let blocks = text.split(separator: "-----BEGIN ").map { "-----BEGIN " + $0 }
+        var keys: [ECPrivateKey] = []
+        for (index, block) in blocks.enumerated() {
+            if let key = try? ECPrivateKey(pem: block) {
+                keys.append(key)
+            } else {
+                problems.append(
+                    "ASSERTION_KEY: PEM block \(index + 1) is not an EC P-256 private key; make one with "
+                        + "`openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`")
+            }
+        }
+        return keys
     }
 
     /// The issuer from `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (one of them), or nil with the problem said.

@@ -43,6 +43,7 @@ struct Routes: Sendable {
         router.add("GET", "/logout", Route { self.confirmLogout($0, &$1) })
         router.add("GET", "/auth/check", Route(servesSession: true) { self.authCheck($0, &$1) })
         router.add("GET", "/me", Route(servesSession: true) { self.me(&$1) })
+        router.add("GET", "/.well-known/jwks.json", Route { _, _ in self.assertionKeys() })
         router.add("GET", "/callback", Route(waits: true) { try self.callback($0, &$1) })
         router.add("POST", "/logout", Route(waits: true) { try self.logout($0, &$1) })
         router.add("POST", Routes.affirmationPath, Route(waits: true) { try self.affirmation($0, &$1) })

@@ -19,7 +19,20 @@ extension Routes {
         response.add("X-Auth-User-Id", Routes.headerSafe(session.profile.sub))
         response.add("X-Auth-Email", Routes.headerSafe(session.profile.email))
         response.add("X-Auth-Name", Routes.headerSafe(session.profile.name))
+        // Without it a sibling must trust the network; a failed signature leaves only the above.
+        if let assertion = try? services.assertions?.assertion(for: session.profile) {
+            response.add("X-Auth-Assertion", assertion)
+        }
         return response.notStored()  // the context extends the session when due
+    }
+
+    /// `GET /.well-known/jwks.json`: the public keys of the identity assertions, for siblings to
+    /// verify them (kept five minutes: a sibling that meets an unknown `kid` asks again).
+    func assertionKeys() -> Response {
+        guard let assertions = services.assertions else { return Response.text("Not found\n", status: 404) }
+        var response = Response.json(assertions.keySet)
+        response.add("Cache-Control", "public, max-age=300")
+        return response
     }
 
     /// `GET /me`: the profile and user metadata as JSON for sibling pages' scripts; never tokens.

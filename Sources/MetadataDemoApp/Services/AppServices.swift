@@ -29,6 +29,8 @@ public struct AppServices: Sendable {
     public let metrics: AppMetrics
     /// The time, passed in so tests control it.
     public let clock: Clock
+    /// The identity assertions for sibling apps; nil when no `ASSERTION_KEY` is set.
+    public let assertions: IdentityAssertions?
 
     /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
     /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
@@ -46,6 +48,8 @@ public struct AppServices: Sendable {
         self.metrics = metrics
         self.clock = clock
         links = TenantLinks(settings: settings, endpoints: endpoints)
+        assertions = try IdentityAssertions(
+            keys: settings.assertionKeys, baseURL: settings.baseURL, audience: settings.assertionAudience, clock: clock)
         sessions = try SessionCookies(
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
             accessTokenPath: Routes.affirmationPath, rollingLifetime: settings.rollingLifetime,

@@ -1,0 +1,82 @@
+import Auth0Web
+import OpenSSLCrypto
+import PerThread
+import Web
+
+/// Who is logged in, said in a form a sibling app on another host can check on its own: a JWT
+/// (ES256) signed with the product's key, `iss` the site, `aud` the sibling, a minute's life.
+/// `/auth/check` hands one to nginx, which passes it on as `X-Auth-Assertion`; the public keys
+/// are at `/.well-known/jwks.json`. A sibling that verifies it trusts neither the network between
+/// them nor the `X-Auth-*` headers beside it.
+public final class IdentityAssertions: Sendable {
+    /// How long an assertion is valid (`exp` − `iat`).
+    static let lifetimeSeconds: Int64 = 60
+    /// An assertion is reused while it has at least this long to live: one signature per person
+    /// per half minute and thread, instead of one per sibling request.
+    static let reuseSeconds: Int64 = 30
+
+    private let signer: ECPrivateKey
+    private let signerID: String
+    private let issuer: String
+    private let audience: String
+    private let clock: Clock
+    /// The key set, as `/.well-known/jwks.json` serves it.
+    public let keySet: [UInt8]
+    private let recent = ThreadLocal { RecentAssertions() }
+
+    /// Assertions signed by the first of `keys` (all of them published), for `audience`, issued
+    /// by the site at `baseURL`; nil when there are no keys (the feature is off).
+    public init?(keys: [ECPrivateKey], baseURL: String, audience: String, clock: Clock) throws {
+        guard let first = keys.first else { return nil }
+        var published: [JSONValue] = []
+        for key in keys {
+            let (x, y) = try key.publicCoordinates()
+            published.append(
+                .object([
+                    "kty": "EC", "crv": "P-256", "x": .string(Base64URL.encode(x)), "y": .string(Base64URL.encode(y)),
+                    "kid": .string(Self.thumbprint(x: x, y: y)), "use": "sig", "alg": "ES256",
+                ]))
+        }
+        let (x, y) = try first.publicCoordinates()
+        signer = first
+        signerID = Self.thumbprint(x: x, y: y)
+        issuer = baseURL + "/"
+        self.audience = audience
+        self.clock = clock
+        keySet = JSONValue.object(["keys": .array(published)]).serialized()
+    }
+
+    /// The RFC 7638 thumbprint of a P-256 public key: the key's id, the same for everyone who
+    /// computes it.
+    static func thumbprint(x: [UInt8], y: [UInt8]) -> String {
+        let canonical =
+            #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""# + Base64URL.encode(y)
+            + #""}"#
+        return Base64URL.encode(SHA256.hash(Array(canonical.utf8)))
+    }
+
+    /// An assertion of `profile`'s identity, valid for a minute.
+    public func assertion(for profile: Session.Profile) throws -> String {
+        let now = Int64(clock.now())
+        let cacheKey = profile.sub + "\u{0}" + profile.email + "\u{0}" + profile.name
+        let cache = recent.value()
+        if let kept = cache.byPerson[cacheKey], kept.expires - now >= Self.reuseSeconds { return kept.token }
+        let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])
+        let claims: JSONValue = .object([
+            "iss": .string(issuer), "aud": .string(audience), "sub": .string(profile.sub),
+            "email": .string(profile.email), "name": .string(profile.name),
+            "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
+        ])
+        let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
+        let token = signingInput + "." + Base64URL.encode(try signer.signES256(Array(signingInput.utf8)))
+        if cache.byPerson.count >= RecentAssertions.limit { cache.byPerson.removeAll(keepingCapacity: true) }
+        cache.byPerson[cacheKey] = (token, now + Self.lifetimeSeconds)
+        return token
+    }
+}
+
+/// One thread's recent assertions, by person (bounded: emptied when full).
+private final class RecentAssertions {
+    static let limit = 4096
+    var byPerson: [String: (token: String, expires: Int64)] = [:]
+}

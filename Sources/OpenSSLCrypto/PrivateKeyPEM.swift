@@ -1,0 +1,47 @@
+internal import COpenSSL
+
+/// What the private key types share: reading and writing PEM, and a SHA-256 digest signature
+/// in OpenSSL's own form (PKCS #1 v1.5 for RSA, DER for ECDSA).
+enum PrivateKeyPEM {
+    /// The first private key in `pem`, or nil.
+    static func read(_ pem: String) -> OpaquePointer? {
+        let bytes = Array(pem.utf8)
+        // BIO_new_mem_buf keeps the pointer, so the buffer must outlive the BIO.
+        return bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+    }
+
+    /// `key` as unencrypted PKCS #8 PEM text.
+    static func write(_ key: OpaquePointer) throws -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw CryptoError("BIO_new") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
+            throw CryptoError("PEM_write_bio_PrivateKey")
+        }
+        var data: UnsafeMutablePointer<CChar>?
+        let length = COpenSSL_BIO_get_mem_data(bio, &data)
+        guard let data, length > 0 else { throw CryptoError("BIO_get_mem_data") }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+    }
+
+    /// `key`'s SHA-256 signature of `message`.
+    static func signSHA256(_ key: OpaquePointer, _ message: [UInt8]) throws -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
+            throw CryptoError("EVP_DigestSignInit")
+        }
+        var length = 0
+        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
+            throw CryptoError("EVP_DigestSign")
+        }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
+            throw CryptoError("EVP_DigestSign")
+        }
+        return Array(signature[0..<length])
+    }
+}

@@ -71,7 +71,8 @@ let package = Package(
         .executableTarget(
             name: "metadata-demo",
             dependencies: [
-                "MetadataDemoApp", "Auth0Web", "Web", "FastCGIServer", "CurlClient", "SQLiteStore", "RedisStore",
+                "MetadataDemoApp", "Auth0Web", "OpenSSLCrypto", "Web", "FastCGIServer", "CurlClient", "SQLiteStore",
+                "RedisStore",
             ]
         ),
         .executableTarget(name: "dev-tenant", dependencies: ["DevTenantKit", "Web", "FastCGIServer", "CurlClient"]),

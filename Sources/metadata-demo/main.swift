@@ -3,6 +3,7 @@ import CurlClient
 import FastCGIServer
 import Foundation
 import MetadataDemoApp
+import OpenSSLCrypto
 import Web
 
 // Wiring only: read settings, load templates, start the FastCGI server.
@@ -30,6 +31,18 @@ if arguments.first == "publish-static" {
     } catch {
         FileHandle.standardError.write(
             Data("metadata-demo: PUBLIC_DIR: cannot publish \(publicDirectory) to \(output) (\(error))\n".utf8))
+        exit(1)
+    }
+}
+
+// `metadata-demo new-assertion-key`: a new P-256 private key as PEM, for ASSERTION_KEY (the
+// package's postinst makes the first; rotating puts a new one first, see deploy/README.md).
+if arguments.first == "new-assertion-key" {
+    do {
+        print(try ECPrivateKey().pem(), terminator: "")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("metadata-demo: cannot make a key (\(error))\n".utf8))
         exit(1)
     }
 }

@@ -89,6 +89,9 @@ final class GuideWalk {
             .replacingOccurrences(
                 of: " metadata-demo check-config", with: " \(root)/usr/bin/metadata-demo check-config"
             )
+            .replacingOccurrences(
+                of: " metadata-demo new-assertion-key", with: " \(root)/usr/bin/metadata-demo new-assertion-key"
+            )
             .replacingOccurrences(of: " /etc/", with: " \(root)/etc/")
             .replacingOccurrences(of: "=/etc/", with: "=\(root)/etc/")
             .replacingOccurrences(of: " /root/", with: " \(root)/root/")

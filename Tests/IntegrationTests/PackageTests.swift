@@ -40,6 +40,7 @@ import Testing
             "./etc/nginx/sites-available/metadata-demo", "./etc/metadata-demo/metadata-demo.env",
             "./usr/share/doc/metadata-demo/README.md", "./usr/share/doc/metadata-demo/copyright",
             "./usr/share/doc/metadata-demo/examples/prometheus/metadata-demo.rules.yml",
+            "./usr/share/doc/metadata-demo/examples/mini-app/mini_app.py",
             "./usr/share/man/man1/metadata-demo.1.gz",
         ] {
             #expect(paths.contains(path), "\(path) missing")
@@ -47,6 +48,7 @@ import Testing
         #expect(paths.contains { $0.hasPrefix("./usr/share/metadata-demo/static/app.") && $0.count > 45 })
         #expect(!paths.contains { $0.contains("dev-tenant") }, "the dev tenant is not shipped")
         #expect(!listing.contains("./etc/metadata-demo/cookie-secret"), "secrets are made on the server")
+        #expect(!listing.contains("./etc/metadata-demo/assertion-key"), "secrets are made on the server")
 
         let control = NSTemporaryDirectory() + "control-\(UUID().uuidString.prefix(8))"
         try Stack.check("/usr/bin/dpkg-deb", ["-e", package, control])
@@ -90,6 +92,9 @@ import Testing
         let conf = walk.root + "/etc/metadata-demo"
         #expect(try walk.mode(conf + "/cookie-secret") == 0o600)
         #expect(try walk.mode(conf + "/client-secret") == 0o600)
+        #expect(try walk.mode(conf + "/assertion-key") == 0o600)
+        let assertionKey = try String(contentsOfFile: conf + "/assertion-key", encoding: .utf8)
+        #expect(assertionKey.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         #expect(try String(contentsOfFile: conf + "/client-secret", encoding: .utf8).isEmpty)
         let cookieSecret = try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8)
         #expect(cookieSecret.count == 65 && cookieSecret.dropLast().allSatisfy(\.isHexDigit))
@@ -128,6 +133,8 @@ import Testing
         #expect(counters.output.contains("route=\"/healthz\""), "\(counters.output)")
         let stylesheet = try #require(walk.nginx?.fetch("/").body.firstMatch(of: /\/static\/app\.[0-9a-f]{12}\.css/))
         #expect(try walk.nginx?.fetch(String(stylesheet.output)).status == 200)
+        let keySet = try walk.nginx?.fetch("/.well-known/jwks.json")
+        #expect(keySet?.status == 200 && keySet?.body.contains("\"crv\":\"P-256\"") == true)
         let setUpIn = ContinuousClock.now - started
 
         // 13. Rotate the cookie secret: two secrets, both accepted; then back to the new one.
@@ -139,6 +146,24 @@ import Testing
         #expect(try walk.guide("sed -i '1s/,.*//' /etc/metadata-demo/cookie-secret").status == 0)
         let newest = try String(contentsOfFile: conf + "/cookie-secret", encoding: .utf8)
         #expect(newest.count == 65 && newest != cookieSecret && rotated.hasPrefix(newest.dropLast()))
+        #expect(try walk.guide(checkCommand).status == 0)
+
+        // The sibling app's part: rotate the assertion key (two keys, the new one first, both
+        // accepted), then keep the new one alone.
+        let rotateKey = """
+            cd /etc/metadata-demo
+            (umask 077 && metadata-demo new-assertion-key > assertion-key.new && cat assertion-key >> assertion-key.new)
+            mv assertion-key.new assertion-key
+            """
+        #expect(try walk.guide(rotateKey).status == 0)
+        let twoKeys = try String(contentsOfFile: conf + "/assertion-key", encoding: .utf8)
+        #expect(twoKeys.components(separatedBy: "-----BEGIN PRIVATE KEY-----").count == 3)
+        #expect(twoKeys.hasSuffix(assertionKey) && twoKeys != assertionKey + assertionKey)
+        #expect(try walk.mode(conf + "/assertion-key") == 0o600)
+        #expect(try walk.guide(checkCommand).status == 0)
+        #expect(try walk.guide("sed -i '/-----END PRIVATE KEY-----/q' /etc/metadata-demo/assertion-key").status == 0)
+        let newestKey = try String(contentsOfFile: conf + "/assertion-key", encoding: .utf8)
+        #expect(twoKeys.hasPrefix(newestKey) && newestKey.components(separatedBy: "-----BEGIN PRIVATE KEY-----").count == 2)
         #expect(try walk.guide(checkCommand).status == 0)
 
         // 12. Upgrade (the same package again): the edited settings and the secrets stay. A page

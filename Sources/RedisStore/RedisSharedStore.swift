@@ -122,6 +122,67 @@ public final class RedisSharedStore: SharedStore {
         guard case .integer = reply else { throw unexpected("EVAL", reply) }
     }
 
+    /// Sets a field of a map (see `SharedStore`). A hash whose values carry their expiry
+    /// (`MS|value`): Redis 7.0 expires keys, not fields, so one script on the server sets the
+    /// field, drops expired ones and those past `limit`, and keeps the hash until its last field.
+    public func setField(_ key: String, _ field: String, _ value: [UInt8], expires: Double, limit: Int)
+        throws(SharedStoreError)
+    {
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command(
+                [Array("EVAL".utf8), Array(Self.setFieldScript.utf8), Array("1".utf8), Array((prefix + key).utf8)]
+                    + [Array(field.utf8), Array(String(Int64(expires * 1000)).utf8), value]
+                    + [Array(String(limit).utf8), Array(String(Int64(Clock.system.now() * 1000)).utf8)])
+        }
+        guard case .integer = reply else { throw unexpected("EVAL", reply) }
+    }
+
+    private static let setFieldScript = """
+        local k, now, limit = KEYS[1], tonumber(ARGV[5]), tonumber(ARGV[4])
+        redis.call('HSET', k, ARGV[1], ARGV[2] .. '|' .. ARGV[3])
+        local all, live, latest = redis.call('HGETALL', k), {}, 0
+        for i = 1, #all, 2 do
+          local e = tonumber(string.match(all[i + 1], '^(%d+)|'))
+          if e == nil or e <= now then redis.call('HDEL', k, all[i])
+          else
+            table.insert(live, {all[i], e})
+            if e > latest then latest = e end
+          end
+        end
+        if #live > limit then
+          table.sort(live, function(a, b) return a[2] > b[2] end)
+          for i = limit + 1, #live do redis.call('HDEL', k, live[i][1]) end
+        end
+        if latest > 0 then redis.call('PEXPIREAT', k, latest) end
+        return 1
+        """
+
+    /// The live fields of a map (see `SharedStore`).
+    public func fields(_ key: String) throws(SharedStoreError) -> [String: [UInt8]] {
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command([Array("HGETALL".utf8), Array((prefix + key).utf8)])
+        }
+        guard let items = reply.elements else { throw unexpected("HGETALL", reply) }
+        let now = Int64(Clock.system.now() * 1000)
+        var fields: [String: [UInt8]] = [:]
+        for index in stride(from: 0, to: items.count - 1, by: 2) {
+            guard let name = items[index].bytes, let stored = items[index + 1].bytes,
+                let bar = stored.firstIndex(of: UInt8(ascii: "|")),
+                let expires = Int64(String(decoding: stored[..<bar], as: UTF8.self)), expires > now
+            else { continue }
+            fields[String(decoding: name, as: UTF8.self)] = Array(stored[(bar + 1)...])
+        }
+        return fields
+    }
+
+    /// Removes a field of a map (see `SharedStore`).
+    public func removeField(_ key: String, _ field: String) throws(SharedStoreError) {
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command([Array("HDEL".utf8), Array((prefix + key).utf8), Array(field.utf8)])
+        }
+        guard case .integer = reply else { throw unexpected("HDEL", reply) }
+    }
+
     private func set(_ key: String, _ value: [UInt8], ttl: Double, extra: [[UInt8]]) throws(SharedStoreError)
         -> RedisReply
     {

@@ -107,4 +107,5 @@ enum SQLiteValue: Equatable {
 
     var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
     var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
 }

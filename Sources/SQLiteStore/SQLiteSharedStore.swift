@@ -43,6 +43,10 @@ public final class SQLiteSharedStore: SharedStore {
             CREATE TABLE IF NOT EXISTS ledger_keys(
                 key TEXT PRIMARY KEY, value BLOB NOT NULL, expires REAL NOT NULL) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS ledger_keys_expires ON ledger_keys(expires);
+            CREATE TABLE IF NOT EXISTS ledger_maps(
+                key TEXT NOT NULL, field TEXT NOT NULL, value BLOB NOT NULL, expires REAL NOT NULL,
+                PRIMARY KEY(key, field)) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS ledger_maps_expires ON ledger_maps(expires);
             """)
         let reader = try SQLiteConnection(path: path, busySeconds: 5)
         commands = Mutex(main)
@@ -129,6 +133,46 @@ public final class SQLiteSharedStore: SharedStore {
     public func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError) {
         try commands.withLock { db throws(SharedStoreError) in
             _ = try db.query("DELETE FROM ledger_keys WHERE key = ? AND value = ?", [.text(key), .blob(value)])
+        }
+    }
+
+    /// Sets a field of a map, dropping past `limit` the fields that expire first (see `SharedStore`).
+    public func setField(_ key: String, _ field: String, _ value: [UInt8], expires: Double, limit: Int)
+        throws(SharedStoreError)
+    {
+        let now = clock.now()
+        try commands.withLock { db throws(SharedStoreError) in
+            try db.transaction { () throws(SharedStoreError) in
+                // Expired fields of every map go as new ones come (an index range).
+                _ = try db.query("DELETE FROM ledger_maps WHERE expires <= ?", [.real(now)])
+                _ = try db.query(
+                    "INSERT OR REPLACE INTO ledger_maps(key, field, value, expires) VALUES(?, ?, ?, ?)",
+                    [.text(key), .text(field), .blob(value), .real(expires)])
+                _ = try db.query(
+                    """
+                    DELETE FROM ledger_maps WHERE key = ?1 AND field IN (
+                        SELECT field FROM ledger_maps WHERE key = ?1 ORDER BY expires DESC LIMIT -1 OFFSET ?2)
+                    """, [.text(key), .integer(Int64(limit))])
+            }
+        }
+    }
+
+    /// The live fields of a map (see `SharedStore`).
+    public func fields(_ key: String) throws(SharedStoreError) -> [String: [UInt8]] {
+        let now = clock.now()
+        let rows = try commands.withLock { db throws(SharedStoreError) in
+            try db.query(
+                "SELECT field, value FROM ledger_maps WHERE key = ? AND expires > ?", [.text(key), .real(now)])
+        }
+        var fields: [String: [UInt8]] = [:]
+        for row in rows { if let field = row[0].text, let value = row[1].blob { fields[field] = value } }
+        return fields
+    }
+
+    /// Removes a field of a map (see `SharedStore`).
+    public func removeField(_ key: String, _ field: String) throws(SharedStoreError) {
+        try commands.withLock { db throws(SharedStoreError) in
+            _ = try db.query("DELETE FROM ledger_maps WHERE key = ? AND field = ?", [.text(key), .text(field)])
         }
     }
 }

@@ -163,7 +163,8 @@ import Testing
         #expect(try walk.guide(checkCommand).status == 0)
         #expect(try walk.guide("sed -i '/-----END PRIVATE KEY-----/q' /etc/metadata-demo/assertion-key").status == 0)
         let newestKey = try String(contentsOfFile: conf + "/assertion-key", encoding: .utf8)
-        #expect(twoKeys.hasPrefix(newestKey) && newestKey.components(separatedBy: "-----BEGIN PRIVATE KEY-----").count == 2)
+        #expect(
+            twoKeys.hasPrefix(newestKey) && newestKey.components(separatedBy: "-----BEGIN PRIVATE KEY-----").count == 2)
         #expect(try walk.guide(checkCommand).status == 0)
 
         // 12. Upgrade (the same package again): the edited settings and the secrets stay. A page

@@ -91,6 +91,29 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     }
 
     @Test(arguments: Backend.allCases)
+    func aMapKeepsEachFieldUntilItExpiresAndTheLatestPastItsLimit(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        let now = Clock.system.now()
+        #expect(try other.fields("sessions:a").isEmpty)
+        try store.setField("sessions:a", "one", [1], expires: now + 60, limit: 3)
+        try store.setField("sessions:a", "two", [2, 0, 124], expires: now + 0.3, limit: 3)
+        try store.setField("sessions:b", "one", [9], expires: now + 60, limit: 3)
+        #expect(try other.fields("sessions:a") == ["one": [1], "two": [2, 0, 124]])
+        try store.setField("sessions:a", "one", [1, 1], expires: now + 60, limit: 3)  // replaced
+        usleep(400_000)
+        #expect(try other.fields("sessions:a") == ["one": [1, 1]], "an expired field is gone")
+        // Past the limit, the fields that expire first go.
+        try store.setField("sessions:a", "three", [3], expires: now + 30, limit: 3)
+        try store.setField("sessions:a", "four", [4], expires: now + 90, limit: 3)
+        try store.setField("sessions:a", "five", [5], expires: now + 120, limit: 3)
+        #expect(Set(try other.fields("sessions:a").keys) == ["one", "four", "five"])
+        try other.removeField("sessions:a", "four")
+        try other.removeField("sessions:a", "never-there")
+        #expect(Set(try store.fields("sessions:a").keys) == ["one", "five"])
+        #expect(try store.fields("sessions:b") == ["one": [9]], "maps are apart")
+    }
+
+    @Test(arguments: Backend.allCases)
     func setReplacesAndGetSeesItFromAnotherProcess(_ backend: Backend) throws {
         let (store, other) = try backend.makePair()
         #expect(try store.get("result") == nil)

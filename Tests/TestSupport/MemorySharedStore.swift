@@ -16,6 +16,7 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
     private var events: [Event] = []
     private var nextID = 1
     private var keys: [String: (value: [UInt8], expires: Double)] = [:]
+    private var maps: [String: [String: (value: [UInt8], expires: Double)]] = [:]
     private let clock: Clock
 
     /// An empty store, its expiry measured by `clock`.
@@ -81,6 +82,7 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
         defer { condition.unlock() }
         events = []
         keys = [:]
+        maps = [:]
     }
 
     /// Removes `key` only while it holds `value`.
@@ -88,5 +90,37 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if keys[key]?.value == value { keys[key] = nil }
+    }
+
+    /// Sets a field of a map; past `limit` live fields, the ones that expire first go.
+    public func setField(_ key: String, _ field: String, _ value: [UInt8], expires: Double, limit: Int)
+        throws(SharedStoreError)
+    {
+        condition.lock()
+        defer { condition.unlock() }
+        let now = clock.now()
+        var map = (maps[key] ?? [:]).filter { $0.value.expires > now }
+        map[field] = (value, expires)
+        if map.count > limit {
+            for (name, _) in map.sorted(by: { $0.value.expires > $1.value.expires }).dropFirst(limit) {
+                map[name] = nil
+            }
+        }
+        maps[key] = map
+    }
+
+    /// The live fields of a map.
+    public func fields(_ key: String) throws(SharedStoreError) -> [String: [UInt8]] {
+        condition.lock()
+        defer { condition.unlock() }
+        let now = clock.now()
+        return (maps[key] ?? [:]).filter { $0.value.expires > now }.mapValues(\.value)
+    }
+
+    /// Removes a field of a map.
+    public func removeField(_ key: String, _ field: String) throws(SharedStoreError) {
+        condition.lock()
+        defer { condition.unlock() }
+        maps[key]?[field] = nil
     }
 }

@@ -27,6 +27,17 @@ public protocol SharedStore: Sendable {
     /// Removes `key` if it holds `value` (so a lock is released only by its holder).
     func remove(_ key: String, ifValue value: [UInt8]) throws(SharedStoreError)
 
+    /// Sets `field` of the map `key` to `value` until `expires` (seconds since 1970). The map
+    /// keeps at most `limit` live fields: past it, the ones that expire first are dropped.
+    func setField(_ key: String, _ field: String, _ value: [UInt8], expires: Double, limit: Int)
+        throws(SharedStoreError)
+
+    /// The live fields of the map `key`.
+    func fields(_ key: String) throws(SharedStoreError) -> [String: [UInt8]]
+
+    /// Removes `field` from the map `key`.
+    func removeField(_ key: String, _ field: String) throws(SharedStoreError)
+
     /// How many times this process found the store's primary on another server than before (a
     /// Sentinel failover); 0 for a store without one.
     var failoversSeen: Int { get }

@@ -152,8 +152,8 @@ import Testing
         // accepted), then keep the new one alone.
         let rotateKey = """
             cd /etc/metadata-demo
-            (umask 077 && metadata-demo new-assertion-key > assertion-key.new && cat assertion-key >> assertion-key.new)
-            mv assertion-key.new assertion-key
+            (umask 077 && metadata-demo new-assertion-key > assertion-key.new)
+            cat assertion-key >> assertion-key.new && mv assertion-key.new assertion-key
             """
         #expect(try walk.guide(rotateKey).status == 0)
         let twoKeys = try String(contentsOfFile: conf + "/assertion-key", encoding: .utf8)

@@ -12,6 +12,8 @@ final class TestClient: @unchecked Sendable {
         let path: String
     }
     private var jar: [Key: String] = [:]
+    /// The `User-Agent` every request sends (curl sends none of its own here).
+    var userAgent: String?
 
     /// Every cookie in the jar by name, whatever its path.
     var cookies: [String: String] {
@@ -33,6 +35,7 @@ final class TestClient: @unchecked Sendable {
     func copy() -> TestClient {
         let other = TestClient()
         other.jar = jar
+        other.userAgent = userAgent
         return other
     }
 
@@ -71,6 +74,7 @@ final class TestClient: @unchecked Sendable {
         -> Answer
     {
         var all = headers
+        if let userAgent { all.append(("User-Agent", userAgent)) }
         if let sent = cookieHeader(for: url), !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
             all.append(("Cookie", sent))
         }

@@ -11,10 +11,18 @@ struct EndedSessions {
         case tenantSession(String, until: Int64)
         /// Every session of the person `sub` that began at or before `before` ended.
         case person(String, before: Int64, until: Int64)
+        /// One login ended from another of the person's sessions ("Your sessions"), keyed by its
+        /// public id (`Session.publicID`), since only the session itself knows its CSRF token.
+        case session(String, until: Int64)
+        /// Every session of `sub` begun at or before `before` but the one whose public id is
+        /// `keep` ("Log out everywhere else").
+        case personExcept(String, before: Int64, keep: String, until: Int64)
 
         var until: Int64 {
             switch self {
-            case .login(_, let until), .tenantSession(_, let until), .person(_, _, let until): until
+            case .login(_, let until), .tenantSession(_, let until), .person(_, _, let until),
+                .session(_, let until), .personExcept(_, _, _, let until):
+                until
             }
         }
     }
@@ -27,12 +35,17 @@ struct EndedSessions {
     private var logins: [UInt64: Int64] = [:]
     private var tenantSessions: [UInt64: Int64] = [:]
     private var people: [UInt64: (before: Int64, until: Int64)] = [:]
+    // Ended from "Your sessions": rare, so a page view hashes its public id only when there are any.
+    private var sessions: [UInt64: Int64] = [:]
+    private var peopleExcept: [UInt64: [(before: Int64, keep: UInt64, until: Int64)]] = [:]
 
     /// How many ids are remembered.
-    var count: Int { logins.count + tenantSessions.count + people.count }
+    var count: Int { logins.count + tenantSessions.count + people.count + sessions.count + peopleExcept.count }
 
     /// True when nothing is remembered (a page view then skips the lookup).
-    var isEmpty: Bool { logins.isEmpty && tenantSessions.isEmpty && people.isEmpty }
+    var isEmpty: Bool {
+        logins.isEmpty && tenantSessions.isEmpty && people.isEmpty && sessions.isEmpty && peopleExcept.isEmpty
+    }
 
     /// Remembers `entry` (again: entries are idempotent).
     mutating func apply(_ entry: Entry) {
@@ -47,6 +60,13 @@ struct EndedSessions {
             let id = Self.fingerprint(sub)
             let known = people[id]
             people[id] = (max(before, known?.before ?? .min), max(until, known?.until ?? 0))
+        case .session(let publicID, let until):
+            let id = Self.fingerprint(publicID)
+            sessions[id] = max(until, sessions[id] ?? 0)
+        case .personExcept(let sub, let before, let keep, let until):
+            let end = (before: before, keep: Self.fingerprint(keep), until: until)
+            let id = Self.fingerprint(sub)
+            if peopleExcept[id]?.contains(where: { $0 == end }) != true { peopleExcept[id, default: []].append(end) }
         }
     }
 
@@ -61,7 +81,16 @@ struct EndedSessions {
         {
             return true
         }
+        if !sessions.isEmpty || !peopleExcept.isEmpty { return endedFromAnotherSession(session) }
         return false
+    }
+
+    /// True when another session of the person ended this one ("Your sessions").
+    private func endedFromAnotherSession(_ session: Session) -> Bool {
+        let own = Self.fingerprint(session.publicID)
+        if sessions[own] != nil { return true }
+        guard let ends = peopleExcept[Self.fingerprint(session.profile.sub)] else { return false }
+        return ends.contains { session.createdAt <= $0.before && $0.keep != own }
     }
 
     /// The standard library's SipHash over the UTF-8 bytes, seeded at random per process.
@@ -79,6 +108,11 @@ struct EndedSessions {
         logins = logins.filter { $0.value > now }
         tenantSessions = tenantSessions.filter { $0.value > now }
         people = people.filter { $0.value.until > now }
+        sessions = sessions.filter { $0.value > now }
+        peopleExcept = peopleExcept.compactMapValues { ends in
+            let live = ends.filter { $0.until > now }
+            return live.isEmpty ? nil : live
+        }
     }
 }
 
@@ -103,6 +137,16 @@ extension EndedSessions.Entry {
             w.write(sub)
             w.write(before)
             w.write(until)
+        case .session(let publicID, let until):
+            w.write(UInt8(4))
+            w.write(publicID)
+            w.write(until)
+        case .personExcept(let sub, let before, let keep, let until):
+            w.write(UInt8(5))
+            w.write(sub)
+            w.write(before)
+            w.write(keep)
+            w.write(until)
         }
         return w.bytes
     }
@@ -116,6 +160,10 @@ extension EndedSessions.Entry {
             case 1: self = .login(try r.readString(), until: try r.readInt64())
             case 2: self = .tenantSession(try r.readString(), until: try r.readInt64())
             case 3: self = .person(try r.readString(), before: try r.readInt64(), until: try r.readInt64())
+            case 4: self = .session(try r.readString(), until: try r.readInt64())
+            case 5:
+                self = .personExcept(
+                    try r.readString(), before: try r.readInt64(), keep: try r.readString(), until: try r.readInt64())
             default: return nil
             }
             guard r.isAtEnd else { return nil }

@@ -68,6 +68,17 @@ public final class SessionLedger: Sendable {
         record(.tenantSession(sid, until: now() + retentionSeconds))
     }
 
+    /// Ends one of a person's logins by its public id, from another of their sessions.
+    public func endSession(publicID: String, startedAt: Int64) {
+        record(.session(publicID, until: startedAt + retentionSeconds))
+    }
+
+    /// Ends every session of `sub` begun by now but `keep` ("Log out everywhere else").
+    public func endSessions(of sub: String, except keep: Session) {
+        let now = now()
+        record(.personExcept(sub, before: now, keep: keep.publicID, until: now + retentionSeconds))
+    }
+
     /// Ends every session of `sub` that began at or before `before` (seconds since 1970).
     public func endSessions(of sub: String, issuedBefore before: Int64) {
         record(.person(sub, before: before, until: before + retentionSeconds))

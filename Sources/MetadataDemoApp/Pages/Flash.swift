@@ -9,6 +9,12 @@ enum Flash: Equatable {
     case refreshed
     /// The metadata could not be read after a login: why, in an error's words.
     case notLoaded(because: Words)
+    /// "Logged out Firefox on Windows." (a session ended from "Your sessions").
+    case sessionEnded(DeviceName)
+    /// "Logged out everywhere else."
+    case othersEnded
+    /// "That session had already ended."
+    case sessionGone
     /// A cookie sealed before flashes were words (plain English), shown as written.
     case written(String)
 
@@ -19,6 +25,11 @@ enum Flash: Equatable {
         switch Words(stored: stored) {
         case Words("flash.saved")?: self = .saved
         case Words("flash.refreshed")?: self = .refreshed
+        case Words("flash.others_ended")?: self = .othersEnded
+        case Words("flash.session_gone")?: self = .sessionGone
+        case let words? where words.key == "flash.session_ended":
+            let name = { (key: String) in words.arguments[key].flatMap { $0.isEmpty ? nil : $0 } }
+            self = .sessionEnded(DeviceName(browser: name("browser"), system: name("system")))
         case let words? where words.key == "flash.not_loaded" && words.arguments["reason"] != nil:
             var arguments = words.arguments
             let reason = arguments.removeValue(forKey: "reason")!
@@ -37,6 +48,10 @@ enum Flash: Equatable {
                 "flash.not_loaded",
                 reason.arguments.merging(["reason": String(reason.key.dropLast(Flash.reasonSuffix.count))]) { $1 }
             ).stored
+        case .sessionEnded(let device):
+            Words("flash.session_ended", ["browser": device.browser ?? "", "system": device.system ?? ""]).stored
+        case .othersEnded: Words("flash.others_ended").stored
+        case .sessionGone: Words("flash.session_gone").stored
         case .written(let text): text
         }
     }

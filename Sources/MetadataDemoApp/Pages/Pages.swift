@@ -7,11 +7,12 @@ public struct Pages: Sendable {
     private let problem: Template
     private let profile: Template
     private let confirmLogout: Template
+    let sessionsPage: Template
     /// The longest affirmation accepted, in characters.
     public static let affirmationLimit = 500
 
     /// Fingerprinted paths of the stylesheet and images, shared by every page.
-    private let assets: TemplateContext
+    let assets: TemplateContext
     /// The words of this language: the templates' catalogue, also for what the code says.
     private let words: Catalogue
 
@@ -19,7 +20,11 @@ public struct Pages: Sendable {
     static let codeWords: [String] =
         [
             "page.welcome.title", "page.logged_out.title", "profile.heading", "logout.heading", "save.too_long",
-            "flash.saved", "flash.refreshed", "flash.not_loaded",
+            "flash.saved", "flash.refreshed", "flash.not_loaded", "flash.session_ended", "flash.others_ended",
+            "flash.session_gone", "sessions.heading", "sessions.this_browser", "sessions.began", "sessions.last_used",
+            "sessions.log_out_session", "sessions.device", "sessions.device_system", "sessions.device_unknown",
+            "sessions.months", "sessions.date", "sessions.just_now", "sessions.minutes_ago", "sessions.hour_ago",
+            "sessions.hours_ago", "sessions.day_ago", "sessions.days_ago",
         ]
         + (AuthError.allWordsKeys + ManagementError.allWordsKeys + WebError.allWordsKeys + [
             "error.forged_form", "error.internal", "error.not_found", "error.not_allowed",
@@ -37,6 +42,7 @@ public struct Pages: Sendable {
         problem = try library.template("problem")
         profile = try library.template("profile")
         confirmLogout = try library.template("confirm-logout")
+        sessionsPage = try library.template("sessions")
     }
 
     /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
@@ -109,6 +115,9 @@ public struct Pages: Sendable {
         case .saved: say("flash.saved")
         case .refreshed: say("flash.refreshed")
         case .notLoaded(let reason): say("flash.not_loaded", ["reason": say(reason.key, reason.arguments)])
+        case .sessionEnded(let device): say("flash.session_ended", ["device": deviceText(device)])
+        case .othersEnded: say("flash.others_ended")
+        case .sessionGone: say("flash.session_gone")
         case .written(let text): text
         }
     }

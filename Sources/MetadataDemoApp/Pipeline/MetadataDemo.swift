@@ -11,6 +11,7 @@ public struct MetadataDemo: Responder {
     private let pages: LocalizedPages
     private let sessions: SessionCookies
     private let ledger: SessionLedger
+    private let registry: SessionRegistry
     private let revalidation: SessionRevalidation
     private let record: RequestRecord
     private let log: Log
@@ -21,6 +22,7 @@ public struct MetadataDemo: Responder {
         self.log = log
         sessions = services.sessions
         ledger = services.ledger
+        registry = services.registry
         revalidation = SessionRevalidation(services: services, log: log)
         record = RequestRecord(security: services.securityHeaders, metrics: services.metrics, log: log)
         router = Routes(pages: pages, services: services, log: log).router()
@@ -70,6 +72,8 @@ public struct MetadataDemo: Responder {
         do {
             if route.servesSession { try revalidation.checkIfDue(request, &context) }
             var response = try route.handle(request, &context)
+            // "Your sessions" shows when each was last used: a look-up, and a queued write at most every 5 minutes.
+            if route.servesSession { registry.used(context.session, userAgent: request.header("user-agent")) }
             for cookie in try context.setCookies() { response.setCookie(cookie) }
             return response
         } catch is WaitRequired {

@@ -33,6 +33,7 @@ extension Routes {
         do {
             let login = try services.logins.finish(query: query, cookies: context.cookies)
             context.start(login.session)
+            services.registry.loggedIn(login.session, device: DeviceName(userAgent: request.header("user-agent")))
             log(.info, "login", ["id": request.requestID, "user": login.session.profile.sub])
             services.metrics.login()
             response = .redirect(to: login.returnTo)

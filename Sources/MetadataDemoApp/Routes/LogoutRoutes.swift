@@ -18,6 +18,7 @@ extension Routes {
         }
         try checkForm(try request.formBody(), request: request, context: &context)
         services.ledger.endLogin(session)  // a store that is away is reported; this worker refuses it at once
+        services.registry.loggedOut(session)
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {

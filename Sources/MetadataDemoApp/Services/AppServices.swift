@@ -29,6 +29,8 @@ public struct AppServices: Sendable {
     public let metrics: AppMetrics
     /// The time, passed in so tests control it.
     public let clock: Clock
+    /// The sessions each person has open, for "Your sessions".
+    public let registry: SessionRegistry
     /// The identity assertions for sibling apps; nil when no `ASSERTION_KEY` is set.
     public let assertions: IdentityAssertions?
 
@@ -62,6 +64,9 @@ public struct AppServices: Sendable {
             store: store, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
             events: events)
         self.ledger = ledger
+        registry = SessionRegistry(
+            store: store, absoluteLifetime: settings.absoluteLifetime, rollingLifetime: settings.rollingLifetime,
+            clock: clock, events: events)
         logoutTokens = LogoutTokenVerifier(
             issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock)
         metadata = MetadataAccess(

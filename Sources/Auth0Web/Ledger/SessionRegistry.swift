@@ -1,0 +1,184 @@
+import Foundation
+import Synchronization
+import Web
+
+/// The sessions a person has open on this site, for "Your sessions": per person, a map in the
+/// shared store from each login's public id to its device and times, each entry kept while its
+/// session could still be valid. Written at login and logout, and by a "last used" touch at most
+/// once per 5 minutes per session, which a page view only queues: a thread of its own writes.
+public final class SessionRegistry: Sendable {
+    /// One open session, as "Your sessions" lists it.
+    public struct Entry: Sendable, Equatable {
+        /// `Session.publicID`.
+        public let id: String
+        /// The browser and system it was last used from.
+        public let device: DeviceName
+        /// When it began (seconds since 1970).
+        public let startedAt: Int64
+        /// When it was last used, to the nearest 5 minutes.
+        public let lastUsedAt: Int64
+        /// False for a session begun before this list existed, first seen at a later page view.
+        public let seenAtLogin: Bool
+
+        /// An entry with these values.
+        public init(id: String, device: DeviceName, startedAt: Int64, lastUsedAt: Int64, seenAtLogin: Bool) {
+            self.id = id
+            self.device = device
+            self.startedAt = startedAt
+            self.lastUsedAt = lastUsedAt
+            self.seenAtLogin = seenAtLogin
+        }
+    }
+
+    /// The most sessions listed per person: past it, the ones whose life ends first are dropped
+    /// from the list (they still work, and come back at their next touch).
+    public static let limit = 50
+    /// How often a session's "last used" is written at most.
+    public static let touchSeconds: Int64 = 300
+    /// The most writes waiting at once; past it, touches are dropped (the next view queues again).
+    static let queueLimit = 10_000
+
+    private let store: any SharedStore
+    private let absoluteLifetime: Int64
+    private let rollingLifetime: Int64
+    private let clock: Clock
+    private let events: any Auth0Events
+    /// When each session (by a keyed fingerprint of its CSRF token) was last queued here.
+    private let touched = Mutex<[UInt64: Int64]>([:])
+    private let queue = WriteQueue()
+
+    /// A registry in `store` for sessions living at most `absoluteLifetime` seconds, and
+    /// `rollingLifetime` seconds unused.
+    public init(
+        store: any SharedStore, absoluteLifetime: Int64, rollingLifetime: Int64, clock: Clock = .system,
+        events: any Auth0Events
+    ) {
+        self.store = store
+        self.absoluteLifetime = absoluteLifetime
+        self.rollingLifetime = rollingLifetime
+        self.clock = clock
+        self.events = events
+        let thread = Thread { [queue, store, events] in
+            while true {
+                let write = queue.next()
+                do { try write(store) } catch {
+                    events.ledgerFailed(operation: "sessions", error: "\(error)", firstOfOutage: false)
+                }
+            }
+        }
+        thread.name = "session-registry"
+        thread.start()
+    }
+
+    /// Lists `session` as begun now, on `device` (at login).
+    public func loggedIn(_ session: Session, device: DeviceName) {
+        let now = Int64(clock.now())
+        _ = touched.withLock { $0.updateValue(now, forKey: EndedSessions.fingerprint(session.csrfToken)) }
+        enqueue(
+            session,
+            Entry(
+                id: session.publicID, device: device, startedAt: session.createdAt, lastUsedAt: now, seenAtLogin: true))
+    }
+
+    /// Notes that `session` (nil: a logged-out visitor, nothing to note) was used now, on the
+    /// device of `userAgent`, if this worker did not in the last 5 minutes. A page view pays a
+    /// hash and a look-up (reading the session in place); the write is queued.
+    public func used(_ session: Session?, userAgent: String?) {
+        guard let token = session?.csrfToken else { return }
+        let now = Int64(clock.now())
+        let key = EndedSessions.fingerprint(token)
+        let due = touched.withLock { memo -> Bool in
+            if let last = memo[key], now - last < Self.touchSeconds { return false }
+            if memo.count >= 100_000 { memo.removeAll(keepingCapacity: true) }  // bounded: forgets, then writes again
+            memo[key] = now
+            return true
+        }
+        guard due, let sub = session?.profile.sub, let startedAt = session?.createdAt, let id = session?.publicID
+        else { return }
+        let expires = min(startedAt + absoluteLifetime, now + rollingLifetime)
+        let device = DeviceName(userAgent: userAgent)
+        queue.add { store in
+            // A session first seen here keeps what its entry said of its login.
+            let known = try store.fields(Self.key(sub))[id].flatMap(Entry.init(encoded:))
+            let entry = Entry(
+                id: id, device: device, startedAt: startedAt, lastUsedAt: now, seenAtLogin: known?.seenAtLogin ?? false)
+            try store.setField(Self.key(sub), id, entry.encoded, expires: Double(expires), limit: Self.limit)
+        }
+    }
+
+    /// Takes `session` off the list (at its logout), now.
+    public func loggedOut(_ session: Session) {
+        try? store.removeField(Self.key(session.profile.sub), session.publicID)
+    }
+
+    /// Takes the session `id` of `sub` off the list (ended from another session).
+    public func remove(_ id: String, of sub: String) throws(SharedStoreError) {
+        try store.removeField(Self.key(sub), id)
+    }
+
+    /// The sessions `sub` has open, last used first.
+    public func sessions(of sub: String) throws(SharedStoreError) -> [Entry] {
+        try store.fields(Self.key(sub)).values.compactMap(Entry.init(encoded:))
+            .sorted { ($0.lastUsedAt, $0.startedAt, $0.id) > ($1.lastUsedAt, $1.startedAt, $1.id) }
+    }
+
+    private func enqueue(_ session: Session, _ entry: Entry) {
+        let key = Self.key(session.profile.sub)
+        let expires = Double(min(session.createdAt + absoluteLifetime, entry.lastUsedAt + rollingLifetime))
+        queue.add { store in try store.setField(key, entry.id, entry.encoded, expires: expires, limit: Self.limit) }
+    }
+
+    static func key(_ sub: String) -> String { "sessions:" + sub }
+}
+
+extension SessionRegistry.Entry {
+    private static let formatVersion: UInt8 = 1
+
+    var encoded: [UInt8] {
+        var w = ByteWriter(capacity: 96)
+        w.write(Self.formatVersion)
+        w.write(id)
+        w.write(optional: device.browser)
+        w.write(optional: device.system)
+        w.write(startedAt)
+        w.write(lastUsedAt)
+        w.write(seenAtLogin)
+        return w.bytes
+    }
+
+    init?(encoded bytes: [UInt8]) {
+        var r = ByteReader(bytes[...])
+        do {
+            guard try r.readByte() == Self.formatVersion else { return nil }
+            self.init(
+                id: try r.readString(),
+                device: DeviceName(browser: try r.readOptionalString(), system: try r.readOptionalString()),
+                startedAt: try r.readInt64(), lastUsedAt: try r.readInt64(), seenAtLogin: try r.readBool())
+            guard r.isAtEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// The registry's writes, waiting for its thread (bounded: past the limit, new ones are dropped).
+private final class WriteQueue: @unchecked Sendable {
+    typealias Write = @Sendable (any SharedStore) throws -> Void
+    private let condition = NSCondition()
+    private var writes: [Write] = []
+
+    func add(_ write: @escaping Write) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard writes.count < SessionRegistry.queueLimit else { return }
+        writes.append(write)
+        condition.signal()
+    }
+
+    func next() -> Write {
+        condition.lock()
+        defer { condition.unlock() }
+        while writes.isEmpty { condition.wait() }
+        return writes.removeFirst()
+    }
+}

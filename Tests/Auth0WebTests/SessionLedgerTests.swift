@@ -82,3 +82,39 @@ import Web
         #expect(resets.seen.isEmpty)
     }
 }
+
+/// Sessions ended from "Your sessions": one by its public id, or all of a person's but one.
+@Suite struct EndedFromAnotherSessionTests {
+    private func session(_ sub: String, csrf: String, createdAt: Int64 = 1_700_000_000) -> Session {
+        Session(
+            profile: .init(sub: sub, name: sub, email: "", emailVerified: true, picture: "", updatedAt: ""),
+            accessToken: nil, refreshToken: nil, tenantSessionID: nil, csrfToken: csrf, createdAt: createdAt)
+    }
+
+    @Test func oneSessionEndsByItsPublicIDAndNoOtherDoes() {
+        var ended = EndedSessions()
+        let phone = session("auth0|a", csrf: "phone")
+        ended.apply(.session(phone.publicID, until: .max))
+        #expect(ended.contains(phone))
+        #expect(!ended.contains(session("auth0|a", csrf: "laptop")))
+        #expect(phone.publicID != "phone" && !phone.publicID.contains("phone"), "the id is not the token")
+    }
+
+    @Test func everywhereElseEndsThePersonsOtherSessionsUpToThatMoment() {
+        var ended = EndedSessions()
+        let kept = session("auth0|a", csrf: "kept")
+        ended.apply(.personExcept("auth0|a", before: 1_700_000_100, keep: kept.publicID, until: .max))
+        #expect(!ended.contains(kept))
+        #expect(ended.contains(session("auth0|a", csrf: "other")))
+        #expect(!ended.contains(session("auth0|a", csrf: "later", createdAt: 1_700_000_200)), "a later login goes on")
+        #expect(!ended.contains(session("auth0|b", csrf: "other")), "another person is untouched")
+    }
+
+    @Test(arguments: [
+        EndedSessions.Entry.session("id", until: 5),
+        .personExcept("auth0|a", before: 3, keep: "kept", until: 9),
+    ])
+    func theNewEntriesGoThroughTheLog(_ entry: EndedSessions.Entry) {
+        #expect(EndedSessions.Entry(encoded: entry.encoded) == entry)
+    }
+}

@@ -116,10 +116,10 @@ public final class SessionRegistry: Sendable {
         try store.removeField(Self.key(sub), id)
     }
 
-    /// The sessions `sub` has open, last used first.
+    /// The sessions `sub` has open, newest first.
     public func sessions(of sub: String) throws(SharedStoreError) -> [Entry] {
         try store.fields(Self.key(sub)).values.compactMap(Entry.init(encoded:))
-            .sorted { ($0.lastUsedAt, $0.startedAt, $0.id) > ($1.lastUsedAt, $1.startedAt, $1.id) }
+            .sorted { ($0.startedAt, $0.lastUsedAt, $0.id) > ($1.startedAt, $1.lastUsedAt, $1.id) }
     }
 
     private func enqueue(_ session: Session, _ entry: Entry) {

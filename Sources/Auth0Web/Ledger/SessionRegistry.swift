@@ -43,7 +43,7 @@ public final class SessionRegistry: Sendable {
     private let rollingLifetime: Int64
     private let clock: Clock
     private let events: any Auth0Events
-    /// When each session (by a keyed fingerprint of its CSRF token) was last queued here.
+    /// When each session (by the first eight bytes of its CSRF token) was last queued here.
     private let touched = Mutex<[UInt64: Int64]>([:])
     private let queue = WriteQueue()
 
@@ -73,28 +73,32 @@ public final class SessionRegistry: Sendable {
     /// Lists `session` as begun now, on `device` (at login).
     public func loggedIn(_ session: Session, device: DeviceName) {
         let now = Int64(clock.now())
-        _ = touched.withLock { $0.updateValue(now, forKey: EndedSessions.fingerprint(session.csrfToken)) }
+        _ = isDue(csrfToken: session.csrfToken)  // the login's own write stands for the first touch
         enqueue(
             session,
             Entry(
                 id: session.publicID, device: device, startedAt: session.createdAt, lastUsedAt: now, seenAtLogin: true))
     }
 
-    /// Notes that `session` (nil: a logged-out visitor, nothing to note) was used now, on the
-    /// device of `userAgent`, if this worker did not in the last 5 minutes. A page view pays a
-    /// hash and a look-up (reading the session in place); the write is queued.
-    public func used(_ session: Session?, userAgent: String?) {
-        guard let token = session?.csrfToken else { return }
+    /// True when the session whose CSRF token is `token` was not noted by this worker in the
+    /// last 5 minutes (and notes it now). A page view pays this: eight bytes of the token (random
+    /// per login, sealed in the cookie, so nobody chooses it) as a key, a clock read and a look-up.
+    public func isDue(csrfToken token: String) -> Bool {
+        var key: UInt64 = 0
+        for byte in token.utf8.prefix(8) { key = key << 8 | UInt64(byte) }
         let now = Int64(clock.now())
-        let key = EndedSessions.fingerprint(token)
-        let due = touched.withLock { memo -> Bool in
+        return touched.withLock { memo -> Bool in
             if let last = memo[key], now - last < Self.touchSeconds { return false }
             if memo.count >= 100_000 { memo.removeAll(keepingCapacity: true) }  // bounded: forgets, then writes again
             memo[key] = now
             return true
         }
-        guard due, let sub = session?.profile.sub, let startedAt = session?.createdAt, let id = session?.publicID
-        else { return }
+    }
+
+    /// Queues the write of "`session` was used now, on the device of `userAgent`" (see `isDue`).
+    public func used(_ session: Session, userAgent: String?) {
+        let now = Int64(clock.now())
+        let (sub, id, startedAt) = (session.profile.sub, session.publicID, session.createdAt)
         let expires = min(startedAt + absoluteLifetime, now + rollingLifetime)
         let device = DeviceName(userAgent: userAgent)
         queue.add { store in

@@ -78,6 +78,14 @@ public struct SessionContext {
         try body(&current!)  // inout: what was changed before a throw is written back
     }
 
+    /// Tells `registry` the session was used (for "Your sessions"), reading it in place: a
+    /// look-up on most page views, a queued write at most every 5 minutes.
+    public mutating func noteUse(in registry: SessionRegistry, userAgent: @autoclosure () -> String?) {
+        loadIfNeeded()
+        guard let token = current?.csrfToken, registry.isDue(csrfToken: token) else { return }
+        registry.used(current!, userAgent: userAgent())
+    }
+
     /// True when this request ended the session (`end()`).
     public var endedHere: Bool { change == .ended }
 

@@ -73,7 +73,7 @@ public struct MetadataDemo: Responder {
             if route.servesSession { try revalidation.checkIfDue(request, &context) }
             var response = try route.handle(request, &context)
             // "Your sessions" shows when each was last used: a look-up, and a queued write at most every 5 minutes.
-            if route.servesSession { registry.used(context.session, userAgent: request.header("user-agent")) }
+            if route.servesSession { context.noteUse(in: registry, userAgent: request.header("user-agent")) }
             for cookie in try context.setCookies() { response.setCookie(cookie) }
             return response
         } catch is WaitRequired {

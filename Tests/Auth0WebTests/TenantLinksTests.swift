@@ -20,6 +20,22 @@ import Web
             ]), expectedIssuer: "https://tenant.example.com/")
     }
 
+    /// Native to Web SSO: the app's session transfer token goes to Auth0's /authorize as a query
+    /// parameter; junk, or another provider (which knows nothing of it), gets nothing.
+    @Test func aSessionTransferTokenIsPassedToAuth0Only() throws {
+        let transaction = LoginTransaction.begin(returnTo: "/")
+        let url = try links().authorize(transaction, sessionTransferToken: "stt_AbC-12.x~")
+        #expect(
+            url.contains("&session_transfer_token=stt_AbC-12.x~")
+                || url.contains("&session_transfer_token=stt_AbC-12.x%7E"))
+        for junk in ["", "a b", "x\"><script>", String(repeating: "a", count: 2049)] {
+            #expect(
+                !(try links().authorize(transaction, sessionTransferToken: junk)).contains("session_transfer_token"))
+        }
+        let generic = try links(["OIDC_PROVIDER": "generic"]).authorize(transaction, sessionTransferToken: "stt")
+        #expect(!generic.contains("session_transfer_token"))
+    }
+
     @Test func v2AndOIDCLogoutURLs() throws {
         #expect(
             try links().logout(tenantSessionID: "sid-1")

@@ -29,7 +29,12 @@ public struct TenantLinks: Sendable {
     /// (S256), `state` and `nonce`; `audience` when there is one (an Auth0 parameter); and, asking
     /// another provider for `offline_access`, `prompt=consent`, which OpenID Connect Core §11
     /// requires for it (Auth0 needs no such prompt, and would show one at every login).
-    public func authorize(_ transaction: LoginTransaction, uiLocales: String? = nil) -> String {
+    /// `sessionTransferToken` (Auth0's Native to Web SSO: the iOS app exchanged its refresh token
+    /// for it and opened `/login` with it) is passed on as Auth0 documents, in the query; with
+    /// another provider, or when it is not an opaque token's characters, it is left out.
+    public func authorize(
+        _ transaction: LoginTransaction, uiLocales: String? = nil, sessionTransferToken: String? = nil
+    ) -> String {
         var pairs = [
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
             ("scope", scope),
@@ -42,7 +47,15 @@ public struct TenantLinks: Sendable {
         if asksConsent { pairs.append(("prompt", "consent")) }
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
+        if settings.isAuth0, let token = sessionTransferToken, Self.isOpaqueToken(token) {
+            pairs.append(("session_transfer_token", token))
+        }
         return endpoints.authorization + "?" + PercentEncoding.formEncode(pairs)
+    }
+
+    /// 1 to 2,048 of the characters a token in a URL is made of (RFC 3986's unreserved ones).
+    static func isOpaqueToken(_ text: String) -> Bool {
+        (1...2048).contains(text.utf8.count) && text.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 
     /// Where to send the browser to end the tenant's session too: Auth0's `/v2/logout`, or the

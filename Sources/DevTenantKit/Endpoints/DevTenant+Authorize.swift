@@ -39,6 +39,9 @@ extension DevTenant {
         if prompt == "consent" { pending["prompt"] = .string("consent") }
         // The pages after this one (the form's answers) speak the same language.
         if let uiLocales = query["ui_locales"] { pending["ui_locales"] = .string(uiLocales) }
+        if let transfer = query["session_transfer_token"] {
+            return try transferSession(transfer, pending: .object(pending), client: client, request: request)
+        }
         if prompt != "login", let (user, sid) = ssoSession(request) {
             if prompt == "none",
                 !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
@@ -54,6 +57,51 @@ extension DevTenant {
             tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: redirectURI)
         page.setCookie(cookie)
         return page
+    }
+
+    /// Native to Web SSO at `/authorize`, as Auth0 documents it: a session transfer token logs
+    /// its person in (reusing this browser's session when it is theirs) if it is known, unused,
+    /// within its life, from the address it was issued to, and the application accepts it in the
+    /// query. It is used up either way. Refused, or for another person than this browser's session
+    /// (which then ends), the login page asks for a password, with a sentence saying why.
+    private func transferSession(_ token: String, pending: JSONValue, client: TenantConfig.Client, request: Request)
+        throws -> Response
+    {
+        let grant = store.takeTransferToken(token)
+        let current = ssoSession(request)
+        if client.sessionTransferMethods.contains("query"), let grant,
+            grant.boundAddress == nil || grant.boundAddress == request.remoteAddress,
+            let user = store.user(id: grant.userID), !user.blocked
+        {
+            if let (person, sid) = current, person.userID == user.userID {
+                return try afterLogin(pending, user: user, sessionID: sid)
+            }
+            if current == nil {
+                log(.info, "session transfer token honoured", ["client": client.clientID])
+                let (sid, cookie) = try startSession(for: user)
+                return try afterLogin(pending, user: user, sessionID: sid, newSession: cookie)
+            }
+        }
+        if let (_, sid) = current { store.endSession(sid) }
+        log(.info, "session transfer token refused", ["client": client.clientID])
+        let (tx, cookie) = try issueTicket(pending, purpose: "login")
+        var page = renderLogin(
+            tx: tx, clientName: client.name, email: "",
+            error: say(
+                "The sign-in from the app could not be used here (it was used already, has expired, or came from another device). Log in with your password."
+            ),
+            status: 200, returnsTo: pending["redirect_uri"]?.string ?? "")
+        page.setCookie(cookie)
+        return page
+    }
+
+    /// A new tenant session for `user` in this browser: its `sid` and its cookie.
+    func startSession(for user: TenantUser) throws -> (sid: String, cookie: SetCookie) {
+        let sid = Base64URL.encode(SecureRandom.bytes(16))
+        store.addSession(sid, userID: user.userID)
+        let sso = try sealer.seal(
+            .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
+        return (sid, SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.secureCookies))
     }
 
     mutating func submitLogin(_ request: Request) throws -> Response {
@@ -99,13 +147,8 @@ extension DevTenant {
             return DevTenant.redirect(
                 redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
         }
-        let sid = Base64URL.encode(SecureRandom.bytes(16))
-        store.addSession(sid, userID: user.userID)
-        let sso = try sealer.seal(
-            .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
-        var response = try afterLogin(
-            pending, user: user, sessionID: sid,
-            newSession: SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.secureCookies))
+        let (sid, cookie) = try startSession(for: user)
+        var response = try afterLogin(pending, user: user, sessionID: sid, newSession: cookie)
         response.setCookie(clearTicket(ticket))
         return response
     }

@@ -21,6 +21,8 @@ extension DevTenant {
         log(.info, "token grant", ["grant_type": params["grant_type"] ?? "", "client": client.clientID])
         switch params["grant_type"] {
         case "authorization_code": return exchangeCode(params, client: client)
+        case "refresh_token" where params["audience"] == config.sessionTransferAudience:
+            return sessionTransfer(params, client: client, from: request.remoteAddress)
         case "refresh_token": return refresh(params, client: client)
         case "client_credentials": return clientCredentials(params, client: client)
         default:
@@ -61,9 +63,10 @@ extension DevTenant {
             clientID = PercentEncoding.decodeOrSelf(String(decoded[..<colon]))
             secret = PercentEncoding.decodeOrSelf(String(decoded[decoded.index(after: colon)...]))
         }
-        guard let clientID, let client = config.client(clientID), let secret,
-            ConstantTime.equal(Array(secret.utf8), Array(client.clientSecret.utf8))
-        else { return nil }
+        guard let clientID, let client = config.client(clientID) else { return nil }
+        // A public application (a native app) has no secret to prove, and must not send one.
+        guard let expected = client.clientSecret else { return secret == nil ? client : nil }
+        guard let secret, ConstantTime.equal(Array(secret.utf8), Array(expected.utf8)) else { return nil }
         return client
     }
 
@@ -140,6 +143,34 @@ extension DevTenant {
         return issueTokens(
             user: user, clientID: client.clientID, scope: scope, audience: grant.audience, nonce: nil,
             sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt)
+    }
+
+    /// Native to Web SSO: a refresh token of a native app exchanged for a session transfer
+    /// token, as Auth0 answers it (`access_token` is the token, `issued_token_type` says so,
+    /// `token_type` is `N_A`), bound to the caller's address when the app asks for that.
+    private func sessionTransfer(_ params: [String: String], client: TenantConfig.Client, from address: String)
+        -> Response
+    {
+        guard client.canCreateSessionTransferToken else {
+            return oauthError(
+                403, "access_denied", "Client is not authorized to access \"\(config.sessionTransferAudience)\".")
+        }
+        guard let token = params["refresh_token"], let grant = store.peekRefreshToken(token, clientID: client.clientID),
+            let user = store.user(id: grant.userID), !user.blocked
+        else { return oauthError(403, "invalid_grant", "Unknown or invalid refresh token.") }
+        let transfer = store.addTransferToken(
+            TransferGrant(
+                userID: user.userID, boundAddress: client.sessionTransferBinding == "ip" ? address : nil,
+                expiresAt: now() + Double(config.sessionTransferLifetime)))
+        log(.info, "session transfer token issued", ["client": client.clientID])
+        var response = Response.json(
+            JSONValue.object([
+                "access_token": .string(transfer),
+                "issued_token_type": "urn:auth0:params:oauth:token-type:session_transfer_token",
+                "token_type": "N_A", "expires_in": .number(Double(config.sessionTransferLifetime)),
+            ]).serialized())
+        response.add("Cache-Control", "no-store")
+        return response
     }
 
     private func issueTokens(

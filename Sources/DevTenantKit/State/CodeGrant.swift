@@ -4,7 +4,7 @@ import Synchronization
 import Web
 
 /// An authorization code waiting to be exchanged (kept in memory: codes live a minute).
-struct CodeGrant: Sendable {
+struct CodeGrant: ExpiringGrant {
     let clientID: String
     let redirectURI: String
     let userID: String

@@ -10,8 +10,9 @@ public struct TenantConfig: Sendable {
         public let name: String
         /// `client_id`.
         public let clientID: String
-        /// `client_secret`.
-        public let clientSecret: String
+        /// `client_secret`; nil for a public application (`token_endpoint_auth_method: none`,
+        /// a native app), which proves nothing at the token endpoint but its `client_id`.
+        public let clientSecret: String?
         /// Allowed Callback URLs.
         public let callbacks: [String]
         /// Allowed Logout URLs.
@@ -20,6 +21,15 @@ public struct TenantConfig: Sendable {
         public let backchannelLogoutURLs: [String]
         /// Management API scopes this application may get with `client_credentials` (its client grant).
         public let managementScopes: [String]
+        /// `session_transfer.can_create_session_transfer_token`: it may exchange a refresh token
+        /// for a session transfer token (a native app; Native to Web SSO).
+        public let canCreateSessionTransferToken: Bool
+        /// `session_transfer.enforce_device_binding`: `ip` binds its tokens to the address they
+        /// were issued to; nil binds them to nothing.
+        public let sessionTransferBinding: String?
+        /// `session_transfer.allowed_authentication_methods`: how a session transfer token may
+        /// reach `/authorize` for this (web) application: `query` and/or `cookie`.
+        public let sessionTransferMethods: [String]
     }
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
@@ -43,6 +53,8 @@ public struct TenantConfig: Sendable {
     public let codeLifetime: Int64
     /// Seconds a refresh token family lasts.
     public let refreshTokenLifetime: Int64
+    /// `DEV_TENANT_SESSION_TRANSFER_SECONDS` (60): seconds a session transfer token lasts.
+    public let sessionTransferLifetime: Int64
     /// `DEV_TENANT_USER_RATE_PER_MINUTE`: Management API calls per user per minute (Auth0's free tier: 10).
     public let userRatePerMinute: Int
     /// Fault injection for tests on the Management API: `DEV_TENANT_LATENCY_MS`,
@@ -66,6 +78,11 @@ public struct TenantConfig: Sendable {
     public var managementAudience: String { issuer + "api/v2/" }
     /// The tenant's cookies are `Secure` when it is served over https.
     var secureCookies: Bool { issuer.hasPrefix("https://") }
+    /// The audience a native app asks for to exchange its refresh token for a session transfer
+    /// token: `urn:` + the tenant's domain + `:session_transfer` (Auth0.swift's `ssoExchange`).
+    public var sessionTransferAudience: String {
+        "urn:" + (URLComponents(string: issuer)?.host ?? "") + ":session_transfer"
+    }
     /// The audience of tokens for `/userinfo`.
     public var userinfoAudience: String { issuer + "userinfo" }
 
@@ -95,6 +112,7 @@ public struct TenantConfig: Sendable {
         idTokenLifetime = Int64(number("DEV_TENANT_ID_TOKEN_SECONDS", 36_000))
         codeLifetime = Int64(number("DEV_TENANT_CODE_SECONDS", 60))
         refreshTokenLifetime = Int64(number("DEV_TENANT_REFRESH_TOKEN_SECONDS", 2_592_000))
+        sessionTransferLifetime = Int64(number("DEV_TENANT_SESSION_TRANSFER_SECONDS", 60))
         userRatePerMinute = number("DEV_TENANT_USER_RATE_PER_MINUTE", 10)
         faults = Faults(
             latencyMilliseconds: number("DEV_TENANT_LATENCY_MS", 0),
@@ -113,10 +131,13 @@ public struct TenantConfig: Sendable {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
                 for entry in document["clients"]?.array ?? [] {
-                    guard let id = entry["client_id"]?.string, let secret = entry["client_secret"]?.string else {
+                    let isPublic = entry["token_endpoint_auth_method"]?.string == "none"
+                    let secret = entry["client_secret"]?.string
+                    guard let id = entry["client_id"]?.string, isPublic || secret != nil else {
                         problems.append("DEV_TENANT_CONFIG: a client has no client_id or client_secret")
                         continue
                     }
+                    let transfer = entry["session_transfer"]
                     clients.append(
                         Client(
                             name: entry["name"]?.string ?? id, clientID: id, clientSecret: secret,
@@ -124,7 +145,14 @@ public struct TenantConfig: Sendable {
                             logoutURLs: entry["allowed_logout_urls"]?.array?.compactMap(\.string) ?? [],
                             backchannelLogoutURLs: entry["oidc_logout"]?["backchannel_logout_urls"]?.array?
                                 .compactMap(\.string) ?? [],
-                            managementScopes: entry["management_api_scopes"]?.array?.compactMap(\.string) ?? []))
+                            managementScopes: entry["management_api_scopes"]?.array?.compactMap(\.string) ?? [],
+                            canCreateSessionTransferToken: transfer?["can_create_session_transfer_token"]?.bool
+                                ?? false,
+                            sessionTransferBinding: transfer?["enforce_device_binding"]?.string.flatMap {
+                                $0 == "none" ? nil : $0
+                            },
+                            sessionTransferMethods: transfer?["allowed_authentication_methods"]?.array?
+                                .compactMap(\.string) ?? []))
                 }
                 users = document["users"]?.array ?? []
             } else {

@@ -10,6 +10,7 @@ final class TenantStore: Sendable {
     struct State {
         var users: [String: TenantUser] = [:]
         var codes: [String: CodeGrant] = [:]
+        var transferTokens: [String: TransferGrant] = [:]
         var refreshTokens: [String: RefreshGrant] = [:]
         /// Tenant sessions (`sid`) by person, and those that ended (logout, deletion).
         var sessions: [String: Set<String>] = [:]
@@ -74,20 +75,38 @@ final class TenantStore: Sendable {
 
     // MARK: Codes
 
-    func addCode(_ grant: CodeGrant) -> String {
-        let code = Base64URL.encode(SecureRandom.bytes(24))
-        state.withLock {
-            let now = clock.now()
-            $0.codes = $0.codes.filter { $0.value.expiresAt > now }
-            $0.codes[code] = grant
-        }
-        return code
-    }
+    func addCode(_ grant: CodeGrant) -> String { addOnce(grant, to: \.codes) }
 
     /// Takes a code out: it works once, whatever happens next.
-    func takeCode(_ code: String) -> CodeGrant? {
-        state.withLock { $0.codes.removeValue(forKey: code) }.flatMap { $0.expiresAt > clock.now() ? $0 : nil }
+    func takeCode(_ code: String) -> CodeGrant? { takeOnce(code, from: \.codes) }
+
+    /// Keeps `grant` under a new random key (dropping the expired ones) and returns the key.
+    private func addOnce<Grant: ExpiringGrant>(_ grant: Grant, to table: WritableKeyPath<State, [String: Grant]>)
+        -> String
+    {
+        let key = Base64URL.encode(SecureRandom.bytes(24))
+        state.withLock {
+            let now = clock.now()
+            $0[keyPath: table] = $0[keyPath: table].filter { $0.value.expiresAt > now }
+            $0[keyPath: table][key] = grant
+        }
+        return key
     }
+
+    /// Takes the grant of `key` out, live or not: each works once.
+    private func takeOnce<Grant: ExpiringGrant>(_ key: String, from table: WritableKeyPath<State, [String: Grant]>)
+        -> Grant?
+    {
+        state.withLock { $0[keyPath: table].removeValue(forKey: key) }.flatMap { $0.expiresAt > clock.now() ? $0 : nil }
+    }
+
+    // MARK: Session transfer tokens
+
+    /// Keeps a session transfer token and returns it.
+    func addTransferToken(_ grant: TransferGrant) -> String { addOnce(grant, to: \.transferTokens) }
+
+    /// Takes a session transfer token out: it works once, whether it was honoured or not.
+    func takeTransferToken(_ token: String) -> TransferGrant? { takeOnce(token, from: \.transferTokens) }
 
     // MARK: Refresh tokens
 
@@ -118,6 +137,14 @@ final class TenantStore: Sendable {
         if case .unknown = outcome { return outcome }
         try save()
         return outcome
+    }
+
+    /// A live, unused refresh token of `clientID`, left as it is (the session transfer exchange
+    /// does not rotate it).
+    func peekRefreshToken(_ token: String, clientID: String) -> RefreshGrant? {
+        state.withLock { $0.refreshTokens[token] }.flatMap {
+            $0.clientID == clientID && !$0.used && $0.expiresAt > clock.now() ? $0 : nil
+        }
     }
 
     /// Revokes a refresh token's whole family (RFC 7009: an unknown token is not an error).

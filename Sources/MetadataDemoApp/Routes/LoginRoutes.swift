@@ -6,19 +6,24 @@ extension Routes {
     /// nonce, keeping the transaction in its own sealed cookie.
     func login(_ request: Request, _ context: inout SessionContext) throws -> Response {
         let query = try request.queryParameters()
-        return try beginLogin(context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]))
+        // From the iOS app (Native to Web SSO): Universal Login logs the person in without a password.
+        return try beginLogin(
+            context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]),
+            sessionTransferToken: query["session_transfer_token"])
     }
 
     /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.
     /// `cookies` are the request's, so older transaction cookies can be capped.
-    func beginLogin(_ cookies: Cookies, returnTo: String, pendingAffirmation: String? = nil, status: Int = 302)
-        throws -> Response
-    {
+    func beginLogin(
+        _ cookies: Cookies, returnTo: String, pendingAffirmation: String? = nil, sessionTransferToken: String? = nil,
+        status: Int = 302
+    ) throws -> Response {
         let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
         // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
         let uiLocales = Language.chosen(cookies)?.uiLocale
         var response = Response.redirect(
-            to: services.links.authorize(transaction, uiLocales: uiLocales), status: status)
+            to: services.links.authorize(
+                transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken), status: status)
         for cookie in try services.transactions.start(transaction, existing: cookies) {
             response.setCookie(cookie)
         }

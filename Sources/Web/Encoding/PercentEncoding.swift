@@ -62,7 +62,8 @@ public enum PercentEncoding {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    private static func isUnreserved(_ b: UInt8) -> Bool {
+    /// True for RFC 3986's unreserved characters, which a URL carries as they are.
+    public static func isUnreserved(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),

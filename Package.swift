@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "session-bench", dependencies: ["Auth0Web", "MetadataDemoApp", "Web", "SQLiteStore"]),
         // A libFuzzer target over the parsers (see scripts/fuzz); a plain build replays inputs.
-        .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web", "FastCGIServer"]),
+        .executableTarget(name: "fuzz-parsers", dependencies: ["Auth0Web", "Web", "FastCGIServer", "RedisStore"]),
 
         // What the unit tests share: a scripted tenant, signing keys, a clock, settings fixtures.
         .target(name: "TestSupport", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web"], path: "Tests/TestSupport"),

@@ -119,10 +119,10 @@ final class RedisConnection {
 }
 
 /// A Redis reply, copied out of hiredis' reply object.
-enum RedisReply {
+package enum RedisReply: Equatable {
     case string([UInt8]), array([RedisReply]), integer(Int64), null, status(String), error(String)
 
-    fileprivate init(_ reply: UnsafeMutablePointer<redisReply>) {
+    init(_ reply: UnsafeMutablePointer<redisReply>) {
         let value = reply.pointee
         switch value.type {
         case REDIS_REPLY_STRING:
@@ -137,7 +137,7 @@ enum RedisReply {
     }
 
     /// The bytes of a string reply.
-    var bytes: [UInt8]? { if case .string(let bytes) = self { bytes } else { nil } }
+    package var bytes: [UInt8]? { if case .string(let bytes) = self { bytes } else { nil } }
     /// The elements of an array reply.
-    var elements: [RedisReply]? { if case .array(let elements) = self { elements } else { nil } }
+    package var elements: [RedisReply]? { if case .array(let elements) = self { elements } else { nil } }
 }

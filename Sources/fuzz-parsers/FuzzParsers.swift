@@ -14,9 +14,10 @@ struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     static let all: [String: FuzzTarget] = Dictionary(
-        uniqueKeysWithValues: (cookieTargets + formatTargets + tenantTargets + framingTargets + answerTargets).map {
-            ($0.name, $0)
-        })
+        uniqueKeysWithValues: (cookieTargets + formatTargets + tenantTargets + framingTargets + answerTargets
+            + storeTargets).map {
+                ($0.name, $0)
+            })
 }
 
 #if FUZZING

@@ -1,9 +1,9 @@
 /// What the ledger remembers of ended sessions, as one worker's in-memory copy: a page view
 /// asks it, never the shared store. Each entry is kept until no cookie it could match is valid
 /// any more (the session's absolute lifetime), then pruned.
-struct EndedSessions {
+package struct EndedSessions {
     /// A fact about ended sessions, as written to the shared store's event log.
-    enum Entry: Equatable {
+    package enum Entry: Equatable {
         /// One login of this product ended (its logout): keyed by that login's CSRF token, which
         /// is random per login and useless once the login has ended.
         case login(String, until: Int64)
@@ -120,7 +120,7 @@ extension EndedSessions.Entry {
     private static let formatVersion: UInt8 = 1
 
     /// The entry as bytes for the shared store's log.
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var w = ByteWriter(capacity: 96)
         w.write(EndedSessions.Entry.formatVersion)
         switch self {
@@ -152,7 +152,7 @@ extension EndedSessions.Entry {
     }
 
     /// Reads what `encoded` wrote; nil for anything else (an event of a newer version is skipped).
-    init?(encoded bytes: [UInt8]) {
+    package init?(encoded bytes: [UInt8]) {
         var r = ByteReader(bytes[...])
         do {
             guard try r.readByte() == EndedSessions.Entry.formatVersion else { return nil }

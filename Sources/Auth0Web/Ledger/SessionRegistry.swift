@@ -138,7 +138,7 @@ public final class SessionRegistry: Sendable {
 extension SessionRegistry.Entry {
     private static let formatVersion: UInt8 = 1
 
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var w = ByteWriter(capacity: 96)
         w.write(Self.formatVersion)
         w.write(id)
@@ -150,7 +150,7 @@ extension SessionRegistry.Entry {
         return w.bytes
     }
 
-    init?(encoded bytes: [UInt8]) {
+    package init?(encoded bytes: [UInt8]) {
         var r = ByteReader(bytes[...])
         do {
             guard try r.readByte() == Self.formatVersion else { return nil }

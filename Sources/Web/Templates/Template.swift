@@ -64,6 +64,11 @@ public struct Template: Sendable {
         self.names = names
     }
 
+    /// A template of `text` alone (partials left out), for the fuzz target over the parser.
+    package init(parsing text: String) throws {
+        self.init(nodes: try TemplateParser.parse(text, file: "fuzz"))
+    }
+
     /// Renders with the given values (looked up first) and shared ones (e.g. asset paths); a
     /// missing name renders as nothing.
     public func render(_ context: TemplateContext, shared: TemplateContext = [:]) -> [UInt8] {

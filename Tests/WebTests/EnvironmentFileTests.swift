@@ -4,6 +4,19 @@ import Web
 /// The env file is read as systemd's `EnvironmentFile=` reads it, and what systemd would take
 /// quietly against a person's meaning is reported.
 @Suite struct EnvironmentFileTests {
+    /// Found by the env-file fuzz target: read by `Character`, a closing quote after a
+    /// prepending mark (U+070F joins the character after it) went unseen, the quote stayed open
+    /// and the lines after it were taken into the value. systemd reads bytes.
+    @Test func aQuoteAfterAPrependingMarkStillCloses() {
+        let mark = "\u{070F}"
+        let file = EnvironmentFile(text: "NAME=\"x" + mark + "\"\nOTHER=1\nTHIRD=" + mark + "\"")
+        let third = file.values["THIRD"]
+        #expect(file.values["NAME"] == "x" + mark)
+        #expect(file.values["OTHER"] == "1")
+        #expect(third == mark + "\"")
+        #expect(EnvironmentFile(text: "A=\u{0301}=b").values["A"] == "\u{0301}=b", "the first = is the split")
+    }
+
     @Test func plainSettingsCommentsAndBlankLines() {
         let file = EnvironmentFile(
             text: """

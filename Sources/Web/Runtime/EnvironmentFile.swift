@@ -31,11 +31,11 @@ public struct EnvironmentFile: Sendable {
             let line = lines[index].trimmingSpaces()
             index += 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            guard let equals = line.firstIndex(of: "=") else {
+            guard let equals = line.unicodeScalars.firstIndex(of: "=") else {
                 problems.append("line \(number): \"\(line.prefix(40))\" is not NAME=value (systemd skips it)")
                 continue
             }
-            let name = String(line[..<equals]).trimmingSpaces()
+            let name = String(line.unicodeScalars[..<equals]).trimmingSpaces()
             guard Self.isName(name) else {
                 let hint = name.hasPrefix("export ") ? " (systemd has no export: write \(name.dropFirst(7))=…)" : ""
                 problems.append("line \(number): \"\(name.prefix(40))\" is not a setting name\(hint)")
@@ -45,7 +45,8 @@ public struct EnvironmentFile: Sendable {
             // value is taken from the line as written: inside quotes, spaces before a line break
             // are part of the value (systemd keeps them); only the ends of the whole are trimmed.
             let raw = lines[index - 1]
-            var rest = String(raw[raw.index(after: raw.firstIndex(of: "=")!)...])
+            var rest = String(
+                raw.unicodeScalars[raw.unicodeScalars.index(after: raw.unicodeScalars.firstIndex(of: "=")!)...])
             var outcome = Self.value(of: rest.trimmingSpaces())
             while case .open = outcome, index < lines.count {
                 rest += "\n" + lines[index]
@@ -107,49 +108,54 @@ public struct EnvironmentFile: Sendable {
         return name.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
     }
 
-    /// The value systemd makes of what follows `=` (trimmed).
+    /// The value systemd makes of what follows `=` (trimmed). Read by Unicode scalar, as systemd
+    /// reads bytes: by `Character`, a quote after a prepending mark (U+070F, say) is one grapheme
+    /// with it, so the closing quote was not seen and the following lines were taken in (found by
+    /// the env-file fuzz target).
     private static func value(of text: String) -> Outcome {
-        let characters = Array(text)
-        var result = ""
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
         var comment = false
         var position = 0
-        if let quote = characters.first, quote == "'" || quote == "\"" {
+        if let quote = scalars.first, quote == "'" || quote == "\"" {
             position = 1
-            while position < characters.count, characters[position] != quote {
-                if quote == "\"", characters[position] == "\\" {
-                    guard position + 1 < characters.count else { return .open }
-                    let next = characters[position + 1]
+            while position < scalars.count, scalars[position] != quote {
+                if quote == "\"", scalars[position] == "\\" {
+                    guard position + 1 < scalars.count else { return .open }
+                    let next = scalars[position + 1]
                     if next == "\n" {
                         position += 2  // a continued line: the newline is dropped
                         continue
                     }
-                    if !"\"\\`$".contains(next) { result.append("\\") }
+                    if !"\"\\`$".unicodeScalars.contains(next) { result.append("\\") }
                     result.append(next)
                     position += 2
                     continue
                 }
-                result.append(characters[position])
+                result.append(scalars[position])
                 position += 1
             }
-            guard position < characters.count else { return .open }
+            guard position < scalars.count else { return .open }
             // Only whitespace may follow the closing quote (systemd drops it).
-            guard characters[(position + 1)...].allSatisfy(\.isWhitespace) else {
+            guard scalars[(position + 1)...].allSatisfy(\.properties.isWhitespace) else {
                 return .invalid("text after the closing quote")
             }
-            return .value(result, comment: false)
+            return .value(String(result), comment: false)
         }
-        while position < characters.count {
-            let character = characters[position]
-            if character == "\\" {
-                guard position + 1 < characters.count else { return .open }
-                if characters[position + 1] != "\n" { result.append(characters[position + 1]) }
+        while position < scalars.count {
+            let scalar = scalars[position]
+            if scalar == "\\" {
+                guard position + 1 < scalars.count else { return .open }
+                if scalars[position + 1] != "\n" { result.append(scalars[position + 1]) }
                 position += 2
                 continue
             }
-            if character == "#", position > 0, Self.isBlank(characters[position - 1]) { comment = true }
-            result.append(character)
+            if scalar == "#", position > 0, scalars[position - 1] == " " || scalars[position - 1] == "\t" {
+                comment = true
+            }
+            result.append(scalar)
             position += 1
         }
-        return .value(result, comment: comment)
+        return .value(String(result), comment: comment)
     }
 }

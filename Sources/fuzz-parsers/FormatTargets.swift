@@ -49,12 +49,13 @@ let formatTargets = [
         // A carriage return is a line break to systemd: a value holding one cannot be written back.
         guard !file.values.values.contains(where: { $0.unicodeScalars.contains("\r") }) else { return }
         let written = file.values.sorted { $0.key < $1.key }.map { name, value in
-            var escaped = ""
-            for character in value {
-                if "\\\"`$".contains(character) { escaped.append("\\") }
-                escaped.append(character)
+            // By scalar: a quote after a prepending mark is one Character with it, and still a quote.
+            var escaped = String.UnicodeScalarView()
+            for scalar in value.unicodeScalars {
+                if "\\\"`$".unicodeScalars.contains(scalar) { escaped.append("\\") }
+                escaped.append(scalar)
             }
-            return "\(name)=\"\(escaped)\""
+            return "\(name)=\"\(String(escaped))\""
         }.joined(separator: "\n")
         let again = EnvironmentFile(text: written)
         precondition(again.values == file.values, "written back, \(file.values) reads as \(again.values)")

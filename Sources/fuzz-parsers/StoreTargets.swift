@@ -71,4 +71,3 @@ extension FuzzTarget {
         return false
     }
 }
-

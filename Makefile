@@ -1,5 +1,5 @@
 # The README's commands. Each installs what it needs on a fresh Debian 12 with Swift.
-.PHONY: run test unit bench build fuzz soak deb coverage cluster chaos
+.PHONY: run test unit bench build fuzz soak deb coverage sanitize cluster chaos
 
 run:
 	scripts/run
@@ -27,6 +27,10 @@ soak:
 
 deb:
 	scripts/deb
+
+# Every suite but the package's with AddressSanitizer, in the tests and in the programs they start.
+sanitize:
+	scripts/sanitize
 
 # Line coverage per module, every suite run once in an instrumented build of its own.
 coverage:

@@ -21,7 +21,7 @@ public final class SessionLedger: Sendable {
     private let ended = Mutex(EndedSessions())
     /// Mirrors `ended.isEmpty`, so a page view on a fresh deployment takes no lock.
     private let hasEntries = Atomic<Bool>(false)
-    let pending = Mutex<[EndedSessions.Entry]>([])
+    private let pending = Mutex<[EndedSessions.Entry]>([])
     /// What `ended` holds, as written to the store, for writing again to a store that lost it.
     let remembered = Mutex(RememberedEntries())
     /// The store's generation this worker last read everything of (nil before the first check).

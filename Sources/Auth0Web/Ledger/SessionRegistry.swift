@@ -72,12 +72,8 @@ public final class SessionRegistry: Sendable {
 
     /// Lists `session` as begun now, on `device` (at login).
     public func loggedIn(_ session: Session, device: DeviceName) {
-        let now = Int64(clock.now())
         _ = isDue(csrfToken: session.csrfToken)  // the login's own write stands for the first touch
-        enqueue(
-            session,
-            Entry(
-                id: session.publicID, device: device, startedAt: session.createdAt, lastUsedAt: now, seenAtLogin: true))
+        queueWrite(session, device: device, seenAtLogin: true)
     }
 
     /// True when the session whose CSRF token is `token` was not noted by this worker in the
@@ -97,16 +93,20 @@ public final class SessionRegistry: Sendable {
 
     /// Queues the write of "`session` was used now, on the device of `userAgent`" (see `isDue`).
     public func used(_ session: Session, userAgent: String?) {
+        queueWrite(session, device: DeviceName(userAgent: userAgent), seenAtLogin: nil)
+    }
+
+    /// Queues `session`'s entry, last used now, kept while the session could live.
+    /// `seenAtLogin` nil keeps what the stored entry says (a session first seen at a page view
+    /// is an earlier one).
+    private func queueWrite(_ session: Session, device: DeviceName, seenAtLogin: Bool?) {
         let now = Int64(clock.now())
-        let (sub, id, startedAt) = (session.profile.sub, session.publicID, session.createdAt)
-        let expires = min(startedAt + absoluteLifetime, now + rollingLifetime)
-        let device = DeviceName(userAgent: userAgent)
+        let (key, id, startedAt) = (Self.key(session.profile.sub), session.publicID, session.createdAt)
+        let expires = Double(min(startedAt + absoluteLifetime, now + rollingLifetime))
         queue.add { store in
-            // A session first seen here keeps what its entry said of its login.
-            let known = try store.fields(Self.key(sub))[id].flatMap(Entry.init(encoded:))
-            let entry = Entry(
-                id: id, device: device, startedAt: startedAt, lastUsedAt: now, seenAtLogin: known?.seenAtLogin ?? false)
-            try store.setField(Self.key(sub), id, entry.encoded, expires: Double(expires), limit: Self.limit)
+            let seen = try seenAtLogin ?? store.fields(key)[id].flatMap(Entry.init(encoded:))?.seenAtLogin ?? false
+            let entry = Entry(id: id, device: device, startedAt: startedAt, lastUsedAt: now, seenAtLogin: seen)
+            try store.setField(key, id, entry.encoded, expires: expires, limit: Self.limit)
         }
     }
 
@@ -124,12 +124,6 @@ public final class SessionRegistry: Sendable {
     public func sessions(of sub: String) throws(SharedStoreError) -> [Entry] {
         try store.fields(Self.key(sub)).values.compactMap(Entry.init(encoded:))
             .sorted { ($0.startedAt, $0.lastUsedAt, $0.id) > ($1.startedAt, $1.lastUsedAt, $1.id) }
-    }
-
-    private func enqueue(_ session: Session, _ entry: Entry) {
-        let key = Self.key(session.profile.sub)
-        let expires = Double(min(session.createdAt + absoluteLifetime, entry.lastUsedAt + rollingLifetime))
-        queue.add { store in try store.setField(key, entry.id, entry.encoded, expires: expires, limit: Self.limit) }
     }
 
     static func key(_ sub: String) -> String { "sessions:" + sub }

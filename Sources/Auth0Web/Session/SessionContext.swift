@@ -124,7 +124,7 @@ public struct SessionContext {
         var out: [SetCookie] = []
         if let sent {
             switch change {
-            case .updated where current.map { ledger?.hasEnded($0) ?? false } ?? false:
+            case .updated where ledger?.hasEnded(current) == true:
                 // Ended while this request waited on the tenant (a logout in another tab, on
                 // another host): its answer must not hand the browser the session again.
                 out += sessions.clear(sent)

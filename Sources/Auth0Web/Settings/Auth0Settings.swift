@@ -220,7 +220,7 @@ public struct Auth0Settings: Sendable {
             } else {
                 problems.append(
                     "ASSERTION_KEY: PEM block \(index + 1) is not an EC P-256 private key; make one with "
-                        + "`openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`")
+                        + "`metadata-demo new-assertion-key`")
             }
         }
         return keys

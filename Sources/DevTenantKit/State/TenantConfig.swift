@@ -80,9 +80,7 @@ public struct TenantConfig: Sendable {
     var secureCookies: Bool { issuer.hasPrefix("https://") }
     /// The audience a native app asks for to exchange its refresh token for a session transfer
     /// token: `urn:` + the tenant's domain + `:session_transfer` (Auth0.swift's `ssoExchange`).
-    public var sessionTransferAudience: String {
-        "urn:" + (URLComponents(string: issuer)?.host ?? "") + ":session_transfer"
-    }
+    public let sessionTransferAudience: String
     /// The audience of tokens for `/userinfo`.
     public var userinfoAudience: String { issuer + "userinfo" }
 
@@ -94,6 +92,7 @@ public struct TenantConfig: Sendable {
         var problems: [String] = []
         let issuerText = environment["DEV_TENANT_ISSUER"] ?? "http://127.0.0.1:8081/"
         issuer = issuerText.hasSuffix("/") ? issuerText : issuerText + "/"
+        sessionTransferAudience = "urn:" + (URLComponents(string: issuer)?.host ?? "") + ":session_transfer"
         let configPath = environment["DEV_TENANT_CONFIG"] ?? "deploy/dev-tenant/tenant.json"
         let appBase = environment["APP_BASE_URL"] ?? "http://127.0.0.1:8080"
         stateFile = environment["DEV_TENANT_STATE_FILE"] ?? "run/dev-tenant-state.json"

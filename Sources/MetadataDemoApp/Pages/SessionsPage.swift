@@ -18,15 +18,17 @@ extension Pages {
                     id: current, device: DeviceName(browser: nil, system: nil), startedAt: session.createdAt,
                     lastUsedAt: now, seenAtLogin: true), at: 0)
         }
+        // The month names, read once a page rather than once a line.
+        let months = say("sessions.months").split(separator: ",").map(String.init)
         let items: [TemplateContext] = listed.map { entry in
             let isCurrent = entry.id == current
             let device =
-                entry.id == current && entry.device == DeviceName(browser: nil, system: nil)
+                isCurrent && entry.device == DeviceName(browser: nil, system: nil)
                 ? say("sessions.this_browser") : deviceText(entry.device)
             return [
                 "id": .text(entry.id), "device": .text(device), "current": .flag(isCurrent),
                 "earlier": .flag(!entry.seenAtLogin),
-                "began": .text(say("sessions.began", ["date": date(entry.startedAt)])),
+                "began": .text(say("sessions.began", ["date": date(entry.startedAt, months: months)])),
                 "lastUsed": .text(say("sessions.last_used", ["when": ago(now - entry.lastUsedAt)])),
                 "logOutLabel": .text(say("sessions.log_out_session", ["device": device])),
             ]
@@ -49,12 +51,12 @@ extension Pages {
         }
     }
 
-    /// When a session began, to the minute, in UTC ("24 Nov 2026, 09:12 UTC").
-    func date(_ seconds: Int64) -> String {
+    /// When a session began, to the minute, in UTC ("24 Nov 2026, 09:12 UTC"), with this
+    /// language's `months`.
+    func date(_ seconds: Int64, months: [String]) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        let months = say("sessions.months").split(separator: ",").map(String.init)
         let month = months.count == 12 ? months[Int(parts.tm_mon)] : String(parts.tm_mon + 1)
         return say(
             "sessions.date",

@@ -29,17 +29,18 @@ public final class IdentityAssertions: Sendable {
     public init?(keys: [ECPrivateKey], baseURL: String, audience: String, clock: Clock) throws {
         guard let first = keys.first else { return nil }
         var published: [JSONValue] = []
+        var ids: [String] = []
         for key in keys {
             let (x, y) = try key.publicCoordinates()
+            ids.append(Self.thumbprint(x: x, y: y))
             published.append(
                 .object([
                     "kty": "EC", "crv": "P-256", "x": .string(Base64URL.encode(x)), "y": .string(Base64URL.encode(y)),
-                    "kid": .string(Self.thumbprint(x: x, y: y)), "use": "sig", "alg": "ES256",
+                    "kid": .string(ids.last!), "use": "sig", "alg": "ES256",
                 ]))
         }
-        let (x, y) = try first.publicCoordinates()
         signer = first
-        signerID = Self.thumbprint(x: x, y: y)
+        signerID = ids[0]
         issuer = baseURL + "/"
         self.audience = audience
         self.clock = clock

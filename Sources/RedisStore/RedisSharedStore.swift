@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import Web
 
@@ -15,10 +16,10 @@ public final class RedisSharedStore: SharedStore {
     private let retentionSeconds: Double
     /// Clock skew between the machines that add events, and the leeway on a logout token's `iat`.
     private static let skewSeconds: Double = 300
-    private let commands = Mutex<RedisConnection?>(nil)
-    private let follower = Mutex<RedisConnection?>(nil)
+    private let commands = Lock<RedisConnection?>(nil)
+    private let follower = Lock<RedisConnection?>(nil)
     /// The server the last connection reached, and how often that changed (failovers seen).
-    private let lastPrimary = Mutex<String?>(nil)
+    private let lastPrimary = Lock<String?>(nil)
     private let primaryChanges = Atomic<Int>(0)
 
     /// How many times a new connection reached another server than the one before: a Sentinel
@@ -197,7 +198,7 @@ public final class RedisSharedStore: SharedStore {
     /// Runs `body` on the connection in `slot`, connecting first when there is none; a failed
     /// connection is dropped so the next call makes a new one.
     private func run(
-        on slot: borrowing Mutex<RedisConnection?>, extraMilliseconds: Int = 0,
+        on slot: borrowing Lock<RedisConnection?>, extraMilliseconds: Int = 0,
         _ body: (RedisConnection) throws(SharedStoreError) -> RedisReply
     ) throws(SharedStoreError) -> RedisReply {
         try slot.withLock { connection throws(SharedStoreError) -> RedisReply in

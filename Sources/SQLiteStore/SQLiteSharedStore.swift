@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Web
 
 /// The shared store of the worker processes of one machine: a SQLite file (no server to run),
@@ -9,8 +9,8 @@ import Web
 public final class SQLiteSharedStore: SharedStore {
     /// The database file.
     public let path: String
-    private let commands: Mutex<SQLiteConnection>
-    private let follower: Mutex<Follower>
+    private let commands: Lock<SQLiteConnection>
+    private let follower: Lock<Follower>
     private let clock: Clock
     /// How often the follower looks at the change counter while it waits.
     private static let pollSeconds = 0.02
@@ -49,8 +49,8 @@ public final class SQLiteSharedStore: SharedStore {
             CREATE INDEX IF NOT EXISTS ledger_maps_expires ON ledger_maps(expires);
             """)
         let reader = try SQLiteConnection(path: path, busySeconds: 5)
-        commands = Mutex(main)
-        follower = Mutex(Follower(connection: reader))
+        commands = Lock(main)
+        follower = Lock(Follower(connection: reader))
         self.clock = clock
         self.path = path
     }

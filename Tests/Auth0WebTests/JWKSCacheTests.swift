@@ -1,5 +1,5 @@
 import Auth0Web
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 import Web
@@ -16,8 +16,8 @@ import Web
 
     /// The JWKS a provider publishes, changed by a rotation.
     private final class Published: Sendable {
-        let document: Mutex<JSONValue>
-        init(_ document: JSONValue) { self.document = Mutex(document) }
+        let document: Lock<JSONValue>
+        init(_ document: JSONValue) { self.document = Lock(document) }
     }
 
     /// A provider whose JWKS is whatever `published` holds when it is fetched.

@@ -1,6 +1,6 @@
 import Auth0Web
 import Foundation
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 import Web
@@ -21,7 +21,7 @@ import Web
                     #"{"access_token":"AT2","refresh_token":"RT2","expires_in":86400,"token_type":"Bearer"}"#.utf8))
         }
         let renewer = renewer(tenant)
-        let results = Mutex<[String]>([])
+        let results = Lock<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let tokens = try? renewer.renew(refreshToken: "RT1", session: "s1")
             results.withLock { $0.append(tokens?.refreshToken ?? "failed") }
@@ -50,7 +50,7 @@ import Web
     /// replayed later (or under another session) reaches the tenant with its used token, which
     /// the tenant refuses, instead of being handed the new tokens.
     @Test func theResultIsSharedOnlyBrieflyAndOnlyWithinItsSession() throws {
-        let calls = Mutex(0)
+        let calls = Lock(0)
         let tenant = ScriptedHTTPClient { _ in
             let call = calls.withLock {
                 $0 += 1
@@ -97,7 +97,7 @@ import Web
         (401, #"{"error":"access_denied"}"#, AuthError(.refreshFailed, "401 access_denied")),
     ])
     func aFailureOfTheTenantIsTriedAgainOnTheNextRequest(status: Int, body: String, expected: AuthError) throws {
-        let calls = Mutex(0)
+        let calls = Lock(0)
         let tenant = ScriptedHTTPClient { _ in
             let call = calls.withLock {
                 $0 += 1

@@ -1,6 +1,6 @@
 import Auth0Web
 import Foundation
-import Synchronization
+import Locking
 import Testing
 import Web
 
@@ -141,7 +141,7 @@ import Web
         }
         .map { Array(try Data(contentsOf: seedsFolder.appendingPathComponent($0))) }
         #expect(seeds.count >= 4)
-        let failures = Mutex<[String]>([])
+        let failures = Lock<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             Self.loop(seeds) { bytes in

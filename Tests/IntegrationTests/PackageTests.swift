@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 import Testing
 
 /// The Debian package `make deb` builds: what it holds, what lintian and apt think of it, and the
@@ -26,7 +26,7 @@ import Testing
             return path!
         }
     }
-    private static let built = Mutex<String?>(nil)
+    private static let built = Lock<String?>(nil)
 
     @Test func thePackageHoldsTheProductAndNothingElse() throws {
         let package = try Self.package()

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 import Testing
 
 /// The serving core against peers that stall, dribble or send too much, a worker killed under
@@ -181,7 +181,7 @@ import Testing
         _ = try browser.logIn(stack, as: DemoUser.skippy)
         try stack.restartTenant(["DEV_TENANT_LATENCY_MS": "1500"])
         let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
-        let saved = Mutex<Int?>(nil)
+        let saved = Lock<Int?>(nil)
         let save = Thread {
             let status = try? browser.post(
                 stack.baseURL + "/affirmation",
@@ -210,7 +210,7 @@ enum Load {
 
     /// Runs `clients` loops for `seconds`, calling `midway` a third of the way in.
     static func run(clients: Int, seconds: Double, url: String, midway: @escaping @Sendable () -> Void) -> Outcome {
-        let outcome = Mutex(Outcome())
+        let outcome = Lock(Outcome())
         let end = Date().addingTimeInterval(seconds)
         let threads = (0..<clients).map { _ in
             Thread {

@@ -1,6 +1,7 @@
 import Auth0Web
 import Foundation
 import Glibc
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -134,7 +135,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         try browser.logIn(stack, as: DemoUser.random)
         let token = try csrf(browser, stack)
         let savingTab = browser.copy()
-        let saved = Mutex<TestClient.Answer?>(nil)
+        let saved = Lock<TestClient.Answer?>(nil)
         let saving = Thread {
             let answer = try? savingTab.post(
                 stack.baseURL + "/affirmation",
@@ -230,7 +231,7 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
         let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
         let before = refreshGrants(stack)
         let tabs = (0..<16).map { _ in browser.copy() }
-        let statuses = Mutex<[Int]>([])
+        let statuses = Lock<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: tabs.count) { index in
             let answer = try? tabs[index].post(
                 stack.baseURL + "/affirmation",

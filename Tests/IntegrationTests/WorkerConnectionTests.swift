@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 import Testing
 
 /// How the worker treats nginx's connections: a connection kept open between requests, or one
@@ -149,7 +149,7 @@ import Testing
         // nginx keeps one connection per visitor in flight (fastcgi_keep_conn); with one thread,
         // every kept connection must go back to the worker's pool between requests.
         let visitors = 8
-        let answers = Mutex<[Int]>([])
+        let answers = Lock<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: visitors) { _ in
             let client = TestClient()
             for _ in 0..<10 {

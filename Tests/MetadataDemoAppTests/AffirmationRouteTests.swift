@@ -1,7 +1,7 @@
 import Auth0Web
 import Foundation
+import Locking
 import MetadataDemoApp
-import Synchronization
 import TestSupport
 import Testing
 import Web
@@ -156,7 +156,7 @@ import Web
                 "cookie": jar.header(for: "/affirmation"), "content-type": "application/x-www-form-urlencoded",
                 "origin": "https://demo.example.com",
             ], body: Array(PercentEncoding.formEncode([("csrf", csrf), ("action", "refresh")]).utf8))
-        let answer = Mutex<Response?>(nil)
+        let answer = Lock<Response?>(nil)
         let done = DispatchSemaphore(value: 0)
         let app = self.app
         let thread = Thread {

@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 import Web
 
 /// An HTTP client that answers from a script and records what was sent: the tenant of tests
 /// that run without sockets. With no script, every call fails as a refused connection would.
 public final class ScriptedHTTPClient: HTTPClient {
-    private let requests = Mutex<[HTTPClientRequest]>([])
+    private let requests = Lock<[HTTPClientRequest]>([])
     private let answer: @Sendable (HTTPClientRequest) throws -> HTTPClientResponse
 
     /// A client whose every call is answered by `answer`.

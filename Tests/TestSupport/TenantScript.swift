@@ -1,5 +1,5 @@
 import Auth0Web
-import Synchronization
+import Locking
 import Web
 
 /// A tenant for socket-free tests of logins and saves, answering as `shared/auth0-api.md` says
@@ -34,9 +34,9 @@ public final class TenantScript: HTTPClient {
 
     /// The ID token's `iat`; tests run their clock from here.
     public static let now: Double = 1_700_000_000
-    private let state = Mutex(Answers())
-    private let issued = Mutex(0)
-    private let requests = Mutex<[HTTPClientRequest]>([])
+    private let state = Lock(Answers())
+    private let issued = Lock(0)
+    private let requests = Lock<[HTTPClientRequest]>([])
     private let issuer: String
     private let clientID: String
 

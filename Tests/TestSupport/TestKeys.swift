@@ -1,5 +1,5 @@
+import Locking
 import OpenSSLCrypto
-import Synchronization
 import Web
 
 /// Signs tokens like a tenant and serves its JWKS to the product's HTTP client.
@@ -11,7 +11,7 @@ public final class TestKeys: HTTPClient {
     public let key: RSAPrivateKey
     /// Its `kid` in the JWKS and in tokens' headers.
     public let kid = "test-kid"
-    private let jwksFetches = Mutex(0)
+    private let jwksFetches = Lock(0)
 
     /// A new key pair.
     public init() throws { key = try RSAPrivateKey(generatingBits: 2048) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 import Web
 
@@ -25,7 +25,7 @@ import Web
     @Test func theReviewsCrashingInputIsRefusedOnAServingSizedStack() {
         let input = Array(
             (String(repeating: #"{"a":"#, count: 400) + "1" + String(repeating: "}", count: 400)).utf8)
-        let result = Mutex<JSONError?>(nil)
+        let result = Lock<JSONError?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             do throws(JSONError) { _ = try JSONValue.decode(input) } catch { result.withLock { $0 = error } }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import PerThread
 import Synchronization
 import Testing
@@ -29,7 +30,7 @@ import Web
         let mine = local.value()
         #expect(local.value() === mine)
         // Kept alive here: an ended thread frees its object, and its address may be reused.
-        let others = Mutex<[Token]>([])
+        let others = Lock<[Token]>([])
         let threads = (0..<4).map { _ in
             Thread {
                 let first = local.value()

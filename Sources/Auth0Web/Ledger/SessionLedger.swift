@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import Web
 
@@ -18,21 +19,21 @@ public final class SessionLedger: Sendable {
     let renewalSealer: CookieSealer
     let clock: Clock
     let events: any Auth0Events
-    private let ended = Mutex(EndedSessions())
+    private let ended = Lock(EndedSessions())
     /// Mirrors `ended.isEmpty`, so a page view on a fresh deployment takes no lock.
     private let hasEntries = Atomic<Bool>(false)
-    private let pending = Mutex<[EndedSessions.Entry]>([])
+    private let pending = Lock<[EndedSessions.Entry]>([])
     /// What `ended` holds, as written to the store, for writing again to a store that lost it.
-    let remembered = Mutex(RememberedEntries())
+    let remembered = Lock(RememberedEntries())
     /// The store's generation this worker last read everything of (nil before the first check).
-    let generation = Mutex<[UInt8]?>(nil)
+    let generation = Lock<[UInt8]?>(nil)
     /// Logout tokens seen while the store was away (so a replay to this worker is still refused).
-    private let localTokenIDs = Mutex<[String: Int64]>([:])
+    private let localTokenIDs = Lock<[String: Int64]>([:])
     private let healthy = Atomic<Bool>(true)
-    let cursor = Mutex<String?>(nil)
+    let cursor = Lock<String?>(nil)
     private let following = Atomic<Bool>(false)
     /// Sessions this worker checked or holds back from checking, until when (see `claimRevalidation`).
-    let revalidationClaims = Mutex<[String: Double]>([:])
+    let revalidationClaims = Lock<[String: Double]>([:])
 
     /// A ledger over `store`, keeping ended sessions for `retentionSeconds`, sealing renewal
     /// results with a key derived from `secrets` (`AUTH0_SECRET`), reporting to `events`.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Web
 
 /// The sessions a person has open on this site, for "Your sessions": per person, a map in the
@@ -44,7 +44,7 @@ public final class SessionRegistry: Sendable {
     private let clock: Clock
     private let events: any Auth0Events
     /// When each session (by the first eight bytes of its CSRF token) was last queued here.
-    private let touched = Mutex<[UInt64: Int64]>([:])
+    private let touched = Lock<[UInt64: Int64]>([:])
     private let queue = WriteQueue()
 
     /// A registry in `store` for sessions living at most `absoluteLifetime` seconds, and

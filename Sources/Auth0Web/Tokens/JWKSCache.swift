@@ -1,5 +1,5 @@
+import Locking
 import OpenSSLCrypto
-import Synchronization
 import Web
 
 /// The provider's signing keys, fetched from its JWKS and cached.
@@ -34,9 +34,9 @@ public final class JWKSCache: Sendable {
     private let http: any HTTPClient
     private let clock: Clock
     private let timeoutSeconds: Double
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Serialises fetches so a burst of unknown `kid`s fetches once.
-    private let fetchLock = Mutex(())
+    private let fetchLock = Lock(())
     /// How many fetches may happen back to back.
     public static let refetchBurst = 5
     /// Seconds for the bucket to regain one fetch: past the burst, at most 5 fetches a minute.

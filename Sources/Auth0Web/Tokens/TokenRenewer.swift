@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import OpenSSLCrypto
 import Synchronization
 import Web
@@ -29,7 +30,7 @@ public final class TokenRenewer: Sendable {
     /// How long a worker waits for another's renewal of the same token: a token call's timeout and some.
     private let waitSeconds: Double
     private let clock: Clock
-    private let flights = Mutex<[[UInt8]: Flight]>([:])
+    private let flights = Lock<[[UInt8]: Flight]>([:])
     private let renewals = Atomic<Int>(0)
 
     /// A renewer calling `tokens`, keeping results by the time `clock` says, sharing renewals with

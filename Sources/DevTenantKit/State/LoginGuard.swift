@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Web
 
 /// What protects the tenant's own forms (the login form, the logout confirmation): failed
@@ -20,7 +20,7 @@ final class LoginGuard: Sendable {
         var usedTickets: [String: Double] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// How many keys may be kept before the stale ones are pruned.
     static let pruneAbove = 1_000

@@ -1,9 +1,9 @@
-import Synchronization
+import Locking
 import Web
 
 /// The Management API's rate limit, as Auth0 counts it: calls per key in windows of one minute.
 final class RateWindows: Sendable {
-    private let windows = Mutex([String: (start: Double, count: Int)]())
+    private let windows = Lock([String: (start: Double, count: Int)]())
     private let clock: Clock
 
     init(clock: Clock) { self.clock = clock }

@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import OpenSSLCrypto
-import Synchronization
 import Web
 
 /// The dev tenant's state: people, codes, refresh tokens, tenant sessions and consent. People,
@@ -19,9 +19,9 @@ final class TenantStore: Sendable {
         var grants: [String: [String: Set<String>]] = [:]
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
     /// One save at a time, so an older snapshot never replaces a newer one.
-    let saveLock = Mutex(())
+    let saveLock = Lock(())
     let file: String
     private let clock: Clock
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The worker's open connections, each under a token the poller reports it by. A token names
 /// one connection for good: once that connection is gone, its token finds nothing, even when its
@@ -11,14 +11,14 @@ final class ConnectionTable: Sendable {
         var count = 0
     }
 
-    private let slots: Mutex<Slots>
+    private let slots: Lock<Slots>
     /// The most connections held at once.
     let capacity: Int
 
     /// An empty table of `capacity` connections.
     init(capacity: Int) {
         self.capacity = capacity
-        slots = Mutex(
+        slots = Lock(
             Slots(
                 entries: Array(repeating: nil, count: capacity), generations: Array(repeating: 0, count: capacity),
                 free: Array((0..<capacity).reversed())))

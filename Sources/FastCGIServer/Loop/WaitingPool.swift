@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import Synchronization
 
 /// Threads for the work that waits on other services (the tenant, a shared store): many, since
@@ -8,7 +9,7 @@ final class WaitingPool: Sendable {
     /// Work for a thread of the pool, given that thread's scratch buffer.
     typealias Job = @Sendable (Scratch) -> Void
 
-    private let jobs = Mutex<[Job]>([])
+    private let jobs = Lock<[Job]>([])
     private let ready = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     private let threadCount: Int

@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// Counts events and says, at most once a second, how many there were since it last said.
 final class RateLimitedCount: Sendable {
-    private let state = Mutex<(count: Int, saidAt: Int64)>((0, 0))
+    private let state = Lock<(count: Int, saidAt: Int64)>((0, 0))
 
     /// Counts `events`; the count to report when a second has passed since the last report, else nil.
     func add(_ events: Int = 1) -> Int? {

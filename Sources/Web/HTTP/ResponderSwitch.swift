@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Answers with `pending` until `become(_:)` hands it the responder it was waiting for, then
@@ -7,7 +8,7 @@ import Synchronization
 public final class ResponderSwitch: Responder, @unchecked Sendable {
     private let pending: any Responder
     private let ready = Atomic<Bool>(false)
-    private let switching = Mutex(false)
+    private let switching = Lock(false)
     // Written once, before `ready` is set with release ordering; read only after `ready` is seen
     // with acquire ordering.
     nonisolated(unsafe) private var target: (any Responder)?

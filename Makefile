@@ -8,9 +8,11 @@ test:
 	scripts/test
 
 # The socket-free suites alone (no nginx, worker, Redis or browser): seconds, for the edit-test loop.
+# Built as make test builds (instrumented for coverage), so switching between them rebuilds nothing.
 unit:
-	swift build --build-tests
-	swift test --skip-build --skip IntegrationTests --skip SharedStoreTests --skip RedisOutageTests
+	swift build --build-tests --enable-code-coverage
+	LLVM_PROFILE_FILE=$(CURDIR)/.build/profiles/%4m.profraw \
+	  swift test --skip-build --skip IntegrationTests --skip SharedStoreTests --skip RedisOutageTests
 
 bench:
 	scripts/bench
@@ -32,7 +34,7 @@ deb:
 sanitize:
 	scripts/sanitize
 
-# Line coverage per module, every suite run once in an instrumented build of its own.
+# make test's instrumented run and coverage table alone (COVERAGE_FILTER narrows it).
 coverage:
 	scripts/coverage
 

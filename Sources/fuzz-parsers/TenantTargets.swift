@@ -30,8 +30,8 @@ let tenantTargets = [
     },
 ]
 
-/// What nginx sends the worker: the FastCGI record framing judged from the headers alone. Bytes
-/// arriving in pieces are judged as they would be whole.
+/// What nginx sends the worker: the FastCGI record framing judged from the headers alone (bytes
+/// arriving in pieces are judged as they would be whole), and a whole request read from its records.
 let framingTargets = [
     FuzzTarget(name: "fastcgi-framing") { input in
         let limits = (head: 4096, body: 2048)
@@ -48,5 +48,13 @@ let framingTargets = [
         }
         if input.isEmpty { last = input.withUnsafeBytes { pieces.judge($0) } }
         precondition(last == verdict, "judged \(last) in pieces but \(verdict) whole")
+        // A whole request is read from its records: its body never exceeds its length or the limit.
+        guard verdict == .complete else { return }
+        let length = whole.judgedLength
+        precondition((1...input.count).contains(length), "a whole request of \(length) bytes in \(input.count)")
+        let received = input[..<length].withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: limits.body) }
+        if let received {
+            precondition(received.head.body.count <= min(received.contentLength, limits.body), "body over its length")
+        }
     }
 ]

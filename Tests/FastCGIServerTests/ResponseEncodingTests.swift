@@ -6,7 +6,9 @@ import Web
 /// The CGI-style head the worker writes before a response's body.
 @Suite struct ResponseEncodingTests {
     private func head(_ response: Response) -> String {
-        String(decoding: FastCGIServer.head(of: response), as: UTF8.self)
+        var out: [UInt8] = []
+        AnswerRecords.appendHead(of: response, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     @Test func statusLineHeadersLengthAndABlankLine() {

@@ -50,6 +50,19 @@ struct FastCGITestClient {
         }
     }
 
+    /// Reads records up to the end of a request: how many stdout bytes came, and the end
+    /// record's protocol status.
+    func readEnd() throws -> (stdout: Int, protocolStatus: UInt8) {
+        var stdout = 0
+        while true {
+            let header = try read(8)
+            let content = try read(Int(header[4]) << 8 | Int(header[5]))
+            _ = try read(Int(header[6]))
+            if header[1] == 6 { stdout += content.count }
+            if header[1] == 3 { return (stdout, content[4]) }
+        }
+    }
+
     /// Sends a GET for `path` on the kept connection and returns what the
     /// worker wrote to stdout (the CGI-style head and body).
     mutating func get(_ path: String, headers: [(String, String)] = []) throws -> String {

@@ -51,6 +51,34 @@ import Testing
         #expect(try client.get("/nowhere").hasPrefix("Status: 404"))
     }
 
+    /// A web server that does not ask to keep the connection (no `FCGI_KEEP_CONN`) gets its
+    /// answer and then the connection's end; a role other than responder is refused as the
+    /// protocol says (`FCGI_UNKNOWN_ROLE`) and the connection serves on.
+    @Test func theBeginRecordsFlagsAndRoleAreHonoured() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let port = try stack.startWorkerOnTCP(name: "tcp-worker")
+        let params = FastCGITestClient.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
+        let stdinEnd = FastCGITestClient.record(type: 5, id: 1, content: [])
+
+        let once = try #require(Stack.connect(tcpPort: port))
+        defer { close(once) }
+        let notKept = FastCGITestClient.record(type: 1, id: 1, content: [0, 1, 0, 0, 0, 0, 0, 0])
+        let client = FastCGITestClient(socket: once)
+        try client.send(notKept + params.dropFirst(16) + stdinEnd)
+        #expect(try client.readAnswer().hasSuffix("\r\n\r\nok\n"))
+        var byte: UInt8 = 0
+        #expect(read(once, &byte, 1) == 0, "the connection stayed open")
+
+        let kept = try #require(Stack.connect(tcpPort: port))
+        defer { close(kept) }
+        var other = FastCGITestClient(socket: kept)
+        let authorizer = FastCGITestClient.record(type: 1, id: 1, content: [0, 2, 1, 0, 0, 0, 0, 0])
+        try other.send(authorizer + params.dropFirst(16) + stdinEnd)
+        #expect(try other.readEnd() == (stdout: 0, protocolStatus: 3))
+        #expect(try other.get("/healthz").hasPrefix("Status: 200"))
+    }
+
     @Test func onlyTheListedWebServersMayConnectOverTCP() throws {
         let stack = try Stack()
         defer { stack.stop() }

@@ -1,4 +1,3 @@
-internal import CFastCGI
 import Foundation
 import Synchronization
 import Web
@@ -85,24 +84,26 @@ final class ConnectionDriver: Sendable {
     }
 
     private func step(_ connection: FastCGIConnection, seen: Int, scratch: Scratch, mayWait: Bool) -> Step {
-        guard connection.isOpen else { return forget(connection) }
+        guard connection.isOpen else { return close(connection) }
         if connection.isClosing.load(ordering: .relaxed) {
             return connection.discardArrived() ? .needsMore : close(connection)
         }
-        let count = connection.peek(into: scratch.buffer)
+        let count = connection.receive(into: scratch.buffer)
         if count == 0 { return close(connection) }  // the peer hung up
         if count < 0 { return errno == EAGAIN || errno == EINTR ? .needsMore : close(connection) }
         if connection.busySince.load(ordering: .relaxed) == 0 {
             connection.busySince.store(Uptime.milliseconds(), ordering: .relaxed)
         }
-        switch connection.framing.judge(UnsafeRawBufferPointer(rebasing: scratch.buffer[..<count])) {
+        let arrived = UnsafeRawBufferPointer(rebasing: scratch.buffer[..<count])
+        switch connection.framing.judge(arrived) {
         case .incomplete:
+            connection.hold(arrived)
             if connection.framing.headIsWhole { connection.hasHead.store(true, ordering: .relaxed) }
             return .needsMore
         case .complete:
-            return answer(connection, seen: seen, mayWait: mayWait)
+            return answer(connection, arrived: arrived, seen: seen, mayWait: mayWait)
         case .bodyTooLarge:
-            return refuseTooLarge(connection)
+            return refuseTooLarge(connection, arrived: arrived)
         case .headTooLarge:
             log(.warning, "closed a connection: request head over the limit", ["limit": String(options.maxHeadBytes)])
             return close(connection)
@@ -112,51 +113,72 @@ final class ConnectionDriver: Sendable {
         }
     }
 
-    /// Has libfcgi read the whole request that arrived and answers it here, or hands it to the
-    /// waiting pool.
-    private func answer(_ connection: FastCGIConnection, seen: Int, mayWait: Bool) -> Step {
+    /// Reads the whole request that has arrived and answers it here, or hands it to the waiting
+    /// pool. Bytes after it (the web server does not send them before the answer) are kept.
+    private func answer(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer, seen: Int, mayWait: Bool)
+        -> Step
+    {
+        let length = connection.framing.judgedLength
         connection.framing.reset()
         connection.busySince.store(0, ordering: .relaxed)
         connection.hasHead.store(false, ordering: .relaxed)
-        guard connection.nextRequest() else { return forget(connection) }  // libfcgi closed it
-        server.inFlight.add(1, ordering: .relaxed)
-        var (request, length) = connection.head()
-        request.body = connection.readBody(length: min(length, options.maxBodyBytes))
-        if mayWait { return send(server.responder.respond(to: request), for: request, on: connection) }
-        if let response = server.responder.respondWithoutWaiting(to: request) {
-            return send(response, for: request, on: connection)
+        if length < arrived.count { connection.hold(UnsafeRawBufferPointer(rebasing: arrived[length...])) }
+        guard
+            let received = ReceivedRequest.read(
+                UnsafeRawBufferPointer(rebasing: arrived[..<length]), maxBodyBytes: options.maxBodyBytes)
+        else {
+            log(.warning, "closed a connection: not a FastCGI request")
+            return close(connection)
         }
-        pool.submit { [self, request] scratch in
-            let step = send(server.responder.respond(to: request), for: request, on: connection)
+        guard received.role == FastCGIRecord.responderRole else { return refuseRole(received, on: connection) }
+        server.inFlight.add(1, ordering: .relaxed)
+        if mayWait { return send(server.responder.respond(to: received.head), for: received, on: connection) }
+        if let response = server.responder.respondWithoutWaiting(to: received.head) {
+            return send(response, for: received, on: connection)
+        }
+        pool.submit { [self, received] scratch in
+            let step = send(server.responder.respond(to: received.head), for: received, on: connection)
             if step == .answered { drive(connection, seen: seen, scratch: scratch, mayWait: true) }
         }
         return .handedOff
     }
 
     /// Answers 413 from the request's head alone, then closes once the peer has its answer.
-    private func refuseTooLarge(_ connection: FastCGIConnection) -> Step {
+    private func refuseTooLarge(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer) -> Step {
         connection.framing.reset()
         connection.hasHead.store(true, ordering: .relaxed)
-        guard connection.nextRequest() else { return forget(connection) }
+        guard let received = ReceivedRequest.read(arrived, maxBodyBytes: 0, readingBody: false) else {
+            return close(connection)
+        }
         server.inFlight.add(1, ordering: .relaxed)
-        let request = connection.head().request
         let step = send(
-            server.responder.respond(to: request, rejectedWith: .contentTooLarge), for: request, on: connection)
+            server.responder.respond(to: received.head, rejectedWith: .contentTooLarge), for: received,
+            on: connection)
         guard step == .answered else { return step }
         connection.beginClosing()
         return .needsMore
     }
 
-    /// Writes the answer and ends the request (libfcgi writes without waiting: an answer that
-    /// does not fit in the socket's buffer, a peer not reading, fails and closes it).
-    private func send(_ response: Response, for request: Request, on connection: FastCGIConnection) -> Step {
-        // Head and body go into libfcgi's buffer one after the other: the body is not copied twice.
-        connection.write(FastCGIServer.head(of: response))
-        if request.method != "HEAD" { connection.write(response.body) }
-        connection.finish()
+    /// Ends a request for a role other than responder as the protocol says (`FCGI_UNKNOWN_ROLE`).
+    private func refuseRole(_ received: ReceivedRequest, on connection: FastCGIConnection) -> Step {
+        var out = received.managementAnswers
+        AnswerRecords.appendEnd(requestID: received.requestID, protocolStatus: FastCGIRecord.unknownRole, to: &out)
+        guard connection.send(out), received.keepsConnection else { return close(connection) }
+        return .answered
+    }
+
+    /// Writes the answer and ends the request in one write, without waiting: an answer that does
+    /// not fit in the socket's buffer (a peer not reading) fails and closes the connection, as
+    /// does a web server that did not ask to keep it.
+    private func send(_ response: Response, for received: ReceivedRequest, on connection: FastCGIConnection) -> Step {
+        var out = received.managementAnswers
+        out.reserveCapacity(out.count + response.body.count + 1024)
+        AnswerRecords.append(
+            response, withBody: received.head.method != "HEAD", requestID: received.requestID, to: &out)
+        let sent = connection.send(out)
         server.inFlight.subtract(1, ordering: .releasing)
         connection.idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
-        guard connection.isOpen else { return forget(connection) }
+        guard sent, received.keepsConnection else { return close(connection) }
         if server.stopping.load(ordering: .acquiring) { return close(connection) }
         return .answered
     }
@@ -164,12 +186,6 @@ final class ConnectionDriver: Sendable {
     func close(_ connection: FastCGIConnection) -> Step {
         table.remove(connection.token)
         connection.close()
-        return .closed
-    }
-
-    /// Forgets a connection libfcgi has closed.
-    func forget(_ connection: FastCGIConnection) -> Step {
-        table.remove(connection.token)
         return .closed
     }
 }

@@ -1,18 +1,19 @@
-internal import CFastCGI
 import Foundation
 import Synchronization
-import Web
 
-/// One connection from the web server, and the libfcgi request structure that reads requests
-/// from it. nginx keeps connections open (`fastcgi_keep_conn`) and sends one request at a time
-/// on each. The socket never blocks: the poller looks at what has arrived (`RequestFraming`) and
-/// libfcgi reads a request only once it is whole, so no thread ever waits on a peer.
+/// One connection from the web server. nginx keeps connections open (`fastcgi_keep_conn`) and
+/// sends one request at a time on each. The socket never blocks: what arrives is read into the
+/// driving thread's buffer and judged (`RequestFraming`); a request still arriving is kept here
+/// until the rest comes, a whole one is read from its records (`ReceivedRequest`) and answered
+/// with one write (`AnswerRecords`).
 ///
 /// A connection is driven by one thread at a time, its owner: the thread that raises `pending`
 /// from zero (see `ConnectionDriver`). Everything not atomic here is the owner's.
-/// - SeeAlso: `FCGX_InitRequest`, `FCGX_Accept_r`, `FCGX_Finish_r`, `FCGX_Free`.
 final class FastCGIConnection: @unchecked Sendable {
-    private let raw: UnsafeMutablePointer<FCGX_Request>
+    /// The socket; -1 once closed.
+    private(set) var socket: Int32
+    /// What has arrived of a request not yet whole (or of the next one), between two events.
+    private var held: [UInt8] = []
     /// Events reported and not yet handled; the thread that raises it from zero owns the connection.
     let pending = Atomic<Int>(0)
     /// When the request now arriving sent its first byte (milliseconds, `Uptime`), or when the
@@ -34,176 +35,93 @@ final class FastCGIConnection: @unchecked Sendable {
 
     /// Takes ownership of an accepted (non-blocking) socket.
     init(socket fd: Int32, framing: RequestFraming, peer: UInt64 = 0) {
-        raw = .allocate(capacity: 1)
+        socket = fd
         self.framing = framing
         self.peer = peer
-        // No listening socket: were libfcgi to find the connection closed, it must not go on
-        // to accept another one itself (accept on -1 fails at once).
-        FCGX_InitRequest(raw, -1, 0)
-        CFastCGI_attachConnection(raw, fd)
         idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
     }
 
-    deinit {
-        close()
-        raw.deallocate()
-    }
+    deinit { close() }
 
-    /// The socket, for the poller; -1 once closed.
-    var socket: Int32 { CFastCGI_connectionFd(raw) }
-
-    /// False once the socket is closed: by libfcgi (the web server did not ask to keep it, a
-    /// stream failed, or what came was not a request) or by `close`.
+    /// False once the socket is closed.
     var isOpen: Bool { socket >= 0 }
 
-    /// Reads the whole request that has arrived; false when it is not one libfcgi accepts (it
-    /// then closed the socket).
-    func nextRequest() -> Bool { FCGX_Accept_r(raw) >= 0 }
+    /// Puts what this connection holds at the start of `buffer` and reads after it what has
+    /// arrived: the byte count in `buffer`, 0 when the peer hung up, -1 (errno set) when nothing
+    /// is held and nothing came, or the socket failed. The bytes are the connection's again only
+    /// through `hold`.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var count = held.count
+        if count > 0 {
+            held.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            held = []
+        }
+        while count < buffer.count {
+            let asked = buffer.count - count
+            let got = read(socket, buffer.baseAddress! + count, asked)
+            if got > 0 {
+                count += got
+                if got < asked { break }  // the socket is drained: its next bytes are a new event
+                continue
+            }
+            if got == 0 { return 0 }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return count > 0 ? count : -1 }
+            return -1
+        }
+        return count
+    }
 
-    /// Ends the current request, flushing the answer; libfcgi closes the socket if the web server
-    /// did not ask to keep it or the answer could not be written whole at once.
-    func finish() { FCGX_Finish_r(raw) }
+    /// Keeps bytes that arrived for a request not yet whole, until the next event.
+    func hold(_ bytes: UnsafeRawBufferPointer) {
+        held = Array(bytes)
+    }
 
-    /// Copies what has arrived, without taking it: the byte count, 0 when the peer hung up, -1
-    /// (errno set) when nothing has or the socket failed.
-    func peek(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        CFastCGI_peek(socket, buffer.baseAddress, buffer.count)
+    /// Writes `bytes` whole without waiting: false when the socket would not take them all at
+    /// once (a peer not reading) or failed.
+    func send(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { all in
+            var sent = 0
+            while sent < all.count {
+                let wrote = Foundation.send(socket, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
+                if wrote > 0 {
+                    sent += wrote
+                } else if wrote < 0, errno == EINTR {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// Sends the end of the answer and keeps reading (and dropping) until the peer's end, so that
     /// over TCP a request body left unread cannot reset the connection before the answer is read.
     func beginClosing() {
-        CFastCGI_shutdownSending(socket)
+        shutdown(socket, Int32(SHUT_WR))
+        held = []
         isClosing.store(true, ordering: .relaxed)
         busySince.store(Uptime.milliseconds(), ordering: .relaxed)
     }
 
     /// Drops what has arrived while closing: true while the peer has not hung up.
     func discardArrived() -> Bool {
-        while true {
-            switch CFastCGI_discard(socket) {
-            case 1: continue
-            case 0: return false
-            default: return errno == EAGAIN || errno == EINTR
-            }
-        }
-    }
-
-    /// Closes the socket (libfcgi's streams for a request cut short are freed).
-    func close() {
-        let fd = socket
-        FCGX_Free(raw, 0)
-        guard fd >= 0 else { return }
-        CFastCGI_close(fd)
-        CFastCGI_attachConnection(raw, -1)
-    }
-
-    /// The current request's head, built from its FastCGI parameters in one pass: `HTTP_*`
-    /// become lower-case headers, and only the few CGI names the web layer uses are read. Names
-    /// are matched as bytes and no string is made for a parameter nobody reads (this runs on
-    /// every request).
-    func head() -> (request: Request, contentLength: Int) {
-        var request = Request(method: "GET", path: "/")
-        var uri = "/"
-        var queryString = ""
-        var contentLength = 0
-        guard var entry = raw.pointee.envp else { return (request, 0) }
-        while let cString = entry.pointee {
-            entry += 1
-            let length = strlen(cString)
-            let bytes = UnsafeRawBufferPointer(start: cString, count: length).bindMemory(to: UInt8.self)
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = UnsafeBufferPointer(rebasing: bytes[..<equals])
-            let rawValue = UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])
-            let value = { String(decoding: rawValue, as: UTF8.self) }
-            if name.starts(with: Self.httpPrefix) {
-                request.headers[Self.headerName(UnsafeBufferPointer(rebasing: name[5...]))] = value()
-                continue
-            }
-            switch CGIName(name) {
-            case .requestMethod: request.method = value()
-            case .requestURI: uri = value()
-            case .queryString: queryString = value()
-            case .requestID: request.requestID = value()
-            case .remoteAddress: request.remoteAddress = value()
-            case .contentType:
-                if !rawValue.isEmpty { request.headers["content-type"] = value() }
-            case .contentLength:
-                contentLength = Int(value()) ?? 0
-                if contentLength > 0 { request.headers["content-length"] = String(contentLength) }
-            case nil: break
-            }
-        }
-        if let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            request.path = String(uri[..<mark])
-            request.query = String(uri[uri.index(after: mark)...])
-        } else {
-            request.path = uri
-            request.query = queryString
-        }
-        if request.requestID.isEmpty { request.requestID = request.headers["x-request-id"] ?? "" }
-        return (request, contentLength)
-    }
-
-    private static let httpPrefix = Array("HTTP_".utf8)
-
-    /// `ACCEPT_LANGUAGE` → `accept-language`, written straight into the string's storage.
-    private static func headerName(_ name: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: name.count) { out in
-            for (index, byte) in name.enumerated() {
-                out[index] = byte == UInt8(ascii: "_") ? UInt8(ascii: "-") : byte | 0x20
-            }
-            return name.count
-        }
-    }
-
-    /// The CGI parameters the web layer reads, recognised from their bytes.
-    private enum CGIName {
-        case requestMethod, requestURI, queryString, requestID, remoteAddress, contentType, contentLength
-
-        private static let names: [(bytes: [UInt8], name: CGIName)] = [
-            (Array("REQUEST_METHOD".utf8), .requestMethod), (Array("REQUEST_URI".utf8), .requestURI),
-            (Array("QUERY_STRING".utf8), .queryString), (Array("REQUEST_ID".utf8), .requestID),
-            (Array("REMOTE_ADDR".utf8), .remoteAddress), (Array("CONTENT_TYPE".utf8), .contentType),
-            (Array("CONTENT_LENGTH".utf8), .contentLength),
-        ]
-
-        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard
-                let found = Self.names.first(where: { $0.bytes.count == bytes.count && $0.bytes.elementsEqual(bytes) })
-            else { return nil }
-            self = found.name
-        }
-    }
-
-    /// Reads the body to its end (the empty record that closes it included, so that nothing of
-    /// this request is left for the next), keeping its first `length` bytes (`CONTENT_LENGTH`).
-    /// The whole body has arrived (`RequestFraming`), so this never waits.
-    func readBody(length: Int) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(length)
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { chunk in
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { trash in
             while true {
-                let read = Int(FCGX_GetStr(chunk.baseAddress!, Int32(chunk.count), raw.pointee.in))
-                if read <= 0 { break }
-                let kept = min(read, length - body.count)
-                if kept > 0 {
-                    UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(chunk)[..<kept]).withMemoryRebound(
-                        to: UInt8.self
-                    ) { body.append(contentsOf: $0) }
-                }
+                let count = recv(socket, trash.baseAddress, trash.count, Int32(MSG_DONTWAIT))
+                if count > 0 { continue }
+                if count == 0 { return false }
+                return errno == EAGAIN || errno == EINTR
             }
         }
-        return body
     }
 
-    /// Writes bytes to the response stream.
-    func write(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                _ = FCGX_PutStr($0, Int32(buffer.count), raw.pointee.out)
-            }
-        }
+    /// Closes the socket.
+    func close() {
+        guard socket >= 0 else { return }
+        Foundation.close(socket)
+        socket = -1
+        held = []
     }
 }

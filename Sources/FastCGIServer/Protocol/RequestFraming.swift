@@ -1,14 +1,14 @@
 /// Tells from the FastCGI record headers alone whether the bytes a connection has received so far
 /// hold one whole request: its begin record, its parameters to their empty record, and its
-/// standard input to its empty record. libfcgi reads requests by blocking until they arrive, so
-/// it is only handed whole ones; this never looks inside a record (libfcgi parses the contents).
+/// standard input to its empty record. Judged on every arrival, so it never looks inside a
+/// record: `ReceivedRequest` reads the contents once the request is whole.
 /// - SeeAlso: the FastCGI 1.0 specification, 3.3 (records) and 5 (application roles).
 package struct RequestFraming {
     /// What the bytes so far amount to.
     package enum Verdict: Equatable {
         /// More is to come.
         case incomplete
-        /// A whole request: libfcgi can read it without waiting.
+        /// A whole request: its records can be read.
         case complete
         /// The parameters are whole but the body is over the limit: answer 413 without reading on.
         case bodyTooLarge
@@ -31,6 +31,9 @@ package struct RequestFraming {
 
     /// True once the request's parameters (its head) have all arrived.
     package var headIsWhole: Bool { headEnded }
+
+    /// The bytes of the records judged so far: the whole request's length once it is complete.
+    package var judgedLength: Int { judged }
 
     /// Judges requests with these limits.
     package init(maxHeadBytes: Int, maxBodyBytes: Int) {
@@ -67,7 +70,7 @@ package struct RequestFraming {
                 guard headEnded else { return .malformed }
                 if bodyBytes + contentLength > maxBodyBytes { return .bodyTooLarge }
             case (Self.abortRequest, 1...), (Self.getValues, 0):
-                break  // libfcgi answers these itself
+                break  // read with the request (an abort changes nothing for a whole request)
             default:
                 return .malformed
             }

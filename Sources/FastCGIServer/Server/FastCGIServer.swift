@@ -168,50 +168,6 @@ public final class FastCGIServer: Sendable {
             return fd
         }
     }
-
-    /// The head of a FastCGI (CGI-style) response: `Status:` line, headers, blank line.
-    static func head(of response: Response) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(1024)
-        out.append(contentsOf: statusLines[response.status] ?? statusLine(response.status))
-        var hasLength = false
-        for (name, value) in response.headers where FastCGIServer.isSafeHeaderValue(value) {
-            if !hasLength, isContentLength(name) { hasLength = true }
-            out.append(contentsOf: name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
-        }
-        if !hasLength {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            out.append(contentsOf: String(response.body.count).utf8)
-            out.append(contentsOf: "\r\n".utf8)
-        }
-        out.append(contentsOf: "\r\n".utf8)
-        return out
-    }
-
-    private static func statusLine(_ status: Int) -> [UInt8] {
-        Array("Status: \(status) \(Response.reason(status))\r\n".utf8)
-    }
-
-    /// The status lines of the answers the product gives, made once.
-    private static let statusLines: [Int: [UInt8]] = Dictionary(
-        uniqueKeysWithValues: [200, 204, 302, 303, 400, 401, 403, 404, 405, 413, 415, 429, 500, 503].map {
-            ($0, statusLine($0))
-        })
-
-    private static func isContentLength(_ name: String) -> Bool {
-        name.utf8.count == 14 && name.lowercased() == "content-length"
-    }
-}
-
-extension FastCGIServer {
-    /// A value with CR or LF would split the header: such a field is dropped, never sent.
-    static func isSafeHeaderValue(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
-    }
 }
 
 /// A failure to start serving.

@@ -1,0 +1,74 @@
+import Web
+
+/// An answer as the records that carry it, built whole in one buffer so that it leaves in one
+/// write: the CGI-style head (`Status:` line, headers, blank line) in one standard-output record,
+/// the body in records of at most 65,535 bytes, the empty record that ends the output, and the
+/// end of the request.
+/// - SeeAlso: the FastCGI 1.0 specification, 5.1 (responder) and 5.5 (`FCGI_END_REQUEST`).
+enum AnswerRecords {
+    /// Appends `response` (its body left out when `withBody` is false, for `HEAD`) for `requestID`.
+    static func append(_ response: Response, withBody: Bool, requestID: Int, to out: inout [UInt8]) {
+        let headerAt = out.count
+        FastCGIRecord.appendHeader(type: FastCGIRecord.stdout, requestID: requestID, contentLength: 0, to: &out)
+        appendHead(of: response, to: &out)
+        let headLength = out.count - headerAt - FastCGIRecord.headerLength
+        out[headerAt + 4] = UInt8(truncatingIfNeeded: headLength >> 8)
+        out[headerAt + 5] = UInt8(truncatingIfNeeded: headLength)
+        if withBody {
+            var start = 0
+            while start < response.body.count {
+                let end = min(start + FastCGIRecord.maxContentLength, response.body.count)
+                FastCGIRecord.appendHeader(
+                    type: FastCGIRecord.stdout, requestID: requestID, contentLength: end - start, to: &out)
+                out.append(contentsOf: response.body[start..<end])
+                start = end
+            }
+        }
+        FastCGIRecord.appendHeader(type: FastCGIRecord.stdout, requestID: requestID, contentLength: 0, to: &out)
+        appendEnd(requestID: requestID, protocolStatus: FastCGIRecord.requestComplete, to: &out)
+    }
+
+    /// Appends the end of a request: application status 0 and `protocolStatus`.
+    static func appendEnd(requestID: Int, protocolStatus: UInt8, to out: inout [UInt8]) {
+        FastCGIRecord.appendHeader(type: FastCGIRecord.endRequest, requestID: requestID, contentLength: 8, to: &out)
+        out.append(contentsOf: [0, 0, 0, 0, protocolStatus, 0, 0, 0])
+    }
+
+    /// Appends the head of a CGI-style response: `Status:` line, headers, blank line. A header
+    /// whose value would split the head (CR, LF or NUL) is dropped, never sent.
+    static func appendHead(of response: Response, to out: inout [UInt8]) {
+        out.append(contentsOf: statusLines[response.status] ?? statusLine(response.status))
+        var hasLength = false
+        for (name, value) in response.headers where isSafeHeaderValue(value) {
+            if !hasLength, isContentLength(name) { hasLength = true }
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: value.utf8)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        if !hasLength {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            out.append(contentsOf: String(response.body.count).utf8)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    private static func isSafeHeaderValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+
+    private static func statusLine(_ status: Int) -> [UInt8] {
+        Array("Status: \(status) \(Response.reason(status))\r\n".utf8)
+    }
+
+    /// The status lines of the answers the product gives, made once.
+    private static let statusLines: [Int: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: [200, 204, 302, 303, 400, 401, 403, 404, 405, 413, 415, 429, 500, 503].map {
+            ($0, statusLine($0))
+        })
+
+    private static func isContentLength(_ name: String) -> Bool {
+        name.utf8.count == 14 && name.lowercased() == "content-length"
+    }
+}

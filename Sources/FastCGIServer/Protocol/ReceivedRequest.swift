@@ -1,0 +1,118 @@
+import Web
+
+/// One request as its records carry it, read from bytes `RequestFraming` judged: the begin
+/// record's id, role and flags, the head from the parameters, the body from the standard input,
+/// and the answers owed to management records that came with it.
+/// - SeeAlso: the FastCGI 1.0 specification, 3.4 (name-value pairs), 4 (management records), 5.1.
+package struct ReceivedRequest {
+    var requestID = 1
+    var role = 0
+    var keepsConnection = false
+    package var head = Request(method: "GET", path: "/")
+    /// The body's length as `CONTENT_LENGTH` gives it (the body kept is at most this).
+    package var contentLength = 0
+    /// Records to send before the answer (`FCGI_GET_VALUES_RESULT`), usually none.
+    var managementAnswers: [UInt8] = []
+
+    /// Reads the records of `bytes` (whole ones; a record cut off at the end is left), keeping at
+    /// most `maxBodyBytes` of the body, or none when `readingBody` is false (a request refused
+    /// from its head). Nil when the parameters are not well-formed name-value pairs.
+    package static func read(_ bytes: UnsafeRawBufferPointer, maxBodyBytes: Int, readingBody: Bool = true)
+        -> ReceivedRequest?
+    {
+        var received = ReceivedRequest()
+        var params: [UInt8] = []
+        var onlyParams: UnsafeRawBufferPointer?  // the one parameters record, read in place
+        var paramRecords = 0
+        var body: [UInt8] = []
+        var offset = 0
+        while bytes.count - offset >= FastCGIRecord.headerLength {
+            let header = FastCGIRecord.Header(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            guard bytes.count - offset >= header.recordLength else { break }
+            let contentStart = offset + FastCGIRecord.headerLength
+            let content = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<(contentStart + header.contentLength)])
+            offset += header.recordLength
+            switch header.type {
+            case FastCGIRecord.beginRequest where content.count >= 3:
+                received.requestID = header.requestID
+                received.role = Int(content[0]) << 8 | Int(content[1])
+                received.keepsConnection = content[2] & FastCGIRecord.keepConnection != 0
+            case FastCGIRecord.params where !content.isEmpty:
+                paramRecords += 1
+                if paramRecords == 1 {
+                    onlyParams = content
+                } else {
+                    if paramRecords == 2, let first = onlyParams { params.append(contentsOf: first) }
+                    params.append(contentsOf: content)
+                }
+            case FastCGIRecord.stdin where readingBody && !content.isEmpty:
+                let kept = min(content.count, maxBodyBytes - body.count)
+                if kept > 0 { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: content[..<kept])) }
+            case FastCGIRecord.getValues:
+                received.managementAnswers.append(contentsOf: valuesResult(for: content))
+            default:
+                break  // the ends of the parameters and the body, an abort (the request is whole already)
+            }
+        }
+        var head = RequestHead()
+        let wellFormed =
+            paramRecords > 1
+            ? params.withUnsafeBytes { eachPair(in: $0) { head.add(name: $0, value: $1) } }
+            : eachPair(in: onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0)) { head.add(name: $0, value: $1) }
+        guard wellFormed else { return nil }
+        received.contentLength = head.contentLength
+        received.head = head.finish()
+        if body.count > received.contentLength { body.removeLast(body.count - received.contentLength) }
+        received.head.body = body
+        return received
+    }
+
+    /// Calls `body` with each name-value pair of `bytes` (3.4: each length in one byte, or in four
+    /// with the high bit set); false when a length runs past the end.
+    static func eachPair(
+        in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
+        var offset = 0
+        func length() -> Int? {
+            guard offset < bytes.count else { return nil }
+            if bytes[offset] < 0x80 {
+                offset += 1
+                return Int(bytes[offset - 1])
+            }
+            guard bytes.count - offset >= 4 else { return nil }
+            let value =
+                Int(bytes[offset] & 0x7F) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
+            offset += 4
+            return value
+        }
+        while offset < bytes.count {
+            guard let nameLength = length(), let valueLength = length(),
+                bytes.count - offset >= nameLength, bytes.count - offset - nameLength >= valueLength
+            else { return false }
+            let name = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + nameLength)])
+            let value = UnsafeRawBufferPointer(
+                rebasing: bytes[(offset + nameLength)..<(offset + nameLength + valueLength)])
+            offset += nameLength + valueLength
+            body(name, value)
+        }
+        return true
+    }
+
+    /// The answer to `FCGI_GET_VALUES` (4.1): of the variables asked for, the one this worker can
+    /// state: it does not multiplex requests on a connection.
+    private static func valuesResult(for asked: UnsafeRawBufferPointer) -> [UInt8] {
+        var pairs: [UInt8] = []
+        _ = eachPair(in: asked) { name, _ in
+            guard name.elementsEqual("FCGI_MPXS_CONNS".utf8) else { return }
+            pairs.append(UInt8(name.count))
+            pairs.append(1)
+            pairs.append(contentsOf: name)
+            pairs.append(UInt8(ascii: "0"))
+        }
+        var record: [UInt8] = []
+        FastCGIRecord.appendHeader(
+            type: FastCGIRecord.getValuesResult, requestID: 0, contentLength: pairs.count, to: &record)
+        return record + pairs
+    }
+}

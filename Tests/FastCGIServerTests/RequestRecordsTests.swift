@@ -1,0 +1,105 @@
+import Testing
+import Web
+
+@testable import FastCGIServer
+
+/// A request read from its records as nginx sends them, and an answer written as records.
+@Suite struct RequestRecordsTests {
+    private func record(_ type: UInt8, id: Int = 1, _ content: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        FastCGIRecord.appendHeader(type: type, requestID: id, contentLength: content.count, to: &out)
+        return out + content
+    }
+
+    private func pair(_ name: String, _ value: String) -> [UInt8] {
+        func length(_ count: Int) -> [UInt8] {
+            count < 128
+                ? [UInt8(count)]
+                : [UInt8(count >> 24) | 0x80, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+        }
+        return length(name.utf8.count) + length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
+    }
+
+    private func read(_ bytes: [UInt8], maxBodyBytes: Int = 1 << 20) -> ReceivedRequest? {
+        bytes.withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: maxBodyBytes) }
+    }
+
+    @Test func aRequestSplitOverSeveralRecordsReadsWhole() throws {
+        let longValue = String(repeating: "a", count: 300)  // a four-byte length
+        let params =
+            pair("REQUEST_METHOD", "POST") + pair("REQUEST_URI", "/affirmation?x=1") + pair("HTTP_X_LONG", longValue)
+            + pair("CONTENT_TYPE", "application/x-www-form-urlencoded") + pair("CONTENT_LENGTH", "11")
+            + pair("HTTP_ACCEPT_LANGUAGE", "zh-CN") + pair("REMOTE_ADDR", "127.0.0.1")
+        // The parameters cut in the middle of a pair, the body in two records.
+        let bytes =
+            record(1, id: 7, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, id: 7, Array(params[..<40]))
+            + record(4, id: 7, Array(params[40...])) + record(4, id: 7, []) + record(5, id: 7, Array("hello ".utf8))
+            + record(5, id: 7, Array("world".utf8)) + record(5, id: 7, [])
+        let received = try #require(read(bytes))
+        #expect(received.requestID == 7)
+        #expect(received.role == 1)
+        #expect(received.keepsConnection)
+        #expect(received.head.method == "POST")
+        #expect(received.head.path == "/affirmation")
+        #expect(received.head.query == "x=1")
+        #expect(received.head.headers["x-long"] == longValue)
+        #expect(received.head.headers["accept-language"] == "zh-CN")
+        #expect(received.head.headers["content-type"] == "application/x-www-form-urlencoded")
+        #expect(received.head.remoteAddress == "127.0.0.1")
+        #expect(received.contentLength == 11)
+        #expect(received.head.body == Array("hello world".utf8))
+        #expect(received.managementAnswers.isEmpty)
+    }
+
+    @Test func theBodyKeptIsAtMostItsLengthAndTheLimit() throws {
+        let head = record(1, [0, 1, 0, 0, 0, 0, 0, 0]) + record(4, pair("CONTENT_LENGTH", "4")) + record(4, [])
+        let body = record(5, Array("abcdefgh".utf8)) + record(5, [])
+        #expect(try #require(read(head + body)).head.body == Array("abcd".utf8))
+        #expect(try #require(read(head + body, maxBodyBytes: 2)).head.body == Array("ab".utf8))
+        #expect(try #require(read(head + body)).keepsConnection == false)
+    }
+
+    /// A length that runs past the parameters' end is not a request.
+    @Test(arguments: [[UInt8]([5, 1, 65, 66]), [0x80, 0, 0], [200, 1] + Array(repeating: 65, count: 100)])
+    func brokenPairsAreRefused(params: [UInt8]) {
+        let bytes = record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, params) + record(4, []) + record(5, [])
+        #expect(read(bytes) == nil)
+    }
+
+    @Test func getValuesIsAnsweredWithTheRequest() throws {
+        let asked = record(9, id: 0, pair("FCGI_MPXS_CONNS", "") + pair("FCGI_NOT_KNOWN", ""))
+        let bytes = asked + record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, []) + record(5, [])
+        let answers = try #require(read(bytes)).managementAnswers
+        #expect(answers == record(10, id: 0, pair("FCGI_MPXS_CONNS", "0")))
+    }
+
+    /// The answer: the head in one record, the body in records of at most 65,535 bytes, the
+    /// output's end and the request's end, all for the request's id.
+    @Test func anAnswerIsWrittenAsRecordsForItsRequest() {
+        let response = Response(
+            status: 200, headers: [("Content-Type", "text/plain")], body: Array(repeating: 120, count: 70_000))
+        var out: [UInt8] = []
+        AnswerRecords.append(response, withBody: true, requestID: 300, to: &out)
+        var records: [(type: UInt8, id: Int, content: [UInt8])] = []
+        var offset = 0
+        while offset < out.count {
+            let header = out.withUnsafeBytes { FastCGIRecord.Header(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            let start = offset + 8
+            records.append((header.type, header.requestID, Array(out[start..<(start + header.contentLength)])))
+            offset += header.recordLength
+        }
+        #expect(offset == out.count)
+        #expect(records.allSatisfy { $0.id == 300 })
+        #expect(records.map(\.type) == [6, 6, 6, 6, 3])
+        #expect(
+            String(decoding: records[0].content, as: UTF8.self)
+                == "Status: 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 70000\r\n\r\n")
+        #expect(records[1].content.count == 65_535)
+        #expect(records[1].content.count + records[2].content.count == 70_000)
+        #expect(records[3].content.isEmpty)
+        #expect(records[4].content == [0, 0, 0, 0, 0, 0, 0, 0])
+        var headOnly: [UInt8] = []
+        AnswerRecords.append(response, withBody: false, requestID: 1, to: &headOnly)
+        #expect(headOnly.count == records[0].content.count + 8 + 8 + 16)
+    }
+}

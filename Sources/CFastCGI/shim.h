@@ -56,60 +56,18 @@ static inline void CFastCGI_ignoreSIGPIPE(void) {
 
 /* ---- Kept connections watched by epoll, so that an idle one holds no thread. ---- */
 
-/* Gives libfcgi an accepted connection to read requests from. libfcgi has no call for this;
-   ipcFd, keepConnection and detached are fields of FCGX_Request (fcgiapp.h, stable since 2.4.0).
-   keepConnection must be set, or FCGX_Accept_r's opening FCGX_Finish_r closes the socket.
-   detached (what FCGX_Detach sets) makes libfcgi's own closes a plain close(): otherwise it
-   shuts the socket down and waits up to 2 s per read for the peer to hang up, holding a thread. */
-static inline void CFastCGI_attachConnection(FCGX_Request *request, int fd) {
-    request->ipcFd = fd;
-    request->keepConnection = 1;
-    request->detached = 1;
-}
-
-/* The request's connection, or -1 once libfcgi has closed it (the web server did not ask
-   to keep it, a stream failed, or what came was not a request). */
-static inline int CFastCGI_connectionFd(const FCGX_Request *request) {
-    return request->ipcFd;
-}
-
-/* Accepts one connection without waiting; the connection does not block either: libfcgi is only
-   handed requests already received whole, and an answer that does not fit in the socket's
-   buffer (a peer not reading) fails the request instead of waiting.
+/* Accepts one connection without waiting; the connection does not block either: requests are
+   read only as far as they have arrived, and an answer that does not fit in the socket's buffer
+   (a peer not reading) fails the request instead of waiting.
    -1 with errno set when none is waiting. */
 static inline int CFastCGI_acceptConnection(int listeningFd) {
     int fd = accept4(listeningFd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd >= 0) {
-        /* Over TCP, answers must not wait for Nagle (libfcgi's own accept does the same); on a
-           unix socket this fails harmlessly. */
+        /* Over TCP, answers must not wait for Nagle; on a unix socket this fails harmlessly. */
         int on = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
     return fd;
-}
-
-/* Copies what has arrived on a connection without taking it (up to `capacity` bytes): the
-   count, 0 when the peer hung up, -1 with errno (EAGAIN: nothing yet). */
-static inline long CFastCGI_peek(int fd, void *buffer, long capacity) {
-    return recv(fd, buffer, (size_t)capacity, MSG_PEEK | MSG_DONTWAIT);
-}
-
-/* Reads and drops what has arrived (a connection closing after an answer it was sent early):
-   1 when some was dropped, 0 when the peer hung up, -1 with errno. */
-static inline int CFastCGI_discard(int fd) {
-    char trash[4096];
-    long count = recv(fd, trash, sizeof trash, MSG_DONTWAIT);
-    return count > 0 ? 1 : (int)count;
-}
-
-/* Ends the sending side (the answer is complete), keeping the socket to read until the peer's end. */
-static inline void CFastCGI_shutdownSending(int fd) {
-    shutdown(fd, SHUT_WR);
-}
-
-/* Closes a socket libfcgi no longer refers to. */
-static inline void CFastCGI_close(int fd) {
-    close(fd);
 }
 
 /* 1 with the peer's IPv4 address (network order) for a TCP connection, 0 for any other kind

@@ -14,11 +14,11 @@ extension ConnectionDriver {
             if fd >= 0 {
                 if let peer = refusedPeer(fd) {
                     log(.warning, "refused a connection", ["peer": peer, "setting": "FCGI_WEB_SERVER_ADDRS"])
-                    CFastCGI_close(fd)
+                    Foundation.close(fd)
                     continue
                 }
                 guard let peer = admittedPeer(fd) else {
-                    CFastCGI_close(fd)
+                    Foundation.close(fd)
                     continue
                 }
                 admit(FastCGIConnection(socket: fd, framing: server.newFraming(), peer: peer))

@@ -9,7 +9,7 @@ extension FastCGIServer {
     public static func blockStopSignals() { _ = CFastCGI_blockStopSignals() }
 
     /// Ends the process at once with `status`, running no global destructors: after `run()`
-    /// returns, serving threads may still be inside libfcgi, and destructors under them can
+    /// returns, serving threads may still be answering, and global destructors under them can
     /// crash. A build instrumented for coverage (`make coverage`) first writes its counts, which
     /// the skipped exit handlers would have written.
     public static func exitAtOnce(_ status: Int32) -> Never {

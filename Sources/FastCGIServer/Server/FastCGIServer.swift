@@ -4,8 +4,8 @@ import Synchronization
 import Web
 
 /// Serves FastCGI requests through a `Responder`. A few page threads share one epoll set: they
-/// accept connections, look at what each has received, and once a request is whole have libfcgi
-/// read it and answer it at once when that needs no wait on another service (pages, `/healthz`);
+/// accept connections, read what each has received, and once a request is whole read its
+/// records and answer it at once when that needs no wait on another service (pages, `/healthz`);
 /// requests that wait (calls to the tenant) go to a larger waiting pool. No thread ever waits on
 /// a peer: sockets do not block, a request not whole within its deadline is closed, and kept
 /// connections hold no thread between requests, so nginx may keep as many as it likes.
@@ -85,7 +85,8 @@ public final class FastCGIServer: Sendable {
     /// Opens the socket, serves until SIGTERM/SIGINT, drains, and returns.
     public func run() throws {
         guard FCGX_Init() == 0 else { throw FastCGIError("FCGX_Init failed") }
-        // FCGX_Init installs flag-only handlers; take signals back (see design.md pitfalls).
+        // FCGX_Init installs handlers that only set a flag; SIGPIPE is ignored instead (a web
+        // server gone mid-answer must not end the worker), and stop signals are waited for below.
         CFastCGI_ignoreSIGPIPE()
         CFastCGI_limitMallocArenas(Int32(max(1, options.pageThreads) + 2))
         let fileLimit = CFastCGI_raiseFileLimit(65536)

@@ -1,5 +1,6 @@
 """Turns the benchmark rows into a Markdown table with ratios to the ceiling, the FastCGI floor
 and /healthz measured in the same round."""
+import os
 import sys
 
 from bench_rows import load
@@ -23,6 +24,7 @@ def cell(summary, baseline):
 
 
 print(f"Benchmark: wrk, 2 threads, {connections} connections unless named, {seconds} s each, loopback, same machine.")
+print(f"The worker at LOG_LEVEL={os.environ.get('WORKER_LOG_LEVEL', 'warning')} (info, production's default, logs a line per request).")
 print(f"Rows measured in {rounds} interleaved rounds show the median round; ratios are the median of")
 print("each round's ratio to the baselines of that round (nginx alone: the ceiling; a C responder")
 print("with no library behind the same nginx: the limit; a C libfcgi responder: the floor), with")

@@ -2,7 +2,7 @@
 # and nginx (with the ceiling server) in a temporary run folder, supervised, and logs in a person.
 # Sets: bin, app, RUN_DIR, worker_pid(), worker_supervisors, tenant_supervisor, cookie (what a
 # browser sends to a page), save_cookie (what it sends to /affirmation: the session and its access
-# token), csrf.
+# token), csrf. WORKER_LOG_LEVEL is the worker's LOG_LEVEL (default warning).
 
 for product in metadata-demo dev-tenant session-bench; do
   swift build -c release --static-swift-stdlib --product "$product" >/dev/null
@@ -25,7 +25,7 @@ supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
 # WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket.
 worker_supervisors=()
 for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
-  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=warning supervise_worker "worker-$n" "$(worker_socket "$n")" \
+  WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=${WORKER_LOG_LEVEL:-warning} supervise_worker "worker-$n" "$(worker_socket "$n")" \
     "$bin/metadata-demo"
   worker_supervisors+=("${supervised_pids[-1]}")
 done

@@ -101,9 +101,9 @@ final class ConnectionDriver: Sendable {
             if connection.framing.headIsWhole { connection.hasHead.store(true, ordering: .relaxed) }
             return .needsMore
         case .complete:
-            return answer(connection, arrived: arrived, seen: seen, mayWait: mayWait)
+            return answer(connection, arrived: arrived, seen: seen, scratch: scratch, mayWait: mayWait)
         case .bodyTooLarge:
-            return refuseTooLarge(connection, arrived: arrived)
+            return refuseTooLarge(connection, arrived: arrived, scratch: scratch)
         case .headTooLarge:
             log(.warning, "closed a connection: request head over the limit", ["limit": String(options.maxHeadBytes)])
             return close(connection)
@@ -115,9 +115,9 @@ final class ConnectionDriver: Sendable {
 
     /// Reads the whole request that has arrived and answers it here, or hands it to the waiting
     /// pool. Bytes after it (the web server does not send them before the answer) are kept.
-    private func answer(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer, seen: Int, mayWait: Bool)
-        -> Step
-    {
+    private func answer(
+        _ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer, seen: Int, scratch: Scratch, mayWait: Bool
+    ) -> Step {
         let length = connection.framing.judgedLength
         connection.framing.reset()
         connection.busySince.store(0, ordering: .relaxed)
@@ -132,19 +132,24 @@ final class ConnectionDriver: Sendable {
         }
         guard received.role == FastCGIRecord.responderRole else { return refuseRole(received, on: connection) }
         server.inFlight.add(1, ordering: .relaxed)
-        if mayWait { return send(server.responder.respond(to: received.head), for: received, on: connection) }
+        if mayWait {
+            return send(server.responder.respond(to: received.head), for: received, on: connection, scratch: scratch)
+        }
         if let response = server.responder.respondWithoutWaiting(to: received.head) {
-            return send(response, for: received, on: connection)
+            return send(response, for: received, on: connection, scratch: scratch)
         }
         pool.submit { [self, received] scratch in
-            let step = send(server.responder.respond(to: received.head), for: received, on: connection)
+            let response = server.responder.respond(to: received.head)
+            let step = send(response, for: received, on: connection, scratch: scratch)
             if step == .answered { drive(connection, seen: seen, scratch: scratch, mayWait: true) }
         }
         return .handedOff
     }
 
     /// Answers 413 from the request's head alone, then closes once the peer has its answer.
-    private func refuseTooLarge(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer) -> Step {
+    private func refuseTooLarge(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer, scratch: Scratch)
+        -> Step
+    {
         connection.framing.reset()
         connection.hasHead.store(true, ordering: .relaxed)
         guard let received = ReceivedRequest.read(arrived, maxBodyBytes: 0, readingBody: false) else {
@@ -153,7 +158,7 @@ final class ConnectionDriver: Sendable {
         server.inFlight.add(1, ordering: .relaxed)
         let step = send(
             server.responder.respond(to: received.head, rejectedWith: .contentTooLarge), for: received,
-            on: connection)
+            on: connection, scratch: scratch)
         guard step == .answered else { return step }
         connection.beginClosing()
         return .needsMore
@@ -170,12 +175,15 @@ final class ConnectionDriver: Sendable {
     /// Writes the answer and ends the request in one write, without waiting: an answer that does
     /// not fit in the socket's buffer (a peer not reading) fails and closes the connection, as
     /// does a web server that did not ask to keep it.
-    private func send(_ response: Response, for received: ReceivedRequest, on connection: FastCGIConnection) -> Step {
-        var out = received.managementAnswers
-        out.reserveCapacity(out.count + response.body.count + 1024)
+    private func send(
+        _ response: Response, for received: ReceivedRequest, on connection: FastCGIConnection, scratch: Scratch
+    ) -> Step {
+        // The thread's own buffer, kept from one answer to the next.
+        scratch.output.removeAll(keepingCapacity: true)
+        scratch.output.append(contentsOf: received.managementAnswers)
         AnswerRecords.append(
-            response, withBody: received.head.method != "HEAD", requestID: received.requestID, to: &out)
-        let sent = connection.send(out)
+            response, withBody: received.head.method != "HEAD", requestID: received.requestID, to: &scratch.output)
+        let sent = connection.send(scratch.output)
         server.inFlight.subtract(1, ordering: .releasing)
         connection.idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
         guard sent, received.keepsConnection else { return close(connection) }

@@ -51,10 +51,13 @@ final class WaitingPool: Sendable {
     }
 }
 
-/// A thread's own buffer for looking at what a connection has received (`RequestFraming.capacity`
-/// bytes; only the pages a request fills are ever touched).
+/// A thread's own buffers: what a connection has received (`RequestFraming.capacity` bytes; only
+/// the pages a request fills are ever touched), and the answer it writes.
 final class Scratch: @unchecked Sendable {
+    /// What arrives on the connection being driven.
     let buffer: UnsafeMutableRawBufferPointer
+    /// The answer being written.
+    var output: [UInt8] = []
 
     init(bytes: Int) { buffer = .allocate(byteCount: bytes, alignment: 16) }
 

@@ -55,7 +55,10 @@ enum AnswerRecords {
     }
 
     private static func isSafeHeaderValue(_ value: String) -> Bool {
-        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        let unsafe = { (byte: UInt8) in byte == 0x0D || byte == 0x0A || byte == 0 }
+        // A native string's bytes are scanned in place.
+        return value.utf8.withContiguousStorageIfAvailable { !$0.contains(where: unsafe) }
+            ?? !value.utf8.contains(where: unsafe)
     }
 
     private static func statusLine(_ status: Int) -> [UInt8] {

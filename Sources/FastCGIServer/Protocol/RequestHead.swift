@@ -4,7 +4,7 @@ import Web
 /// become lower-case headers, and only the few CGI names the web layer uses are read. Names are
 /// matched as bytes and no string is made for a parameter nobody reads (this runs on every request).
 struct RequestHead {
-    private(set) var request = Request(method: "GET", path: "/")
+    private(set) var request = Request(method: "GET", path: "/", headers: Dictionary(minimumCapacity: 16))
     /// `CONTENT_LENGTH`, 0 when absent or not a number.
     private(set) var contentLength = 0
     private var uri = "/"

@@ -10,7 +10,14 @@ public struct Log: Sendable {
         case debug, info, warning, error
         /// Less important first.
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-        var name: String { ["debug", "info", "warning", "error"][rawValue] }
+        var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
 
         /// Parses `debug`, `info`, `warning`/`warn` or `error`.
         public init?(name: String) {
@@ -37,12 +44,30 @@ public struct Log: Sendable {
     /// Writes one record when `level` is at or above the minimum.
     public func callAsFunction(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
         guard level >= minimum else { return }
-        var line = "level=\(level.name) msg=\(Log.quoted(message))"
-        for (key, value) in fields { line += " \(key)=\(Log.quoted(value))" }
-        line += "\n"
+        // Built as bytes in one buffer (a request's line is written on every page view).
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(contentsOf: "level=".utf8)
+        line.append(contentsOf: level.name.utf8)
+        line.append(contentsOf: " msg=".utf8)
+        Log.appendQuoted(message, to: &line)
+        for (key, value) in fields {
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: key.utf8)
+            line.append(UInt8(ascii: "="))
+            Log.appendQuoted(value, to: &line)
+        }
+        line.append(UInt8(ascii: "\n"))
         // One write(2) per record, so lines from several threads never interleave.
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    private static func appendQuoted(_ value: String, to line: inout [UInt8]) {
+        if isPlain(value) { line.append(contentsOf: value.utf8) } else { line.append(contentsOf: quoted(value).utf8) }
+    }
+
+    private static func isPlain(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 < 0x7F }
     }
 
     /// Quotes a value when it has spaces, quotes, `=` or anything but printable ASCII. Inside
@@ -50,8 +75,7 @@ public struct Log: Sendable {
     /// (U+0085, U+2028, U+2029, which some log viewers break lines at) is written as `\u{…}`, so
     /// a value can never start a forged line.
     public static func quoted(_ value: String) -> String {
-        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 < 0x7F }
-        if plain { return value }
+        if isPlain(value) { return value }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -2,7 +2,7 @@ import Auth0Web
 import Web
 
 /// Renders the product's screens from the templates loaded at start-up.
-public struct Pages: Sendable {
+public final class Pages: Sendable {
     private let welcome: Template
     private let problem: Template
     private let profile: Template

@@ -98,23 +98,6 @@ static inline int CFastCGI_peerCredentials(int fd, int32_t *pid, uint32_t *uid) 
     return 1;
 }
 
-/* 1 with the address (network order) when `text` is a dotted IPv4 address, else 0. */
-static inline int CFastCGI_parseIPv4(const char *text, uint32_t *address) {
-    struct in_addr parsed;
-    if (inet_pton(AF_INET, text, &parsed) != 1) return 0;
-    *address = parsed.s_addr;
-    return 1;
-}
-
-static inline int CFastCGI_setNonBlocking(int fd) {
-    int flags = fcntl(fd, F_GETFL, 0);
-    return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-}
-
-static inline int CFastCGI_pollerCreate(void) {
-    return epoll_create1(EPOLL_CLOEXEC);
-}
-
 /* Watches fd for input, reported once (EPOLLONESHOT) until watched again, so only one thread
    ever accepts at a time; `add` is 1 for a new fd, 0 to re-arm one. */
 static inline int CFastCGI_pollerWatchOnce(int poller, int fd, uint64_t token, int add) {
@@ -123,9 +106,8 @@ static inline int CFastCGI_pollerWatchOnce(int poller, int fd, uint64_t token, i
 }
 
 /* Watches a connection for good, edge-triggered: reported when bytes arrive or the peer hangs up,
-   not again for bytes already reported, so a request still arriving costs nothing between its
-   pieces. (A one-shot watch, re-armed, would report unread bytes at once, and they stay unread
-   until the request is whole.) */
+   not again for bytes already reported, so a connection needs no call to watch it again after
+   each event (its owner reads until the socket is drained). */
 static inline int CFastCGI_pollerWatchEdges(int poller, int fd, uint64_t token) {
     struct epoll_event event = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data = { .u64 = token } };
     return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
@@ -194,19 +176,4 @@ static inline int CFastCGI_notify(const char *path, const char *message) {
     return sent < 0 ? -1 : 0;
 }
 
-static inline int CFastCGI_eventCreate(void) {
-    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-}
-
-static inline void CFastCGI_eventDrain(int fd) {
-    uint64_t count;
-    ssize_t got = read(fd, &count, sizeof count);
-    (void)got;
-}
-
-static inline void CFastCGI_eventSignal(int fd) {
-    uint64_t one = 1;
-    ssize_t written = write(fd, &one, sizeof one);
-    (void)written;
-}
 #endif

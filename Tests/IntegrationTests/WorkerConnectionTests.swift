@@ -79,6 +79,24 @@ import Testing
         #expect(try other.get("/healthz").hasPrefix("Status: 200"))
     }
 
+    /// A web server that sends the next request before reading the answer (nginx does not) has
+    /// both answered, in order: the second came with the first and no event reports it again.
+    @Test func twoRequestsSentTogetherAreBothAnswered() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let port = try stack.startWorkerOnTCP(name: "tcp-worker")
+        let fd = try #require(Stack.connect(tcpPort: port))
+        defer { close(fd) }
+        let client = FastCGITestClient(socket: fd)
+        let request = { (id: UInt16, path: String) in
+            FastCGITestClient.head(id: id, params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path)])
+                + FastCGITestClient.record(type: 5, id: id, content: [])
+        }
+        try client.send(request(1, "/healthz") + request(2, "/nowhere"))
+        #expect(try client.readAnswer().hasPrefix("Status: 200"))
+        #expect(try client.readAnswer().hasPrefix("Status: 404"))
+    }
+
     @Test func onlyTheListedWebServersMayConnectOverTCP() throws {
         let stack = try Stack()
         defer { stack.stop() }

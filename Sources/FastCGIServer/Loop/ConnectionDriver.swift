@@ -72,7 +72,11 @@ final class ConnectionDriver: Sendable {
     func drive(_ connection: FastCGIConnection, seen: Int, scratch: Scratch, mayWait: Bool) {
         var seen = seen
         while true {
-            switch step(connection, seen: seen, scratch: scratch, mayWait: mayWait) {
+            let done = step(connection, seen: seen, scratch: scratch, mayWait: mayWait)
+            // Bytes that came with the request answered (a web server that does not wait for
+            // answers) may hold the next one, and no event will report them again.
+            if done == .answered, connection.isHolding { continue }
+            switch done {
             case .handedOff, .closed:
                 return
             case .answered, .needsMore:

@@ -26,10 +26,13 @@ struct ConnectionPoller: Sendable {
     private static let heartbeatToken: UInt64 = 3
 
     init(listener: Int32) throws {
-        guard CFastCGI_setNonBlocking(listener) == 0 else { throw FastCGIError("cannot make the socket non-blocking") }
-        poller = CFastCGI_pollerCreate()
-        stopEvent = CFastCGI_eventCreate()
-        heartbeatEvent = CFastCGI_eventCreate()
+        let flags = fcntl(listener, F_GETFL)
+        guard flags >= 0, fcntl(listener, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw FastCGIError("cannot make the socket non-blocking")
+        }
+        poller = epoll_create1(Int32(EPOLL_CLOEXEC))
+        stopEvent = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        heartbeatEvent = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         self.listener = listener
         guard poller >= 0, stopEvent >= 0, heartbeatEvent >= 0,
             CFastCGI_pollerWatchAlways(poller, stopEvent, Self.stopToken) == 0,
@@ -45,7 +48,8 @@ struct ConnectionPoller: Sendable {
         case Self.listenerToken: return .listener
         case Self.stopToken: return .stop
         case Self.heartbeatToken:
-            CFastCGI_eventDrain(heartbeatEvent)
+            var count: UInt64 = 0
+            _ = read(heartbeatEvent, &count, 8)
             return .heartbeat
         case 0: return .failed(errno)
         default: return .connection(token: token)
@@ -70,10 +74,16 @@ struct ConnectionPoller: Sendable {
     /// Has one page thread report `.heartbeat` when it next takes an event: a thread that does
     /// shows the event loop still turns.
     func askForHeartbeat() {
-        CFastCGI_eventSignal(heartbeatEvent)
+        Self.signal(heartbeatEvent)
         _ = CFastCGI_pollerWatchOnce(poller, heartbeatEvent, Self.heartbeatToken, 0)
     }
 
     /// Wakes every thread waiting in `next` with `.stop`, now and from then on.
-    func stop() { CFastCGI_eventSignal(stopEvent) }
+    func stop() { Self.signal(stopEvent) }
+
+    /// Makes an eventfd readable.
+    private static func signal(_ event: Int32) {
+        var one: UInt64 = 1
+        _ = write(event, &one, 8)
+    }
 }

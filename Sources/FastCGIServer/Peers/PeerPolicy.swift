@@ -25,9 +25,9 @@ public enum PeerPolicy: Sendable, Equatable {
         }
         var peers: Set<UInt32> = []
         for entry in text.split(separator: ",") {
-            var address: UInt32 = 0
-            guard CFastCGI_parseIPv4(entry.trimmingCharacters(in: .whitespaces), &address) == 1 else { return nil }
-            peers.insert(address)
+            var address = in_addr()
+            guard inet_pton(AF_INET, entry.trimmingCharacters(in: .whitespaces), &address) == 1 else { return nil }
+            peers.insert(address.s_addr)
         }
         guard !peers.isEmpty else { return nil }
         self = .only(peers)

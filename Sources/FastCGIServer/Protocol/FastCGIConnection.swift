@@ -72,6 +72,9 @@ final class FastCGIConnection: @unchecked Sendable {
         return count
     }
 
+    /// True while bytes of a request not yet answered are kept.
+    var isHolding: Bool { !held.isEmpty }
+
     /// Keeps bytes that arrived for a request not yet whole, until the next event.
     func hold(_ bytes: UnsafeRawBufferPointer) {
         held = Array(bytes)

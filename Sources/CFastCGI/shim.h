@@ -135,18 +135,6 @@ static inline uint64_t CFastCGI_pollerNext(int poller) {
     }
 }
 
-/* Caps glibc's malloc arenas (one per thread that allocates, by default up to 8 per core): the
-   waiting pool's threads mostly wait, and an arena each would cost memory, not speed. */
-static inline void CFastCGI_limitMallocArenas(int count) {
-    mallopt(M_ARENA_MAX, count);
-}
-
-/* Gives the pages of freed memory back to the system (glibc's malloc_trim): after a burst of
-   saves, what the waiting pool's threads freed would otherwise stay resident. */
-static inline void CFastCGI_releaseFreeMemory(void) {
-    malloc_trim(0);
-}
-
 /* Raises the soft limit on open files to the hard limit (at most `most`); returns the soft limit. */
 static inline long CFastCGI_raiseFileLimit(long most) {
     struct rlimit limit;

@@ -24,7 +24,7 @@ extension ConnectionDriver {
             sweeps += 1
             // Every 30 s, the memory freed since goes back to the system (a burst's high water
             // mark would otherwise stay resident); it takes well under a millisecond.
-            if sweeps % 120 == 0 { CFastCGI_releaseFreeMemory() }
+            if sweeps % 120 == 0 { malloc_trim(0) }
             let now = Uptime.milliseconds()
             if let interval = watchdogMilliseconds, now - lastWatchdogNotice >= interval / 2 {
                 if lastHeartbeat.load(ordering: .acquiring) >= heartbeatAskedAt {

@@ -88,7 +88,9 @@ public final class FastCGIServer: Sendable {
         // FCGX_Init installs handlers that only set a flag; SIGPIPE is ignored instead (a web
         // server gone mid-answer must not end the worker), and stop signals are waited for below.
         CFastCGI_ignoreSIGPIPE()
-        CFastCGI_limitMallocArenas(Int32(max(1, options.pageThreads) + 2))
+        // glibc makes a malloc arena per allocating thread (up to 8 per core); the waiting pool's
+        // threads mostly wait, and an arena each would cost memory, not speed.
+        mallopt(M_ARENA_MAX, Int32(max(1, options.pageThreads) + 2))
         let fileLimit = CFastCGI_raiseFileLimit(65536)
         let table = ConnectionTable(capacity: max(16, min(options.maxConnections, fileLimit - 64)))
         let poller = try ConnectionPoller(listener: try openSocket())

@@ -40,6 +40,9 @@ extension ConnectionDriver {
     }
 
     private func admit(_ connection: FastCGIConnection) {
+        // Owned by this thread until it is watched: once in the table, the sweeper could
+        // otherwise close it (all of them, when the worker stops) while it is being watched.
+        connection.pending.store(1, ordering: .relaxed)
         guard
             table.insert(connection) != nil
                 || ((closeLongestIdle() || closeLongestArriving()) && table.insert(connection) != nil)
@@ -56,6 +59,11 @@ extension ConnectionDriver {
         if !poller.watch(connection) {
             log(.error, "cannot watch a connection", ["error": String(cString: strerror(errno))])
             _ = close(connection)
+            return
+        }
+        // Given up as a driver gives it up: events that came meanwhile were left to this owner.
+        if connection.pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
+            pool.submit { [self] scratch in drive(connection, seen: 0, scratch: scratch, mayWait: true) }
         }
     }
 

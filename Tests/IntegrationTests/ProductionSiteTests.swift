@@ -191,8 +191,14 @@ import Web
     /// can be followed from one to the other (also for the single sign-on check).
     @Test func theAccessLogAndTheWorkerShareTheRequestID() throws {
         #expect(try fetch("/logged-out").status == 200)
-        let access = try String(contentsOfFile: site.dir + "/metadata-demo.access.log", encoding: .utf8)
-        let line = try #require(access.split(separator: "\n").last { $0.contains("GET /logged-out ") })
+        // nginx writes the access log after the answer has left, so the line may come a moment later.
+        var found: Substring?
+        for _ in 0..<50 where found == nil {
+            let access = (try? String(contentsOfFile: site.dir + "/metadata-demo.access.log", encoding: .utf8)) ?? ""
+            found = access.split(separator: "\n").last { $0.contains("GET /logged-out ") }
+            if found == nil { usleep(50_000) }
+        }
+        let line = try #require(found, "no access log line for the request")
         let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }).dropFirst(3)
         #expect(id.count == 32 && id.allSatisfy(\.isHexDigit), "\(line)")
         let workers = stack.log("worker") + stack.log("worker-2")

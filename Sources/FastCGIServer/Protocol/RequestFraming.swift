@@ -61,15 +61,15 @@ package struct RequestFraming {
             let recordLength = 8 + contentLength + Int(header[6])
             let isWhole = bytes.count - judged >= recordLength
             switch (type, requestID) {
-            case (Self.beginRequest, 1...):
+            case (FastCGIRecord.beginRequest, 1...):
                 guard !began, contentLength == 8 else { return .malformed }
-            case (Self.params, 1...):
+            case (FastCGIRecord.params, 1...):
                 guard began, !headEnded else { return .malformed }
                 if headBytes + contentLength > maxHeadBytes { return .headTooLarge }
-            case (Self.stdin, 1...):
+            case (FastCGIRecord.stdin, 1...):
                 guard headEnded else { return .malformed }
                 if bodyBytes + contentLength > maxBodyBytes { return .bodyTooLarge }
-            case (Self.abortRequest, 1...), (Self.getValues, 0):
+            case (FastCGIRecord.abortRequest, 1...), (FastCGIRecord.getValues, 0):
                 break  // read with the request (an abort changes nothing for a whole request)
             default:
                 return .malformed
@@ -78,11 +78,11 @@ package struct RequestFraming {
             guard isWhole else { return .incomplete }
             judged += recordLength
             switch type {
-            case Self.beginRequest: began = true
-            case Self.params where contentLength == 0: headEnded = true
-            case Self.params: headBytes += contentLength
-            case Self.stdin where contentLength == 0: return .complete
-            case Self.stdin: bodyBytes += contentLength
+            case FastCGIRecord.beginRequest: began = true
+            case FastCGIRecord.params where contentLength == 0: headEnded = true
+            case FastCGIRecord.params: headBytes += contentLength
+            case FastCGIRecord.stdin where contentLength == 0: return .complete
+            case FastCGIRecord.stdin: bodyBytes += contentLength
             default: break
             }
         }
@@ -93,11 +93,4 @@ package struct RequestFraming {
     package mutating func reset() {
         self = RequestFraming(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes)
     }
-
-    // Record types (FastCGI 1.0, 8).
-    private static let beginRequest: UInt8 = 1
-    private static let abortRequest: UInt8 = 2
-    private static let params: UInt8 = 4
-    private static let stdin: UInt8 = 5
-    private static let getValues: UInt8 = 9
 }

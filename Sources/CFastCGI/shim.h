@@ -125,13 +125,18 @@ static inline int CFastCGI_pollerWatchAlways(int poller, int fd, uint64_t token)
     return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
 }
 
-/* Waits for one ready fd and returns its token; retries when interrupted. 0 on failure. */
-static inline uint64_t CFastCGI_pollerNext(int poller) {
-    struct epoll_event event;
+/* Waits until fds are ready and writes the tokens of up to `most` (at most 64) of them to
+   `tokens`; returns how many. Retries when interrupted; -1 (errno set) on failure. */
+static inline int CFastCGI_pollerWait(int poller, uint64_t *tokens, int most) {
+    struct epoll_event events[64];
+    if (most > 64) most = 64;
     for (;;) {
-        int count = epoll_wait(poller, &event, 1, -1);
-        if (count == 1) return event.data.u64;
-        if (count < 0 && errno != EINTR) return 0;
+        int count = epoll_wait(poller, events, most, -1);
+        if (count > 0) {
+            for (int index = 0; index < count; index++) tokens[index] = events[index].data.u64;
+            return count;
+        }
+        if (count < 0 && errno != EINTR) return -1;
     }
 }
 

@@ -32,28 +32,43 @@ final class ConnectionDriver: Sendable {
     var options: FastCGIServer.Options { server.options }
     var log: Log { server.log }
 
-    /// A page thread: waits for events until the server stops.
+    /// A page thread: takes events, several per wait (one system call for the events of many
+    /// connections under load), until the server stops.
     func servePages(scratch: Scratch) {
+        let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: ConnectionPoller.eventsPerWait)
+        defer { tokens.deallocate() }
         while true {
-            switch poller.next() {
-            case .stop:
-                return
-            case .failed(let error):
+            switch poller.wait(into: tokens) {
+            case .failure(let failure):
                 // A worker whose threads cannot wait for requests is deaf: better to exit and be
                 // restarted by the supervisor (systemd, or the run script's) than to linger.
-                log(.error, "epoll_wait failed", ["error": String(cString: strerror(error))])
+                log(.error, "epoll_wait failed", ["error": String(cString: strerror(failure.errno))])
                 _exit(70)
-            case .listener:
-                acceptWaiting()
-            case .heartbeat:
-                lastHeartbeat.store(Uptime.milliseconds(), ordering: .releasing)
-            case .connection(let token):
-                guard let connection = table.connection(for: token),
-                    connection.pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
-                else { continue }  // gone, or its owner will look again
-                drive(connection, seen: 1, scratch: scratch, mayWait: false)
+            case .success(let count):
+                // Every event taken is handled, a stop among them too: no other thread will take them.
+                var stopped = false
+                for token in tokens[..<count] { stopped = handle(poller.event(token), scratch: scratch) || stopped }
+                if stopped { return }
             }
         }
+    }
+
+    /// Handles one event on a page thread; true for the stop signal.
+    private func handle(_ event: ConnectionPoller.Event, scratch: Scratch) -> Bool {
+        switch event {
+        case .stop:
+            return true
+        case .listener:
+            acceptWaiting()
+        case .heartbeat:
+            lastHeartbeat.store(Uptime.milliseconds(), ordering: .releasing)
+        case .connection(let token):
+            guard let connection = table.connection(for: token),
+                connection.pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
+            else { return false }  // gone, or its owner will look again
+            drive(connection, seen: 1, scratch: scratch, mayWait: false)
+        }
+        return false
     }
 
     enum Step {

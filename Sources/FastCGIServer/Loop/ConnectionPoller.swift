@@ -12,8 +12,11 @@ struct ConnectionPoller: Sendable {
         /// The sweeper asked whether a page thread is still taking events (see `askForHeartbeat`).
         case heartbeat
         case stop
-        /// epoll itself failed (a bug, not a bad peer), with errno.
-        case failed(Int32)
+    }
+
+    /// epoll itself failed (a bug, not a bad peer).
+    struct EpollFailure: Error {
+        let errno: Int32
     }
 
     private let poller: Int32
@@ -41,9 +44,20 @@ struct ConnectionPoller: Sendable {
         else { throw FastCGIError("cannot set up epoll: \(String(cString: strerror(errno)))") }
     }
 
-    /// Waits for the next ready fd.
-    func next() -> Event {
-        let token = CFastCGI_pollerNext(poller)
+    /// The most events one wait takes: a thread answers them one after the other, so more would
+    /// keep the last waiting behind the first while another thread may be idle.
+    static let eventsPerWait = 16
+
+    /// Waits until something is ready and writes up to `tokens.count` tokens (at most
+    /// `eventsPerWait`) into `tokens`: one system call for the events of several connections.
+    /// Returns how many, or the failure with errno.
+    func wait(into tokens: UnsafeMutableBufferPointer<UInt64>) -> Result<Int, EpollFailure> {
+        let count = CFastCGI_pollerWait(poller, tokens.baseAddress, Int32(min(tokens.count, Self.eventsPerWait)))
+        return count < 0 ? .failure(EpollFailure(errno: errno)) : .success(Int(count))
+    }
+
+    /// What a token from `wait` stands for.
+    func event(_ token: UInt64) -> Event {
         switch token {
         case Self.listenerToken: return .listener
         case Self.stopToken: return .stop
@@ -51,7 +65,6 @@ struct ConnectionPoller: Sendable {
             var count: UInt64 = 0
             _ = read(heartbeatEvent, &count, 8)
             return .heartbeat
-        case 0: return .failed(errno)
         default: return .connection(token: token)
         }
     }

@@ -3,15 +3,22 @@ public enum HTMLEscaping {
     /// Appends `text` to `buffer` with `& < > " '` escaped.
     @inlinable
     public static func append(_ text: String, to buffer: inout [UInt8]) {
+        forEachRun(of: text) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Hands `text` escaped to `emit`, as runs of bytes in order: unescaped stretches where they
+    /// lie and the entities between them.
+    @inlinable
+    public static func forEachRun(of text: String, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         // A native string's bytes are read in place; anything else is made contiguous first.
-        if text.utf8.withContiguousStorageIfAvailable({ append(bytes: $0, to: &buffer) }) == nil {
+        if text.utf8.withContiguousStorageIfAvailable({ forEachRun(of: $0, emit) }) == nil {
             var copy = text
-            copy.withUTF8 { append(bytes: $0, to: &buffer) }
+            copy.withUTF8 { forEachRun(of: $0, emit) }
         }
     }
 
     @usableFromInline
-    static func append(bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    static func forEachRun(of bytes: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0
         for index in 0..<bytes.count {
             let replacement: StaticString
@@ -23,12 +30,11 @@ public enum HTMLEscaping {
             case UInt8(ascii: "'"): replacement = "&#39;"
             default: continue
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            buffer.append(
-                contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            if start < index { emit(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            emit(UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
             start = index + 1
         }
-        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+        if start < bytes.count { emit(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
     }
 
     /// The escaped text as a string.

@@ -48,12 +48,12 @@ public struct Log: Sendable {
         var line: [UInt8] = []
         line.reserveCapacity(256)
         line.append(contentsOf: "level=".utf8)
-        line.append(contentsOf: level.name.utf8)
+        line.appendUTF8(level.name)
         line.append(contentsOf: " msg=".utf8)
         Log.appendQuoted(message, to: &line)
         for (key, value) in fields {
             line.append(UInt8(ascii: " "))
-            line.append(contentsOf: key.utf8)
+            line.appendUTF8(key)
             line.append(UInt8(ascii: "="))
             Log.appendQuoted(value, to: &line)
         }
@@ -63,12 +63,18 @@ public struct Log: Sendable {
     }
 
     private static func appendQuoted(_ value: String, to line: inout [UInt8]) {
-        if isPlain(value) { line.append(contentsOf: value.utf8) } else { line.append(contentsOf: quoted(value).utf8) }
+        // Most values are plain: judged and copied where they lie, in one pass.
+        let appended = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.isEmpty, bytes.allSatisfy(isPlain) else { return false }
+            line.append(contentsOf: bytes)
+            return true
+        }
+        if appended != true { line.appendUTF8(quoted(value)) }
     }
 
-    private static func isPlain(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 < 0x7F }
-    }
+    private static func isPlain(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy(isPlain) }
+
+    private static func isPlain(_ byte: UInt8) -> Bool { byte > 0x20 && byte != 0x22 && byte != 0x3D && byte < 0x7F }
 
     /// Quotes a value when it has spaces, quotes, `=` or anything but printable ASCII. Inside
     /// the quotes every control character (C0, DEL, C1) and every line or paragraph separator

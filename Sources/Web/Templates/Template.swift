@@ -78,22 +78,36 @@ public struct Template: Sendable {
         for name in names { values.append(context[name] ?? shared[name]) }
         return steps.withUnsafeBufferPointer { steps in
             literalBytes.withUnsafeBufferPointer { literals in
-                var renderer = Renderer(steps: steps, literals: literals, names: names, values: values)
-                renderer.buffer.reserveCapacity(4096)
+                var renderer = Renderer(
+                    steps: steps, literals: literals, names: names, values: values,
+                    buffer: PageBytes(capacity: literals.count + 1024))
                 renderer.run(0, steps.count)
-                return renderer.buffer
+                return renderer.finish()
             }
         }
     }
 
-    private struct Renderer {
+    private struct Renderer: ~Copyable {
         let steps: UnsafeBufferPointer<Step>
         let literals: UnsafeBufferPointer<UInt8>
         let names: [String]
         let values: [TemplateValue?]
         /// The items of the lists being repeated, innermost last; their names come first.
         var items: [TemplateContext] = []
-        var buffer: [UInt8] = []
+        var buffer: PageBytes
+
+        init(
+            steps: UnsafeBufferPointer<Step>, literals: UnsafeBufferPointer<UInt8>, names: [String],
+            values: [TemplateValue?], buffer: consuming PageBytes
+        ) {
+            self.steps = steps
+            self.literals = literals
+            self.names = names
+            self.values = values
+            self.buffer = buffer
+        }
+
+        consuming func finish() -> [UInt8] { buffer.array() }
 
         func value(_ index: Int) -> TemplateValue? {
             var level = items.count - 1
@@ -111,11 +125,13 @@ public struct Template: Sendable {
                 position += 1
                 switch step {
                 case .literal(let start, let end):
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: literals[start..<end]))
+                    buffer.append(UnsafeBufferPointer(rebasing: literals[start..<end]))
                 case .escaped(let index):
-                    if case .text(let text)? = value(index) { HTMLEscaping.append(text, to: &buffer) }
+                    if case .text(let text)? = value(index) {
+                        HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
+                    }
                 case .raw(let index):
-                    if case .text(let text)? = value(index) { buffer.append(contentsOf: text.utf8) }
+                    if case .text(let text)? = value(index) { buffer.append(text) }
                 case .section(let index, let inverted, let sectionEnd):
                     let value = value(index)
                     let shown = value?.isTruthy ?? false

@@ -15,11 +15,11 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     /// The value of a name; setting nil removes it, setting a known name replaces its value.
     public subscript(name: String) -> TemplateValue? {
         get {
-            guard let index = names.firstIndex(of: name) else { return nil }
+            guard let index = index(of: name) else { return nil }
             return values[index]
         }
         set {
-            let index = names.firstIndex(of: name)
+            let index = index(of: name)
             switch (index, newValue) {
             case (let index?, let value?): values[index] = value
             case (let index?, nil):
@@ -31,5 +31,12 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
             case (nil, nil): break
             }
         }
+    }
+
+    /// Where `name` is: lengths first (stored, so free), the text only for names of the same
+    /// length; most names a template asks for are not in a given context.
+    private func index(of name: String) -> Int? {
+        let length = name.utf8.count
+        return names.firstIndex { $0.utf8.count == length && $0 == name }
     }
 }

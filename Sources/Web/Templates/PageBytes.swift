@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The bytes of a page being rendered: grown by doubling, appended with one copy each.
+/// A page is some fifty appends of a few bytes to a few hundred; `Array.append(contentsOf:)`
+/// costs about a hundred instructions per call in checks around its copy, a tenth of a page.
+struct PageBytes: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit { start.deallocate() }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
+        (start + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { append($0) }
+        }
+    }
+
+    /// The bytes as an array (one copy).
+    consuming func array() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            if count > 0 { out.baseAddress!.update(from: start, count: count) }
+            initialized = count
+        }
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: start, count: count)
+        start.deallocate()
+        start = bigger
+        capacity = newCapacity
+    }
+}

@@ -11,6 +11,11 @@ import Web
 // request counted). Prints microseconds per operation; used by `make bench`, run from the
 // repository root (it reads Templates/ and Public/).
 let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 20_000
+let environment = ProcessInfo.processInfo.environment
+// SESSION_BENCH_PAGE_ONLY=1 runs the cookie loops once (to profile the page alone);
+// SESSION_BENCH_LOG_LEVEL=info adds the page's log line (written to standard error).
+let cookieIterations = environment["SESSION_BENCH_PAGE_ONLY"] == "1" ? 1 : iterations
+let pageLogLevel = Log.Level(name: environment["SESSION_BENCH_LOG_LEVEL"] ?? "warning") ?? .warning
 let clock = Clock.system
 let store = try SessionCookies(
     secure: true, secrets: [String(repeating: "s", count: 64)], clock: clock, accessTokenPath: "/affirmation")
@@ -39,17 +44,17 @@ let pageView = Cookies(header: cookieHeader(cookies, for: "/"))
 let save = Cookies(header: cookieHeader(cookies, for: "/affirmation"))
 var opened = 0
 let openStart = ContinuousClock.now
-for _ in 0..<iterations where store.load(from: pageView).session != nil { opened += 1 }
+for _ in 0..<cookieIterations where store.load(from: pageView).session != nil { opened += 1 }
 let openTime = ContinuousClock.now - openStart
 let openBothStart = ContinuousClock.now
-for _ in 0..<iterations where store.load(from: save, includingAccessToken: true).session?.accessToken != nil {
+for _ in 0..<cookieIterations where store.load(from: save, includingAccessToken: true).session?.accessToken != nil {
     opened += 1
 }
 let openBothTime = ContinuousClock.now - openBothStart
 let sealStart = ContinuousClock.now
-for _ in 0..<iterations { _ = try store.store(session) }
+for _ in 0..<cookieIterations { _ = try store.store(session) }
 let sealTime = ContinuousClock.now - sealStart
-precondition(opened == 2 * iterations, "a session failed to open")
+precondition(opened == 2 * cookieIterations, "a session failed to open")
 
 // The logged-in page, through the product's responder with its real templates, and a session
 // ledger (SQLite, as `make run` has it) remembering a thousand ended logins and people: every
@@ -71,7 +76,7 @@ for index in 0..<1000 {
     services.ledger.endSessions(of: "auth0|ended-\(index)", issuedBefore: now)
 }
 let pages = try LocalizedPages(directory: "Templates", assets: StaticAssets(directory: "Public"))
-let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .warning))
+let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: pageLogLevel))
 let pageRequest = Request(
     method: "GET", path: "/",
     headers: [

@@ -1,3 +1,4 @@
+import Glibc
 import Web
 
 /// Builds a request's head from its FastCGI parameters, one name-value pair at a time: `HTTP_*`
@@ -84,7 +85,9 @@ struct RequestHead {
             case (10, UInt8(ascii: "R")): candidate = (Self.requestIDBytes, .requestID)
             default: return nil
             }
-            guard candidate.bytes.elementsEqual(bytes) else { return nil }
+            // memcmp: the generic elementsEqual goes byte by byte through iterators.
+            guard candidate.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0
+            else { return nil }
             self = candidate.name
         }
     }

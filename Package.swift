@@ -105,7 +105,10 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["Auth0Web", "Web", "Locking"], exclude: ["Corpus"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Web", "CurlClient", "Auth0Web", "OpenSSLCrypto", "TestSupport", "Locking"]),
+            dependencies: [
+                "Web", "CurlClient", "Auth0Web", "OpenSSLCrypto", "TestSupport", "Locking", "MetadataDemoApp",
+                "DevTenantKit",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,7 @@ enum DemoUser {
 /// The steps a person's browser takes through Universal Login, one request at a time.
 extension TestClient {
     /// `GET /login` on the product: the tenant's `/authorize` URL it redirects to.
-    func startLogin(_ stack: Stack, returnTo: String? = nil) throws -> String {
+    func startLogin(_ stack: any TestSite, returnTo: String? = nil) throws -> String {
         let path = returnTo.map { "/login?returnTo=" + PercentEncoding.encode($0) } ?? "/login"
         let answer = try get(stack.baseURL + path)
         guard answer.status == 302, let location = answer.header("location") else {
@@ -48,7 +48,9 @@ extension TestClient {
 
     /// The whole login: product → tenant → callback; returns the callback's answer.
     @discardableResult
-    func logIn(_ stack: Stack, as user: (email: String, password: String), returnTo: String? = nil) throws -> Answer {
+    func logIn(
+        _ stack: any TestSite, as user: (email: String, password: String), returnTo: String? = nil
+    ) throws -> Answer {
         let callback = try signIn(
             at: try startLogin(stack, returnTo: returnTo), email: user.email, password: user.password)
         return try get(callback)

@@ -134,21 +134,21 @@ final class Stack: @unchecked Sendable {
 
     /// Starts the dev tenant; its state and key files stay in the run folder across restarts.
     func startTenant(extra: [String: String] = [:]) throws {
-        var env = devEnvironment
-        // Tests log in and save many times a minute: Auth0's per-user limit (10) is lifted unless a
-        // test sets its own (the contract tests check the limit itself).
-        env.merge([
-            "FASTCGI_LISTEN": "unix:\(runDir)/dev-tenant.sock", "LOG_LEVEL": "info",
-            "DEV_TENANT_USER_RATE_PER_MINUTE": "1000",
-        ]) { $1 }
+        var env = devEnvironment.merging(Stack.tenantDefaults) { $1 }
+        env.merge(["FASTCGI_LISTEN": "unix:\(runDir)/dev-tenant.sock", "LOG_LEVEL": "info"]) { $1 }
         env.merge(extra) { $1 }
         try? FileManager.default.removeItem(atPath: runDir + "/dev-tenant.sock")
         try start("dev-tenant", Stack.binDir + "/dev-tenant", [], environment: env)
         try waitForSocket(runDir + "/dev-tenant.sock", log: "dev-tenant")
     }
 
+    /// What every test tenant is started with: tests log in and save many times a minute, so
+    /// Auth0's per-user limit (10) is lifted unless a test sets its own (the contract tests check
+    /// the limit itself).
+    static let tenantDefaults = ["DEV_TENANT_USER_RATE_PER_MINUTE": "1000"]
+
     /// Runs `scripts/dev-env.sh` and reads back what it exports.
-    private static func devEnvironment(runDir: String, appPort: Int, tenantPort: Int) throws -> [String: String] {
+    static func devEnvironment(runDir: String, appPort: Int, tenantPort: Int) throws -> [String: String] {
         let script = "here=\"$1\"; source \"$here/scripts/dev-env.sh\"; env -0"
         let output = try output(
             "/bin/bash", ["-c", script, "dev-env", repoRoot],
@@ -196,8 +196,12 @@ final class Stack: @unchecked Sendable {
     /// A counter's value from the worker's `/metrics` (through nginx, from loopback), summed over
     /// its labels.
     func metric(_ name: String) throws -> Double {
-        let text = try TestClient().get(baseURL + "/metrics").body
-        return text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+        Stack.sum(of: name, inMetrics: try TestClient().get(baseURL + "/metrics").body)
+    }
+
+    /// The sum of a metric's samples in Prometheus' text format.
+    static func sum(of name: String, inMetrics text: String) -> Double {
+        text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
     }
 

@@ -2,11 +2,11 @@ import CurlClient
 import Foundation
 import Web
 
-/// An HTTP client for tests: the product's own libcurl adapter plus a cookie jar that, like a
+/// An HTTP client for tests: the product's own libcurl adapter (or an in-process network) plus a cookie jar that, like a
 /// browser's, ignores ports and sends a cookie only to paths its `Path` covers. Follows no
 /// redirects by itself so each step can be checked.
 final class TestClient: @unchecked Sendable {
-    private let http = CurlHTTPClient()
+    private let http: any HTTPClient
     private struct Key: Hashable {
         let name: String
         let path: String
@@ -14,6 +14,9 @@ final class TestClient: @unchecked Sendable {
     private var jar: [Key: String] = [:]
     /// The `User-Agent` every request sends (curl sends none of its own here).
     var userAgent: String?
+
+    /// A client sending through `http`: libcurl over sockets, or an `InProcessNetwork`.
+    init(http: any HTTPClient = CurlHTTPClient()) { self.http = http }
 
     /// Every cookie in the jar by name, whatever its path.
     var cookies: [String: String] {
@@ -33,7 +36,7 @@ final class TestClient: @unchecked Sendable {
 
     /// Another client holding a copy of this one's cookies, as an attacker who copied them would.
     func copy() -> TestClient {
-        let other = TestClient()
+        let other = TestClient(http: http)
         other.jar = jar
         other.userAgent = userAgent
         return other

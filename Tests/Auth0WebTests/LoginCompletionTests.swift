@@ -8,7 +8,7 @@ import Web
     let time = ManualClock(TenantScript.now)
 
     /// A login begun in this browser: the callback's query and the cookies it sends back.
-    private func begun(_ mechanisms: TestMechanisms, pending: String? = nil) throws -> (FormData, Cookies) {
+    private func begun(_ mechanisms: Auth0Mechanisms, pending: String? = nil) throws -> (FormData, Cookies) {
         let transaction = LoginTransaction.begin(returnTo: "/back", pendingAffirmation: pending)
         tenant.change { $0.nonce = transaction.nonce }
         let cookies = try mechanisms.transactions.start(transaction, existing: Cookies(header: ""))
@@ -17,7 +17,7 @@ import Web
     }
 
     @Test func aLoginMakesTheSessionFromTheIDTokenAndFetchesTheMetadata() throws {
-        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         let (query, cookies) = try begun(mechanisms)
         let login = try mechanisms.logins.finish(query: query, cookies: cookies)
         #expect(login.returnTo == "/back")
@@ -35,7 +35,7 @@ import Web
             $0.accessTokenSeconds = 30
             $0.issuesRefreshTokens = false
         }
-        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         let (query, cookies) = try begun(mechanisms)
         let login = try mechanisms.logins.finish(query: query, cookies: cookies)
         guard case .loaded = login.metadata else { Issue.record("\(login.metadata)"); return }
@@ -44,7 +44,7 @@ import Web
     }
 
     @Test func aPendingSaveIsMadeAndAFailedOneKeepsItsText() throws {
-        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         var (query, cookies) = try begun(mechanisms, pending: "Typed before")
         let saved = try mechanisms.logins.finish(query: query, cookies: cookies)
         guard case .saved = saved.metadata else { Issue.record("\(saved.metadata)"); return }
@@ -62,7 +62,7 @@ import Web
     }
 
     @Test func aTenantThatCannotBeReachedForTheMetadataStillLogsIn() throws {
-        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         let (query, cookies) = try begun(mechanisms)
         tenant.change { $0.managementStatus = 503 }
         let login = try mechanisms.logins.finish(query: query, cookies: cookies)
@@ -71,7 +71,7 @@ import Web
     }
 
     @Test func aStateThisBrowserDidNotStartIsRefused() throws {
-        let mechanisms = try TestMechanisms(http: tenant, clock: time.clock)
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         let (query, _) = try begun(mechanisms)
         #expect(throws: AuthError(.unknownState)) {
             try mechanisms.logins.finish(query: query, cookies: Cookies(header: ""))

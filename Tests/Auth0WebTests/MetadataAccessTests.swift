@@ -17,7 +17,7 @@ import Web
     }
 
     @Test func aSaveKeepsTheMetadataAsSavedAndTheRenewedTokens() throws {
-        let access = try TestMechanisms(http: tenant, clock: time.clock).metadata
+        let access = try Auth0Mechanisms.testing(http: tenant, clock: time.clock).metadata
         var session = session(tokenSeconds: 10)
         try access.save("New words", in: &session)
         #expect(session.metadata.affirmation == "New words")
@@ -33,7 +33,7 @@ import Web
             environment: TestSettings.environment([
                 "AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": "https://sso.example.com/realms/demo",
             ]))
-        return try TestMechanisms(http: tenant, clock: time.clock, settings: generic).metadata
+        return try Auth0Mechanisms.testing(http: tenant, clock: time.clock, settings: generic).metadata
     }
 
     /// Another provider has no Management API: reading and saving say so, and nothing is sent.
@@ -67,7 +67,7 @@ import Web
     /// A failed read says reading, not saving (the save's words said "a problem saving this").
     @Test func aFailedReadIsWordedAsARead() throws {
         tenant.change { $0.managementStatus = 503 }
-        let access = try TestMechanisms(http: tenant, clock: time.clock).metadata
+        let access = try Auth0Mechanisms.testing(http: tenant, clock: time.clock).metadata
         var session = session(tokenSeconds: 3600)
         do {
             try access.refresh(&session)
@@ -88,7 +88,7 @@ import Web
             $0.tokenStatus = 403
             $0.tokenError = "invalid_grant"
         }
-        let access = try TestMechanisms(http: tenant, clock: time.clock).metadata
+        let access = try Auth0Mechanisms.testing(http: tenant, clock: time.clock).metadata
         var session = session(tokenSeconds: 10)
         #expect(throws: SessionEnded("refresh_refused")) { try access.refresh(&session) }
         #expect(tenant.sent(to: "api/v2/").isEmpty)  // no call with a dead token
@@ -101,7 +101,7 @@ import Web
             $0.tokenStatus = status
             $0.tokenError = error
         }
-        let access = try TestMechanisms(http: tenant, clock: time.clock).metadata
+        let access = try Auth0Mechanisms.testing(http: tenant, clock: time.clock).metadata
         var session = session(tokenSeconds: 10)
         let before = session
         #expect(throws: AuthError(.tenantUnavailable, "\(status) \(error)")) { try access.save("x", in: &session) }
@@ -114,7 +114,7 @@ import Web
 
     @Test func aTokenTheManagementAPIRefusesEndsTheSession() throws {
         tenant.change { $0.managementStatus = 401 }
-        let access = try TestMechanisms(http: tenant, clock: time.clock).metadata
+        let access = try Auth0Mechanisms.testing(http: tenant, clock: time.clock).metadata
         var session = session(tokenSeconds: 3600)
         #expect(throws: SessionEnded("management_api_unauthorized")) { try access.refresh(&session) }
     }

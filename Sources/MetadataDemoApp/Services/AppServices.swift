@@ -52,14 +52,6 @@ public struct AppServices: Sendable {
         links = TenantLinks(settings: settings, endpoints: endpoints)
         assertions = try IdentityAssertions(
             keys: settings.assertionKeys, baseURL: settings.baseURL, audience: settings.assertionAudience, clock: clock)
-        sessions = try SessionCookies(
-            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
-            accessTokenPath: Routes.affirmationPath, rollingLifetime: settings.rollingLifetime,
-            absoluteLifetime: settings.absoluteLifetime)
-        transactions = try TransactionCookies(
-            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
-        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
-        keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
         let ledger = try SessionLedger(
             store: store, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
             events: events)
@@ -67,19 +59,17 @@ public struct AppServices: Sendable {
         registry = SessionRegistry(
             store: store, absoluteLifetime: settings.absoluteLifetime, rollingLifetime: settings.rollingLifetime,
             clock: clock, events: events)
+        let mechanisms = try Auth0Mechanisms(
+            settings: settings, endpoints: endpoints, http: http, clock: clock, accessTokenPath: Routes.affirmationPath,
+            ledger: ledger, events: events)
+        sessions = mechanisms.sessions
+        transactions = mechanisms.transactions
+        tokens = mechanisms.tokens
+        keys = mechanisms.keys
+        metadata = mechanisms.metadata
+        logins = mechanisms.logins
         logoutTokens = LogoutTokenVerifier(
             issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock)
-        metadata = MetadataAccess(
-            management: ManagementClient(settings: settings, http: http, clock: clock),
-            renewer: TokenRenewer(
-                tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5),
-            clock: clock, events: events)
-        logins = LoginCompletion(
-            transactions: transactions, tokens: tokens,
-            idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
-            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
-            keepsIDToken: !settings.isAuth0, metadata: metadata,
-            clock: clock)
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),

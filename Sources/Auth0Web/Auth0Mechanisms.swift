@@ -1,0 +1,47 @@
+import Web
+
+/// The Auth0 mechanisms wired together for one tenant, the one way the product wires them (its
+/// services and the mechanisms' own tests both start here): the login transaction and session
+/// cookies, the token endpoint, the tenant's keys, metadata reads and saves with renewal, and
+/// login completion at the callback.
+public struct Auth0Mechanisms: Sendable {
+    /// The login transaction cookies.
+    public let transactions: TransactionCookies
+    /// The session cookies (the access token's travels only to `accessTokenPath`).
+    public let sessions: SessionCookies
+    /// Code exchange, renewal and revocation.
+    public let tokens: TokenClient
+    /// The tenant's signing keys.
+    public let keys: JWKSCache
+    /// Reads and saves the metadata, renewing tokens when due.
+    public let metadata: MetadataAccess
+    /// Finishes a login at the callback.
+    public let logins: LoginCompletion
+
+    /// The mechanisms for `settings` and the tenant at `endpoints`, calling it through `http` at
+    /// the time `clock` says. Renewals are held to one per refresh token across workers through
+    /// `ledger` when given (one process keeps to one by itself).
+    public init(
+        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock,
+        accessTokenPath: String, ledger: SessionLedger? = nil, events: any Auth0Events = NoAuth0Events()
+    ) throws {
+        transactions = try TransactionCookies(
+            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
+        sessions = try SessionCookies(
+            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
+            accessTokenPath: accessTokenPath, rollingLifetime: settings.rollingLifetime,
+            absoluteLifetime: settings.absoluteLifetime)
+        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
+        metadata = MetadataAccess(
+            management: ManagementClient(settings: settings, http: http, clock: clock),
+            renewer: TokenRenewer(
+                tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5),
+            clock: clock, events: events)
+        logins = LoginCompletion(
+            transactions: transactions, tokens: tokens,
+            idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
+            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
+            keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock)
+    }
+}

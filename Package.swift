@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "OpenSSLCryptoTests", dependencies: ["OpenSSLCrypto"]),
         // One contract suite for both shared stores, each against its real engine (redis-server started by the suite).
         .testTarget(name: "SharedStoreTests", dependencies: ["SQLiteStore", "RedisStore", "Web", "TestSupport"]),
-        .testTarget(name: "FastCGIServerTests", dependencies: ["FastCGIServer", "Web"]),
+        .testTarget(name: "FastCGIServerTests", dependencies: ["FastCGIServer", "Web", "TestSupport"]),
         .testTarget(name: "DevTenantKitTests", dependencies: ["DevTenantKit", "Auth0Web", "Web"]),
         .testTarget(
             name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport", "Locking"]),

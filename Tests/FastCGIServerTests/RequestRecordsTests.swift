@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Web
 
@@ -6,19 +7,10 @@ import Web
 /// A request read from its records as nginx sends them, and an answer written as records.
 @Suite struct RequestRecordsTests {
     private func record(_ type: UInt8, id: Int = 1, _ content: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        FastCGIRecord.appendHeader(type: type, requestID: id, contentLength: content.count, to: &out)
-        return out + content
+        FastCGIRecords.record(type: type, id: id, content: content)
     }
 
-    private func pair(_ name: String, _ value: String) -> [UInt8] {
-        func length(_ count: Int) -> [UInt8] {
-            count < 128
-                ? [UInt8(count)]
-                : [UInt8(count >> 24) | 0x80, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
-        }
-        return length(name.utf8.count) + length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
-    }
+    private func pair(_ name: String, _ value: String) -> [UInt8] { FastCGIRecords.pair(name, value) }
 
     private func read(_ bytes: [UInt8], maxBodyBytes: Int = 1 << 20) -> ReceivedRequest? {
         bytes.withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: maxBodyBytes) }

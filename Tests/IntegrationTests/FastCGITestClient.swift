@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Speaks FastCGI to a worker directly, as nginx does (responder role, kept connection), for
 /// tests of the worker's own socket handling.
@@ -16,17 +17,6 @@ struct FastCGITestClient {
         self.fd = fd
         var limit = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    /// The records of a request as nginx sends them (begin with FCGI_KEEP_CONN, parameters, the
-    /// parameters' end), without its standard input.
-    static func head(id: UInt16 = 1, params: [(String, String)]) -> [UInt8] {
-        var content: [UInt8] = []
-        for (name, value) in params {
-            content += length(name.utf8.count) + length(value.utf8.count) + Array(name.utf8) + Array(value.utf8)
-        }
-        return record(type: 1, id: id, content: [0, 1, 1, 0, 0, 0, 0, 0]) + record(type: 4, id: id, content: content)
-            + record(type: 4, id: id, content: [])
     }
 
     /// Writes bytes as they are.
@@ -70,7 +60,8 @@ struct FastCGITestClient {
         nextID += 1
         let cgiHeaders = headers.map { ("HTTP_" + $0.0.uppercased().replacingOccurrences(of: "-", with: "_"), $0.1) }
         let params = [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] + cgiHeaders
-        try send(Self.head(id: id, params: params) + Self.record(type: 5, id: id, content: []))
+        try send(
+            FastCGIRecords.head(id: Int(id), params: params) + FastCGIRecords.record(type: 5, id: Int(id), content: []))
         return try readAnswer()
     }
 
@@ -86,14 +77,4 @@ struct FastCGITestClient {
     }
 
     /// One record with `content` (no padding).
-    static func record(type: UInt8, id: UInt16, content: [UInt8]) -> [UInt8] {
-        [1, type, UInt8(id >> 8), UInt8(id & 0xFF), UInt8(content.count >> 8), UInt8(content.count & 0xFF), 0, 0]
-            + content
-    }
-
-    private static func length(_ count: Int) -> [UInt8] {
-        count < 128
-            ? [UInt8(count)]
-            : [UInt8(count >> 24) | 0x80, UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
-    }
 }

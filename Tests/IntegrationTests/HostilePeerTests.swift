@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A process on the worker's own socket that is not nginx (review 2, item 7): it filled the
 /// connection table with requests it never finished, and nginx got 502 for as long as it did.
 @Suite(.serialized) struct HostilePeerTests {
     /// The begin record and the first byte of a parameters record: a request that never ends.
-    private static let unfinished = Array(FastCGITestClient.head(params: [("REQUEST_METHOD", "GET")]).prefix(9))
+    private static let unfinished = Array(FastCGIRecords.head(params: [("REQUEST_METHOD", "GET")]).prefix(9))
 
     /// True when the worker hung up on `fd` within `seconds` (the end, or a reset).
     private static func hungUp(_ fd: Int32, within seconds: Double) -> Bool {
@@ -97,8 +98,8 @@ import Testing
                 print("hung up")
             """
         let request =
-            FastCGITestClient.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
-            + FastCGITestClient.record(type: 5, id: 1, content: [])
+            FastCGIRecords.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
+            + FastCGIRecords.record(type: 5, id: 1, content: [])
         let hex = request.map { String(format: "%02x", $0) }.joined()
         // Another user in the web server's group, as a member of www-data would be.
         let stranger = try Stack.run(

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Locking
+import TestSupport
 import Testing
 
 /// The serving core against peers that stall, dribble or send too much, a worker killed under
@@ -48,8 +49,8 @@ import Testing
         let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(1)))
         defer { close(fd) }
         let request =
-            FastCGITestClient.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/")])
-            + FastCGITestClient.record(type: 5, id: 1, content: [])
+            FastCGIRecords.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/")])
+            + FastCGIRecords.record(type: 5, id: 1, content: [])
         var sent = 0
         var closed = false
         for byte in request.prefix(40) {
@@ -84,9 +85,9 @@ import Testing
         ]
         // A full record of 65,535 bytes (the limit is 65,536), then one announcing 65,535 more, of
         // which only 100 are sent.
-        let full = FastCGITestClient.record(type: 5, id: 1, content: [UInt8](repeating: 0x61, count: 65535))
+        let full = FastCGIRecords.record(type: 5, id: 1, content: [UInt8](repeating: 0x61, count: 65535))
         let announced: [UInt8] = [1, 5, 0, 1, 0xFF, 0xFF, 0, 0] + [UInt8](repeating: 0x61, count: 100)
-        try client.send(FastCGITestClient.head(params: params) + full + announced)
+        try client.send(FastCGIRecords.head(params: params) + full + announced)
         let answer = try client.readAnswer()
         #expect(answer.hasPrefix("Status: 413"))
         var byte: UInt8 = 0

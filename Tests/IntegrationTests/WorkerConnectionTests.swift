@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Locking
+import TestSupport
 import Testing
 
 /// How the worker treats nginx's connections: a connection kept open between requests, or one
@@ -58,14 +59,13 @@ import Testing
         let stack = try Stack()
         defer { stack.stop() }
         let port = try stack.startWorkerOnTCP(name: "tcp-worker")
-        let params = FastCGITestClient.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
-        let stdinEnd = FastCGITestClient.record(type: 5, id: 1, content: [])
+        let params = [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")]
+        let stdinEnd = FastCGIRecords.record(type: 5, id: 1, content: [])
 
         let once = try #require(Stack.connect(tcpPort: port))
         defer { close(once) }
-        let notKept = FastCGITestClient.record(type: 1, id: 1, content: [0, 1, 0, 0, 0, 0, 0, 0])
         let client = FastCGITestClient(socket: once)
-        try client.send(notKept + params.dropFirst(16) + stdinEnd)
+        try client.send(FastCGIRecords.head(params: params, keepConnection: false) + stdinEnd)
         #expect(try client.readAnswer().hasSuffix("\r\n\r\nok\n"))
         var byte: UInt8 = 0
         #expect(read(once, &byte, 1) == 0, "the connection stayed open")
@@ -73,8 +73,7 @@ import Testing
         let kept = try #require(Stack.connect(tcpPort: port))
         defer { close(kept) }
         var other = FastCGITestClient(socket: kept)
-        let authorizer = FastCGITestClient.record(type: 1, id: 1, content: [0, 2, 1, 0, 0, 0, 0, 0])
-        try other.send(authorizer + params.dropFirst(16) + stdinEnd)
+        try other.send(FastCGIRecords.head(params: params, role: 2) + stdinEnd)  // the authorizer role
         #expect(try other.readEnd() == (stdout: 0, protocolStatus: 3))
         #expect(try other.get("/healthz").hasPrefix("Status: 200"))
     }
@@ -88,9 +87,9 @@ import Testing
         let fd = try #require(Stack.connect(tcpPort: port))
         defer { close(fd) }
         let client = FastCGITestClient(socket: fd)
-        let request = { (id: UInt16, path: String) in
-            FastCGITestClient.head(id: id, params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path)])
-                + FastCGITestClient.record(type: 5, id: id, content: [])
+        let request = { (id: Int, path: String) in
+            FastCGIRecords.head(id: id, params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path)])
+                + FastCGIRecords.record(type: 5, id: id, content: [])
         }
         try client.send(request(1, "/healthz") + request(2, "/nowhere"))
         #expect(try client.readAnswer().hasPrefix("Status: 200"))

@@ -11,8 +11,7 @@ test:
 # Built as make test builds (instrumented for coverage), so switching between them rebuilds nothing.
 unit:
 	swift build --build-tests --enable-code-coverage
-	LLVM_PROFILE_FILE=$(CURDIR)/.build/profiles/%p.profraw \
-	  swift test --skip-build --skip IntegrationTests --skip SharedStoreTests --skip RedisOutageTests
+	bash -c 'source scripts/profiles.sh && swift test --skip-build --skip IntegrationTests --skip SharedStoreTests --skip RedisOutageTests'
 
 bench:
 	scripts/bench

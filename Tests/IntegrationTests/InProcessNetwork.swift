@@ -21,6 +21,9 @@ final class InProcessNetwork: HTTPClient, @unchecked Sendable {
     /// Answers requests to `origin` with `responder` from now on (replacing any before it).
     func serve(_ origin: String, with responder: any Responder) { hosts.withLock { $0[origin] = responder } }
 
+    /// Stops answering every origin.
+    func closeAll() { hosts.withLock { $0 = [:] } }
+
     /// The requests answered so far for `origin`.
     func answered(by origin: String) -> [Exchange] { exchanges.withLock { $0.filter { $0.origin == origin } } }
 

@@ -7,9 +7,8 @@ import Web
 
 /// The product and the dev tenant answered in this process, no sockets: the worker's pipeline
 /// (`MetadataDemo` and its services as the worker builds them, the ledger in memory and read by
-/// this one process) and the `DevTenant` a
-/// `Stack` runs, with the settings `scripts/dev-env.sh` gives both, meeting through an
-/// `InProcessNetwork`. A suite runs here in a fraction of a `Stack`'s time, and the same suite
+/// this one process) and the `DevTenant` a `Stack` runs, with the settings `scripts/dev-env.sh`
+/// gives both, meeting through an `InProcessNetwork`. A suite runs here in a fraction of a `Stack`'s time, and the same suite
 /// through nginx proves the parts this leaves out (FastCGI, nginx, libcurl, processes).
 final class InProcessSite: TestSite, @unchecked Sendable {
     // Addresses nothing listens on: the network answers them.
@@ -32,7 +31,10 @@ final class InProcessSite: TestSite, @unchecked Sendable {
         network.serve(baseURL, with: MetadataDemo(pages: pages, services: services, log: Log(minimum: .error)))
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: runDir) }
+    deinit {
+        network.closeAll()  // the product and the tenant hold the network that holds them
+        try? FileManager.default.removeItem(atPath: runDir)
+    }
 
     func browser() -> TestClient { TestClient(http: network) }
 

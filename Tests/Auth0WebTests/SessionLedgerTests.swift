@@ -27,15 +27,6 @@ import Web
             createdAt: Int64(Date().timeIntervalSince1970) - 10)
     }
 
-    /// Polls `condition` for up to five seconds (the follower checks twice a second).
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<50 {
-            if condition() { return true }
-            usleep(100_000)
-        }
-        return condition()
-    }
-
     @Test func aLedgerStartedAfterTheStoreCameBackEmptyStillRefusesEndedSessions() throws {
         let store = MemorySharedStore()
         let resets = Resets()

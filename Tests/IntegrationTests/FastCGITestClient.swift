@@ -60,8 +60,7 @@ struct FastCGITestClient {
         nextID += 1
         let cgiHeaders = headers.map { ("HTTP_" + $0.0.uppercased().replacingOccurrences(of: "-", with: "_"), $0.1) }
         let params = [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path), ("HTTP_HOST", "127.0.0.1")] + cgiHeaders
-        try send(
-            FastCGIRecords.head(id: Int(id), params: params) + FastCGIRecords.record(type: 5, id: Int(id), content: []))
+        try send(FastCGIRecords.request(id: Int(id), params: params))
         return try readAnswer()
     }
 

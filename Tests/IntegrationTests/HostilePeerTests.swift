@@ -97,9 +97,7 @@ import Testing
             except (ConnectionResetError, BrokenPipeError):
                 print("hung up")
             """
-        let request =
-            FastCGIRecords.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
-            + FastCGIRecords.record(type: 5, id: 1, content: [])
+        let request = FastCGIRecords.request(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")])
         let hex = request.map { String(format: "%02x", $0) }.joined()
         // Another user in the web server's group, as a member of www-data would be.
         let stranger = try Stack.run(

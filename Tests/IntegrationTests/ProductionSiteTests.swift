@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Web
 
@@ -193,10 +194,10 @@ import Web
         #expect(try fetch("/logged-out").status == 200)
         // nginx writes the access log after the answer has left, so the line may come a moment later.
         var found: Substring?
-        for _ in 0..<50 where found == nil {
+        _ = eventually(within: 2.5, every: 0.05) {
             let access = (try? String(contentsOfFile: site.dir + "/metadata-demo.access.log", encoding: .utf8)) ?? ""
             found = access.split(separator: "\n").last { $0.contains("GET /logged-out ") }
-            if found == nil { usleep(50_000) }
+            return found != nil
         }
         let line = try #require(found, "no access log line for the request")
         let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }).dropFirst(3)

@@ -48,9 +48,7 @@ import Testing
         defer { stack.stop() }
         let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(1)))
         defer { close(fd) }
-        let request =
-            FastCGIRecords.head(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/")])
-            + FastCGIRecords.record(type: 5, id: 1, content: [])
+        let request = FastCGIRecords.request(params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/")])
         var sent = 0
         var closed = false
         for byte in request.prefix(40) {

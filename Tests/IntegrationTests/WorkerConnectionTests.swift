@@ -37,19 +37,26 @@ import Testing
         #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
     }
 
-    @Test func aWorkerOnTCPServesSeveralRequestsOnOneKeptConnection() throws {
+    /// Runs `body` with a client connected to a worker on TCP (beside a stack's own).
+    private func withTCPWorker(_ body: (inout FastCGITestClient) throws -> Void) throws {
         let stack = try Stack()
         defer { stack.stop() }
         let port = try stack.startWorkerOnTCP(name: "tcp-worker")
         let fd = try #require(Stack.connect(tcpPort: port))
         defer { close(fd) }
         var client = FastCGITestClient(socket: fd)
-        let health = try client.get("/healthz")
-        #expect(health.hasPrefix("Status: 200"))
-        #expect(health.hasSuffix("\r\n\r\nok\n"))
-        let home = try client.get("/")
-        #expect(home.contains("Metadata demo"))
-        #expect(try client.get("/nowhere").hasPrefix("Status: 404"))
+        try body(&client)
+    }
+
+    @Test func aWorkerOnTCPServesSeveralRequestsOnOneKeptConnection() throws {
+        try withTCPWorker { client in
+            let health = try client.get("/healthz")
+            #expect(health.hasPrefix("Status: 200"))
+            #expect(health.hasSuffix("\r\n\r\nok\n"))
+            let home = try client.get("/")
+            #expect(home.contains("Metadata demo"))
+            #expect(try client.get("/nowhere").hasPrefix("Status: 404"))
+        }
     }
 
     /// A web server that does not ask to keep the connection (no `FCGI_KEEP_CONN`) gets its
@@ -60,12 +67,11 @@ import Testing
         defer { stack.stop() }
         let port = try stack.startWorkerOnTCP(name: "tcp-worker")
         let params = [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/healthz")]
-        let stdinEnd = FastCGIRecords.record(type: 5, id: 1, content: [])
 
         let once = try #require(Stack.connect(tcpPort: port))
         defer { close(once) }
         let client = FastCGITestClient(socket: once)
-        try client.send(FastCGIRecords.head(params: params, keepConnection: false) + stdinEnd)
+        try client.send(FastCGIRecords.request(params: params, keepConnection: false))
         #expect(try client.readAnswer().hasSuffix("\r\n\r\nok\n"))
         var byte: UInt8 = 0
         #expect(read(once, &byte, 1) == 0, "the connection stayed open")
@@ -73,7 +79,7 @@ import Testing
         let kept = try #require(Stack.connect(tcpPort: port))
         defer { close(kept) }
         var other = FastCGITestClient(socket: kept)
-        try other.send(FastCGIRecords.head(params: params, role: 2) + stdinEnd)  // the authorizer role
+        try other.send(FastCGIRecords.request(params: params, role: 2))  // the authorizer role
         #expect(try other.readEnd() == (stdout: 0, protocolStatus: 3))
         #expect(try other.get("/healthz").hasPrefix("Status: 200"))
     }
@@ -81,19 +87,14 @@ import Testing
     /// A web server that sends the next request before reading the answer (nginx does not) has
     /// both answered, in order: the second came with the first and no event reports it again.
     @Test func twoRequestsSentTogetherAreBothAnswered() throws {
-        let stack = try Stack()
-        defer { stack.stop() }
-        let port = try stack.startWorkerOnTCP(name: "tcp-worker")
-        let fd = try #require(Stack.connect(tcpPort: port))
-        defer { close(fd) }
-        let client = FastCGITestClient(socket: fd)
-        let request = { (id: Int, path: String) in
-            FastCGIRecords.head(id: id, params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path)])
-                + FastCGIRecords.record(type: 5, id: id, content: [])
+        try withTCPWorker { client in
+            let request = { (id: Int, path: String) in
+                FastCGIRecords.request(id: id, params: [("REQUEST_METHOD", "GET"), ("REQUEST_URI", path)])
+            }
+            try client.send(request(1, "/healthz") + request(2, "/nowhere"))
+            #expect(try client.readAnswer().hasPrefix("Status: 200"))
+            #expect(try client.readAnswer().hasPrefix("Status: 404"))
         }
-        try client.send(request(1, "/healthz") + request(2, "/nowhere"))
-        #expect(try client.readAnswer().hasPrefix("Status: 200"))
-        #expect(try client.readAnswer().hasPrefix("Status: 404"))
     }
 
     @Test func onlyTheListedWebServersMayConnectOverTCP() throws {

@@ -16,16 +16,6 @@ import Web
         try ChildProcess.output("/usr/bin/redis-cli", ["-p", String(port)] + arguments).output
     }
 
-    /// Polls `condition` every 100 ms for up to `seconds`; true once it holds.
-    private static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(100_000)
-        }
-        return false
-    }
-
     @Test func theStoreFollowsAFailoverToTheReplicaThatTakesOver() throws {
         let primary = try RedisServer()
         let replica = try RedisServer(extra: ["--replicaof", "127.0.0.1", String(primary.port)])
@@ -38,16 +28,16 @@ import Web
         #expect(store.failoversSeen == 0)
         // The sentinel learns of the replica from the primary's INFO (at once, then every 10 s).
         #expect(
-            Self.eventually(within: 15) {
+            eventually(within: 15) {
                 (try? Self.cli(sentinel.port, ["SENTINEL", "replicas", "ledger"]))?.contains(String(replica.port))
                     == true
             })
         #expect(
-            Self.eventually(within: 5) { (try? Self.cli(replica.port, ["GET", Self.prefix + "before"])) == "one\n" })
+            eventually(within: 5) { (try? Self.cli(replica.port, ["GET", Self.prefix + "before"])) == "one\n" })
 
         primary.stop()  // SIGKILL, as a crash
         let killed = Date()
-        #expect(Self.eventually(within: 20) { (try? store.set("after", Array("two".utf8), ttl: 60)) != nil })
+        #expect(eventually(within: 20) { (try? store.set("after", Array("two".utf8), ttl: 60)) != nil })
         let failover = Date().timeIntervalSince(killed)
         #expect(try Self.cli(replica.port, ["ROLE"]).hasPrefix("master"))
         #expect(try Self.cli(replica.port, ["GET", Self.prefix + "after"]) == "two\n")

@@ -31,6 +31,13 @@ public enum FastCGIRecords {
             + record(type: 4, id: id, content: [])
     }
 
+    /// A whole request without a body: its head and the standard input's end.
+    public static func request(
+        id: Int = 1, params: [(String, String)], role: UInt16 = 1, keepConnection: Bool = true
+    ) -> [UInt8] {
+        head(id: id, params: params, role: role, keepConnection: keepConnection) + record(type: 5, id: id, content: [])
+    }
+
     private static func length(_ count: Int) -> [UInt8] {
         count < 128
             ? [UInt8(count)]

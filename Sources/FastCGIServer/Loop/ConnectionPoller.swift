@@ -44,15 +44,15 @@ struct ConnectionPoller: Sendable {
         else { throw FastCGIError("cannot set up epoll: \(String(cString: strerror(errno)))") }
     }
 
-    /// The most events one wait takes: a thread answers them one after the other, so more would
-    /// keep the last waiting behind the first while another thread may be idle.
+    /// The most events a page thread takes per wait (the size of its `tokens`): it answers them
+    /// one after the other, so more would keep the last waiting behind the first while another
+    /// thread may be idle.
     static let eventsPerWait = 16
 
-    /// Waits until something is ready and writes up to `tokens.count` tokens (at most
-    /// `eventsPerWait`) into `tokens`: one system call for the events of several connections.
-    /// Returns how many, or the failure with errno.
+    /// Waits until something is ready and writes up to `tokens.count` tokens into `tokens`: one
+    /// system call for the events of several connections. Returns how many, or the failure.
     func wait(into tokens: UnsafeMutableBufferPointer<UInt64>) -> Result<Int, EpollFailure> {
-        let count = CFastCGI_pollerWait(poller, tokens.baseAddress, Int32(min(tokens.count, Self.eventsPerWait)))
+        let count = CFastCGI_pollerWait(poller, tokens.baseAddress, Int32(tokens.count))
         return count < 0 ? .failure(EpollFailure(errno: errno)) : .success(Int(count))
     }
 
@@ -91,7 +91,7 @@ struct ConnectionPoller: Sendable {
         _ = CFastCGI_pollerWatchOnce(poller, heartbeatEvent, Self.heartbeatToken, 0)
     }
 
-    /// Wakes every thread waiting in `next` with `.stop`, now and from then on.
+    /// Wakes every thread waiting in `wait` with `.stop`, now and from then on.
     func stop() { Self.signal(stopEvent) }
 
     /// Makes an eventfd readable.

@@ -58,14 +58,13 @@ enum AnswerRecords {
     }
 
     private static func isSafeHeaderValue(_ value: String) -> Bool {
-        let unsafe = { (byte: UInt8) in byte == 0x0D || byte == 0x0A || byte == 0 }
-        // A native string's bytes are searched in place, by libc's vectorised memchr: a page's head
-        // is about a kilobyte of header values (the security policy alone is a quarter of it).
-        return value.utf8.withContiguousStorageIfAvailable { bytes in
+        // Searched in place by libc's vectorised memchr: a page's head is about a kilobyte of
+        // header values (the security policy alone is a quarter of it).
+        value.withUTF8Bytes { bytes in
             guard let start = bytes.baseAddress else { return true }
             return memchr(start, 0x0D, bytes.count) == nil && memchr(start, 0x0A, bytes.count) == nil
                 && memchr(start, 0, bytes.count) == nil
-        } ?? !value.utf8.contains(where: unsafe)
+        }
     }
 
     private static func statusLine(_ status: Int) -> [UInt8] {

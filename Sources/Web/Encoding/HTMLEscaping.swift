@@ -10,11 +10,7 @@ public enum HTMLEscaping {
     /// lie and the entities between them.
     @inlinable
     public static func forEachRun(of text: String, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
-        // A native string's bytes are read in place; anything else is made contiguous first.
-        if text.utf8.withContiguousStorageIfAvailable({ forEachRun(of: $0, emit) }) == nil {
-            var copy = text
-            copy.withUTF8 { forEachRun(of: $0, emit) }
-        }
+        text.withUTF8Bytes { forEachRun(of: $0, emit) }
     }
 
     @usableFromInline

@@ -64,12 +64,12 @@ public struct Log: Sendable {
 
     private static func appendQuoted(_ value: String, to line: inout [UInt8]) {
         // Most values are plain: judged and copied where they lie, in one pass.
-        let appended = value.utf8.withContiguousStorageIfAvailable { bytes in
+        let appended = value.withUTF8Bytes { bytes in
             guard !bytes.isEmpty, bytes.allSatisfy(isPlain) else { return false }
             line.append(contentsOf: bytes)
             return true
         }
-        if appended != true { line.appendUTF8(quoted(value)) }
+        if !appended { line.appendUTF8(quoted(value)) }
     }
 
     private static func isPlain(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy(isPlain) }

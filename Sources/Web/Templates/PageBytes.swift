@@ -24,12 +24,7 @@ struct PageBytes: ~Copyable {
         count += bytes.count
     }
 
-    mutating func append(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
-            var copy = text
-            copy.withUTF8 { append($0) }
-        }
-    }
+    mutating func append(_ text: String) { text.withUTF8Bytes { append($0) } }
 
     /// The bytes as an array (one copy).
     consuming func array() -> [UInt8] {

@@ -24,6 +24,21 @@ import Web
         #expect(out == "a,&lt;b&gt;,")
     }
 
+    @Test func fixedNamesRenderAsTheirValuesWhateverTheContextSays() throws {
+        let source = [
+            "t": "<a href=\"{{css}}\">{{{raw}}}</a>{{#on}}+{{name}}{{/on}}{{^on}}-{{/on}}{{#items}}{{name}}{{/items}}"
+        ]
+        let template = try TemplateLibrary(sources: source).template("t")
+            .fixing(["css": "/a?b=1&c=\"2\"", "raw": "<i>", "on": true, "items": .list([["name": "x"]])])
+        let context: TemplateContext = ["css": "/other", "on": false, "name": "<n>", "items": .list([["name": "y"]])]
+        let out = String(decoding: template.render(context), as: UTF8.self)
+        // Escaped as a slot escapes; a fixed section shows its body with the request's names; a
+        // list is not fixed: it repeats what the request gives.
+        #expect(out == "<a href=\"/a?b=1&amp;c=&quot;2&quot;\"><i></a>+&lt;n&gt;y")
+        let hidden = try TemplateLibrary(sources: source).template("t").fixing(["on": false])
+        #expect(String(decoding: hidden.render(["name": "n"]), as: UTF8.self) == "<a href=\"\"></a>-")
+    }
+
     @Test func partialsAreInlinedAndCommentsDropped() throws {
         let sources = ["page": "{{> head}}body{{! not shown }}{{> foot}}", "head": "<h>{{title}}</h>", "foot": "<f>"]
         #expect(try render(sources, "page", ["title": "T"]) == "<h>T</h>body<f>")

@@ -38,11 +38,19 @@ public final class Pages: Sendable {
             "stylesheet": .text(assets.path("app.css")), "favicon": .text(assets.path("favicon.svg")),
             "placeholder": .text(assets.path("avatar-placeholder.svg")),
         ]
-        welcome = try library.template("welcome")
-        problem = try library.template("problem")
-        profile = try library.template("profile")
-        confirmLogout = try library.template("confirm-logout")
-        sessionsPage = try library.template("sessions")
+        // What is the same on every page of a process is filled in now, once.
+        let fixed = self.assets
+        welcome = try library.template("welcome").fixing(fixed)
+        problem = try library.template("problem").fixing(fixed)
+        profile = try library.template("profile").fixing(
+            fixed.adding([
+                "title": .text(words.text("profile.heading") ?? "profile.heading"),
+                "affirmationLimit": .text(String(Pages.affirmationLimit)),
+            ]))
+        confirmLogout = try library.template("confirm-logout").fixing(
+            fixed.adding(["title": .text(words.text("logout.heading") ?? "logout.heading")]))
+        sessionsPage = try library.template("sessions").fixing(
+            fixed.adding(["title": .text(words.text("sessions.heading") ?? "sessions.heading")]))
     }
 
     /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
@@ -55,14 +63,12 @@ public final class Pages: Sendable {
     ) -> Response {
         let picture = session.profile.picture
         var context: TemplateContext = [
-            "title": .text(say("profile.heading")),
             "name": .text(session.profile.name),
             "email": .text(session.profile.email),
             // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
             "picture": picture.isEmpty ? assets["placeholder"]! : .text(picture),
             "csrf": .text(session.csrfToken),
             "affirmation": .text(typed ?? session.metadata.affirmation),
-            "affirmationLimit": .text(String(Pages.affirmationLimit)),
             "metadataOffered": .flag(metadataOffered),
         ]
         if let flash { context["flash"] = .text(say(flash: Flash(stored: flash))) }
@@ -71,23 +77,20 @@ public final class Pages: Sendable {
             context["announcementURL"] = .text(announcement.url)
             context["announcementText"] = .text(announcement.text)
         }
-        return .html(profile.render(context, shared: assets), status: status)
+        return .html(profile.render(context), status: status)
     }
 
     /// Asks before logging out (a GET must never log anyone out).
     public func confirmLogout(_ session: Session) -> Response {
-        let context: TemplateContext = [
-            "title": .text(say("logout.heading")), "email": .text(session.profile.email),
-            "csrf": .text(session.csrfToken),
-        ]
-        return .html(confirmLogout.render(context, shared: assets))
+        let context: TemplateContext = ["email": .text(session.profile.email), "csrf": .text(session.csrfToken)]
+        return .html(confirmLogout.render(context))
     }
 
     /// The first screen (`Metadata demo`) or the one after logging out (`You're logged out.`).
     public func welcome(titleKey: String, message: String? = nil, loginHref: String = "/login") -> Response {
         var context: TemplateContext = ["title": .text(say(titleKey)), "loginHref": .text(loginHref)]
         if let message { context["message"] = .text(message) }
-        return .html(welcome.render(context, shared: assets))
+        return .html(welcome.render(context))
     }
 
     /// A page that explains what went wrong, with a way on: the words of `key` (`.title`,
@@ -99,7 +102,7 @@ public final class Pages: Sendable {
             "title": .text(say(key + ".title")), "message": .text(say(key + ".message", arguments)),
             "showLogin": .flag(offerLogin),
         ]
-        return .html(problem.render(context, shared: assets), status: status)
+        return .html(problem.render(context), status: status)
     }
 
     /// The text of `key` in this language, its `{name}` marks filled from `arguments`.

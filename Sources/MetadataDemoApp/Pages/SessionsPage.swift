@@ -34,11 +34,11 @@ extension Pages {
             ]
         }
         var context: TemplateContext = [
-            "title": .text(say("sessions.heading")), "csrf": .text(session.csrfToken), "sessions": .list(items),
+            "csrf": .text(session.csrfToken), "sessions": .list(items),
             "hasOthers": .flag(listed.count > 1 || entries == nil), "unavailable": .flag(entries == nil),
         ]
         if let flash { context["flash"] = .text(say(flash: Flash(stored: flash))) }
-        return .html(sessionsPage.render(context, shared: assets))
+        return .html(sessionsPage.render(context))
     }
 
     /// "Firefox on Windows", or what is known of it.

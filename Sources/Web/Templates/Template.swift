@@ -22,6 +22,8 @@ public struct Template: Sendable {
         case section(Int, inverted: Bool, end: Int)
     }
 
+    /// The tree it was compiled from, kept for `fixing(_:)`.
+    private let nodes: [Node]
     private let steps: [Step]
     /// Every literal chunk, end to end: rendering appends ranges of this one buffer, so threads
     /// rendering at once do not take turns on the reference counts of many shared arrays.
@@ -59,6 +61,7 @@ public struct Template: Sendable {
             }
         }
         compile(nodes)
+        self.nodes = nodes
         self.steps = steps
         self.literalBytes = literalBytes
         self.names = names
@@ -67,6 +70,56 @@ public struct Template: Sendable {
     /// A template of `text` alone (partials left out), for the fuzz target over the parser.
     package init(parsing text: String) throws {
         self.init(nodes: try TemplateParser.parse(text, file: "fuzz"))
+    }
+
+    /// The same template with the slots and sections of `constants` decided now: their values
+    /// become literal bytes (escaped where the slot escapes), their sections kept or dropped, so
+    /// a page pays nothing for what is the same on every page of a process (asset paths, a
+    /// page's title in its language). A fixed name is no longer looked up when rendering: a
+    /// context that also names it does not change it. Lists are not fixed: their names are
+    /// still looked up.
+    public func fixing(_ constants: TemplateContext) -> Template {
+        func fix(_ nodes: [Node]) -> [Node] {
+            nodes.flatMap { node -> [Node] in
+                switch node {
+                case .escaped(let name):
+                    guard case .text(let text)? = constants[name] else { return [node] }
+                    var bytes: [UInt8] = []
+                    HTMLEscaping.append(text, to: &bytes)
+                    return [.literal(bytes)]
+                case .raw(let name):
+                    guard case .text(let text)? = constants[name] else { return [node] }
+                    return [.literal(Array(text.utf8))]
+                case .section(let name, let inner, let inverted):
+                    guard let value = constants[name] else { return [.section(name, fix(inner), inverted: inverted)] }
+                    if case .list = value { return [.section(name, fix(inner), inverted: inverted)] }
+                    return value.isTruthy != inverted ? fix(inner) : []
+                case .literal, .partial:
+                    return [node]
+                }
+            }
+        }
+        return Template(nodes: Template.mergingLiterals(fix(nodes)))
+    }
+
+    /// `nodes` with neighbouring literals joined into one, at every level.
+    static func mergingLiterals(_ nodes: [Node]) -> [Node] {
+        var merged: [Node] = []
+        for node in nodes {
+            switch node {
+            case .literal(let bytes):
+                if case .literal(let previous)? = merged.last {
+                    merged[merged.count - 1] = .literal(previous + bytes)
+                } else {
+                    merged.append(node)
+                }
+            case .section(let name, let inner, let inverted):
+                merged.append(.section(name, mergingLiterals(inner), inverted: inverted))
+            default:
+                merged.append(node)
+            }
+        }
+        return merged
     }
 
     /// Renders with the given values (looked up first) and shared ones (e.g. asset paths); a

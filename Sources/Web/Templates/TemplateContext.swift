@@ -39,4 +39,11 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
         let length = name.utf8.count
         return names.firstIndex { $0.utf8.count == length && $0 == name }
     }
+
+    /// This context with `other`'s names added (replacing values of the same name).
+    public func adding(_ other: TemplateContext) -> TemplateContext {
+        var merged = self
+        for (index, name) in other.names.enumerated() { merged[name] = other.values[index] }
+        return merged
+    }
 }

@@ -43,7 +43,7 @@ public struct TemplateLibrary: Sendable {
         var templates: [String: Template] = [:]
         for name in parsed.keys {
             let nodes = try Self.resolve(name, parsed: parsed, directory: directory, path: [])
-            templates[name] = Template(nodes: Self.mergeLiterals(nodes))
+            templates[name] = Template(nodes: Template.mergingLiterals(nodes))
         }
         self.templates = templates
         self.catalogue = catalogue
@@ -97,22 +97,10 @@ public struct TemplateLibrary: Sendable {
                 return try resolve(partial, parsed: parsed, directory: directory, path: path)
             case .section(let name, let inner, let inverted):
                 let resolved = try inline(inner, owner: owner, parsed: parsed, directory: directory, path: path)
-                return [.section(name, mergeLiterals(resolved), inverted: inverted)]
+                return [.section(name, resolved, inverted: inverted)]
             default:
                 return [node]
             }
         }
-    }
-
-    private static func mergeLiterals(_ nodes: [Template.Node]) -> [Template.Node] {
-        var merged: [Template.Node] = []
-        for node in nodes {
-            if case .literal(let bytes) = node, case .literal(let previous)? = merged.last {
-                merged[merged.count - 1] = .literal(previous + bytes)
-            } else {
-                merged.append(node)
-            }
-        }
-        return merged
     }
 }

@@ -35,7 +35,7 @@ final class InProcessNetwork: HTTPClient, @unchecked Sendable {
         guard let responder = hosts.withLock({ $0[origin] }) else {
             throw HTTPClientError(.connect, "nothing answers at \(origin)")
         }
-        var headers: [String: String] = ["host": "\(host):\(port)"]
+        var headers: HeaderFields = ["host": "\(host):\(port)"]
         for (name, value) in request.headers { headers[name.lowercased()] = value }
         let path = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
         var incoming = Request(

@@ -44,7 +44,7 @@ import Web
         (nil, "/login?returnTo=%2F"),
     ])
     func authCheckOffersALoginLinkBackToWhatWasAskedForOnThisSiteOnly(original: String?, login: String) throws {
-        let headers = original.map { ["x-original-uri": $0] } ?? [:]
+        let headers: HeaderFields = original.map { ["x-original-uri": $0] } ?? [:]
         let response = try app().respond(to: Request(method: "GET", path: "/auth/check", headers: headers))
         #expect(response.status == 401)
         #expect(response.header("X-Auth-Login") == login)

@@ -5,7 +5,7 @@ import Web
 /// become lower-case headers, and only the few CGI names the web layer uses are read. Names are
 /// matched as bytes and no string is made for a parameter nobody reads (this runs on every request).
 struct RequestHead {
-    private(set) var request = Request(method: "GET", path: "/", headers: Dictionary(minimumCapacity: 16))
+    private(set) var request = Request(method: "GET", path: "/", headers: HeaderFields(capacity: 8))
     /// `CONTENT_LENGTH`, 0 when absent or not a number.
     private(set) var contentLength = 0
     private var uri = "/"
@@ -14,7 +14,7 @@ struct RequestHead {
     /// Takes one parameter.
     mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer) {
         let value = { String(decoding: rawValue, as: UTF8.self) }
-        if name.starts(with: Self.httpPrefix) {
+        if name.count > 5, memcmp(name.baseAddress!, Self.httpPrefix.utf8Start, 5) == 0 {
             request.headers[Self.headerName(UnsafeRawBufferPointer(rebasing: name[5...]))] = value()
             return
         }
@@ -46,7 +46,7 @@ struct RequestHead {
         return request
     }
 
-    private static let httpPrefix = Array("HTTP_".utf8)
+    private static let httpPrefix: StaticString = "HTTP_"
 
     /// `ACCEPT_LANGUAGE` → `accept-language`, written straight into the string's storage.
     private static func headerName(_ name: UnsafeRawBufferPointer) -> String {
@@ -62,32 +62,22 @@ struct RequestHead {
     private enum CGIName {
         case requestMethod, requestURI, queryString, requestID, remoteAddress, contentType, contentLength
 
-        private static let requestMethodBytes = Array("REQUEST_METHOD".utf8)
-        private static let requestURIBytes = Array("REQUEST_URI".utf8)
-        private static let queryStringBytes = Array("QUERY_STRING".utf8)
-        private static let requestIDBytes = Array("REQUEST_ID".utf8)
-        private static let remoteAddressBytes = Array("REMOTE_ADDR".utf8)
-        private static let contentTypeBytes = Array("CONTENT_TYPE".utf8)
-        private static let contentLengthBytes = Array("CONTENT_LENGTH".utf8)
-
         /// Picks the one candidate by length and a telling byte, then compares it whole (nginx
-        /// sends some twenty parameters a request; most match nothing here).
+        /// sends some twenty parameters a request; most match nothing here). Static strings: their
+        /// bytes are in the binary, read without a reference count or a lazy global's check.
         init?(_ bytes: UnsafeRawBufferPointer) {
-            let candidate: (bytes: [UInt8], name: CGIName)
+            let candidate: (bytes: StaticString, name: CGIName)
             switch (bytes.count, bytes.first ?? 0) {
-            case (14, UInt8(ascii: "R")): candidate = (Self.requestMethodBytes, .requestMethod)
-            case (14, UInt8(ascii: "C")): candidate = (Self.contentLengthBytes, .contentLength)
-            case (12, UInt8(ascii: "Q")): candidate = (Self.queryStringBytes, .queryString)
-            case (12, UInt8(ascii: "C")): candidate = (Self.contentTypeBytes, .contentType)
-            case (11, UInt8(ascii: "R")) where bytes[2] == UInt8(ascii: "Q"):
-                candidate = (Self.requestURIBytes, .requestURI)
-            case (11, UInt8(ascii: "R")): candidate = (Self.remoteAddressBytes, .remoteAddress)
-            case (10, UInt8(ascii: "R")): candidate = (Self.requestIDBytes, .requestID)
+            case (14, UInt8(ascii: "R")): candidate = ("REQUEST_METHOD", .requestMethod)
+            case (14, UInt8(ascii: "C")): candidate = ("CONTENT_LENGTH", .contentLength)
+            case (12, UInt8(ascii: "Q")): candidate = ("QUERY_STRING", .queryString)
+            case (12, UInt8(ascii: "C")): candidate = ("CONTENT_TYPE", .contentType)
+            case (11, UInt8(ascii: "R")) where bytes[2] == UInt8(ascii: "Q"): candidate = ("REQUEST_URI", .requestURI)
+            case (11, UInt8(ascii: "R")): candidate = ("REMOTE_ADDR", .remoteAddress)
+            case (10, UInt8(ascii: "R")): candidate = ("REQUEST_ID", .requestID)
             default: return nil
             }
-            // memcmp: the generic elementsEqual goes byte by byte through iterators.
-            guard candidate.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0
-            else { return nil }
+            guard memcmp(candidate.bytes.utf8Start, bytes.baseAddress!, bytes.count) == 0 else { return nil }
             self = candidate.name
         }
     }

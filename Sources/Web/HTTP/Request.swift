@@ -7,7 +7,7 @@ public struct Request: Sendable {
     /// The raw query string, without the `?`.
     public var query: String
     /// Header fields, names in lower case.
-    public var headers: [String: String]
+    public var headers: HeaderFields
     /// The request body (already bounded by the server).
     public var body: [UInt8]
     /// An identifier shared with the front server's log, when it sends one.
@@ -21,7 +21,7 @@ public struct Request: Sendable {
 
     /// A request with these parts.
     public init(
-        method: String, path: String, query: String = "", headers: [String: String] = [:],
+        method: String, path: String, query: String = "", headers: HeaderFields = [:],
         body: [UInt8] = [], requestID: String = ""
     ) {
         self.method = method

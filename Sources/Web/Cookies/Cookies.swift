@@ -13,14 +13,16 @@ public struct Cookies: Sendable {
     public init(header: String) {
         var header = header
         let spans = header.withUTF8 { bytes in
-            var spans: [Span] = []
-            var start = 0
-            while start < bytes.count {
-                let end = Cookies.index(of: UInt8(ascii: ";"), in: bytes, from: start)
-                if let span = Cookies.span(bytes, start, end) { spans.append(span) }
-                start = end + 1
+            SetCookie.tokenTable.withUnsafeBufferPointer { tokens in
+                var spans: [Span] = []
+                var start = 0
+                while start < bytes.count {
+                    let end = Cookies.index(of: UInt8(ascii: ";"), in: bytes, from: start)
+                    if let span = Cookies.span(bytes, start, end, tokens: tokens) { spans.append(span) }
+                    start = end + 1
+                }
+                return spans
             }
-            return spans
         }
         // Offsets fall on ASCII separators, so they are character boundaries too.
         let utf8 = header.utf8
@@ -37,20 +39,22 @@ public struct Cookies: Sendable {
     /// The first value of the cookie `name` in a `Cookie` header, found without parsing the
     /// other cookies (a small cookie read on every request beside ~4 KB of session cookies).
     public static func first(named name: String, inHeader header: String) -> String? {
-        var header = header
-        return header.withUTF8 { bytes -> String? in
-            let wanted = Array(name.utf8)
-            var start = 0
-            while start < bytes.count {
-                let end = index(of: UInt8(ascii: ";"), in: bytes, from: start)
-                if let span = span(bytes, start, end), span.name.count == wanted.count,
-                    wanted.indices.allSatisfy({ bytes[span.name.lowerBound + $0] == wanted[$0] })
-                {
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[span.value]), as: UTF8.self)
+        header.withUTF8Bytes { bytes -> String? in
+            name.withUTF8Bytes { wanted -> String? in
+                SetCookie.tokenTable.withUnsafeBufferPointer { tokens -> String? in
+                    var start = 0
+                    while start < bytes.count {
+                        let end = index(of: UInt8(ascii: ";"), in: bytes, from: start)
+                        if let span = span(bytes, start, end, tokens: tokens), span.name.count == wanted.count,
+                            memcmp(bytes.baseAddress! + span.name.lowerBound, wanted.baseAddress!, wanted.count) == 0
+                        {
+                            return String(decoding: UnsafeBufferPointer(rebasing: bytes[span.value]), as: UTF8.self)
+                        }
+                        start = end + 1
+                    }
+                    return nil
                 }
-                start = end + 1
             }
-            return nil
         }
     }
 
@@ -69,8 +73,11 @@ public struct Cookies: Sendable {
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
-    /// One `name=value` piece between two offsets, trimmed and unquoted; nil when it is not one.
-    private static func span(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Span? {
+    /// One `name=value` piece between two offsets, trimmed and unquoted; nil when it is not one
+    /// (`tokens`: `SetCookie.tokenTable`, read in place).
+    private static func span(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, tokens: UnsafeBufferPointer<Bool>
+    ) -> Span? {
         var equals = start
         while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
         guard equals < end else { return nil }
@@ -83,7 +90,7 @@ public struct Cookies: Sendable {
             valueEnd -= 1
         }
         guard nameEnd > nameStart else { return nil }
-        for index in nameStart..<nameEnd where !SetCookie.tokenTable[Int(bytes[index])] { return nil }
+        for index in nameStart..<nameEnd where !tokens[Int(bytes[index])] { return nil }
         return Span(name: nameStart..<nameEnd, value: valueStart..<valueEnd)
     }
 

@@ -50,7 +50,7 @@ final class InProcessNetwork: HTTPClient, @unchecked Sendable {
             throw HTTPClientError(.tooLarge, "\(request.url) answered more than \(request.maxResponseBytes) bytes")
         }
         return HTTPClientResponse(
-            status: response.status, headers: response.headers.map { ($0.name.lowercased(), $0.value) },
+            status: response.status, headers: response.allHeaders.map { ($0.name.lowercased(), $0.value) },
             body: response.body)
     }
 

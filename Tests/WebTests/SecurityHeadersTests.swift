@@ -22,6 +22,14 @@ import Web
         var response = Response.text("ok")
         response.add("Cache-Control", "public, max-age=60")
         SecurityHeaders().apply(to: &response)
-        #expect(response.headers.filter { $0.name == "Cache-Control" }.map(\.value) == ["public, max-age=60"])
+        #expect(response.allHeaders.filter { $0.name == "Cache-Control" }.map(\.value) == ["public, max-age=60"])
+        #expect(response.header("X-Frame-Options") == "DENY")
+        var framed = Response.text("ok")
+        framed.add("X-Frame-Options", "SAMEORIGIN")
+        framed.add("Cache-Control", "public, max-age=60")
+        SecurityHeaders().apply(to: &framed)
+        #expect(framed.allHeaders.filter { $0.name == "X-Frame-Options" }.map(\.value) == ["SAMEORIGIN"])
+        #expect(framed.allHeaders.filter { $0.name == "Cache-Control" }.map(\.value) == ["public, max-age=60"])
+        #expect(framed.header("Referrer-Policy") == "same-origin")
     }
 }

@@ -35,36 +35,22 @@ enum AnswerRecords {
         out.append(contentsOf: [0, 0, 0, 0, protocolStatus, 0, 0, 0])
     }
 
-    /// Appends the head of a CGI-style response: `Status:` line, headers, blank line. A header
-    /// whose value would split the head (CR, LF or NUL) is dropped, never sent.
+    /// Appends the head of a CGI-style response: `Status:` line, headers (`HeaderLine`: one whose
+    /// value would split the head is dropped), the prepared ones, blank line. Prepared fields are
+    /// the security headers: a `Content-Length` among the answer's own is the only one looked for.
     static func appendHead(of response: Response, to out: inout [UInt8]) {
         out.append(contentsOf: statusLines[response.status] ?? statusLine(response.status))
         var hasLength = false
-        for (name, value) in response.headers where isSafeHeaderValue(value) {
+        for (name, value) in response.headers where HeaderLine.append(name: name, value: value, to: &out) {
             if !hasLength, isContentLength(name) { hasLength = true }
-            out.appendUTF8(name)
-            out.append(UInt8(ascii: ":"))
-            out.append(UInt8(ascii: " "))
-            out.appendUTF8(value)
-            out.append(UInt8(ascii: "\r"))
-            out.append(UInt8(ascii: "\n"))
         }
+        if let prepared = response.preparedHeaders { out.append(contentsOf: prepared.lines) }
         if !hasLength {
             out.append(contentsOf: "Content-Length: ".utf8)
             out.appendUTF8(String(response.body.count))
             out.append(contentsOf: "\r\n".utf8)
         }
         out.append(contentsOf: "\r\n".utf8)
-    }
-
-    private static func isSafeHeaderValue(_ value: String) -> Bool {
-        // Searched in place by libc's vectorised memchr: a page's head is about a kilobyte of
-        // header values (the security policy alone is a quarter of it).
-        value.withUTF8Bytes { bytes in
-            guard let start = bytes.baseAddress else { return true }
-            return memchr(start, 0x0D, bytes.count) == nil && memchr(start, 0x0A, bytes.count) == nil
-                && memchr(start, 0, bytes.count) == nil
-        }
     }
 
     private static func statusLine(_ status: Int) -> [UInt8] {

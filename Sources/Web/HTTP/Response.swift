@@ -6,6 +6,8 @@ public struct Response: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body.
     public var body: [UInt8]
+    /// Fields sent after `headers`, made once for many answers (see `SecurityHeaders`).
+    public var preparedHeaders: PreparedHeaders?
 
     /// A response with this status, headers and body.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
@@ -34,15 +36,24 @@ public struct Response: Sendable {
         Response(status: status, headers: [("Location", location)])
     }
 
-    /// The first value of a header, matched without regard to case.
+    /// The first value of a header, matched without regard to case (the answer's own fields,
+    /// then the prepared ones).
     public func header(_ name: String) -> String? {
-        headers.first { Response.sameName($0.name, name) }?.value
+        headers.first { Response.sameName($0.name, name) }?.value ?? preparedHeaders?.value(of: name)
     }
 
+    /// Every field in the order it is sent: the answer's own, then the prepared ones.
+    public var allHeaders: [(name: String, value: String)] { headers + (preparedHeaders?.fields ?? []) }
+
     /// ASCII case-insensitive name comparison without allocating (this runs on every request).
-    @inlinable
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8Bytes { a in
+            b.withUTF8Bytes { b in
+                for index in 0..<a.count where a[index] | 0x20 != b[index] | 0x20 { return false }
+                return true
+            }
+        }
     }
 
     /// Adds a header field (several of the same name are kept, as `Set-Cookie` needs).

@@ -4,6 +4,13 @@ public struct SecurityHeaders: Sendable {
     /// forms only to here and the login tenant (a logout form redirects there).
     public let contentSecurityPolicy: String
     private let fixed: [(name: String, value: String)]
+    /// Every fixed field, and every one but `Cache-Control` (for answers that say how long they
+    /// keep), prepared once: nearly every answer takes one of the two.
+    private let every: PreparedHeaders
+    private let everyButCacheControl: PreparedHeaders
+    private static let cacheControl = "Cache-Control"
+    /// `Cache-Control`'s bit among the fixed fields.
+    private let cacheControlBit: UInt32
 
     /// - Parameters:
     ///   - formTargets: origins besides `'self'` that forms may lead to (the tenant).
@@ -25,8 +32,11 @@ public struct SecurityHeaders: Sendable {
             // page asks for a device (the browser refuses any script that would).
             ("Cross-Origin-Resource-Policy", "same-origin"),
             ("Permissions-Policy", SecurityHeaders.permissionsPolicy),
-            ("Cache-Control", "no-store"),
+            (SecurityHeaders.cacheControl, "no-store"),
         ]
+        cacheControlBit = 1 << fixed.firstIndex { $0.name == SecurityHeaders.cacheControl }!
+        every = PreparedHeaders(fixed)
+        everyButCacheControl = PreparedHeaders(fixed.filter { $0.name != SecurityHeaders.cacheControl })
     }
 
     /// Every powerful feature turned off for the page and anything it could embed.
@@ -43,9 +53,15 @@ public struct SecurityHeaders: Sendable {
                 present |= 1 << index
             }
         }
-        response.headers.reserveCapacity(response.headers.count + fixed.count)
-        for (index, header) in fixed.enumerated() where present & (1 << index) == 0 {
-            response.headers.append(header)
+        if present == 0 {
+            response.preparedHeaders = every
+        } else if present == cacheControlBit {
+            response.preparedHeaders = everyButCacheControl
+        } else {
+            response.headers.reserveCapacity(response.headers.count + fixed.count)
+            for (index, header) in fixed.enumerated() where present & (1 << index) == 0 {
+                response.headers.append(header)
+            }
         }
     }
 }

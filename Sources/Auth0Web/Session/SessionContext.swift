@@ -45,6 +45,16 @@ public struct SessionContext {
         }
     }
 
+    /// `body`'s answer with the session lent to it, or nil for a logged-out visitor. Unwrapping
+    /// `session` in an argument copies the whole session (a dozen strings); this does not.
+    public mutating func withSession<Result>(_ body: (Session) throws -> Result) rethrows -> Result? {
+        loadIfNeeded()
+        switch current {
+        case .some(let session): return try body(session)
+        case .none: return nil
+        }
+    }
+
     /// True when a valid session came (opening it if not done yet).
     public mutating func isLoggedIn() -> Bool {
         loadIfNeeded()

@@ -8,8 +8,9 @@ extension Routes {
         guard context.isLoggedIn() else {
             return pages(request).welcome(titleKey: context.endedHere ? "page.logged_out.title" : "page.welcome.title")
         }
-        // The session is borrowed, not copied.
-        return pages(request).profile(
-            context.session!, metadataOffered: services.metadata.isOffered, flash: context.takeFlash())
+        let flash = context.takeFlash()
+        let pages = pages(request)
+        let offered = services.metadata.isOffered
+        return context.withSession { pages.profile($0, metadataOffered: offered, flash: flash) }!
     }
 }

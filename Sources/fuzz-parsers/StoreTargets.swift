@@ -43,7 +43,7 @@ let storeTargets = [
         // A template that parses renders; one with no tag renders as its own bytes.
         let text = String(decoding: input, as: UTF8.self)
         guard let template = try? Template(parsing: text) else { return }
-        let page = template.render(["name": "<b>&\"'"], shared: ["list": .list([["name": "x"]])])
+        let page = template.render(["name": "<b>&\"'", "list": .list([["name": "x"]])])
         if !text.contains("{{") { precondition(page == Array(text.utf8), "plain text changed in rendering") }
         // A value shown with {{name}} is escaped: the markup appears only if the text holds it or asks for it raw.
         precondition(

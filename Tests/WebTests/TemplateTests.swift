@@ -77,10 +77,6 @@ import Web
         context["mood"] = nil
         context["flash"] = "Saved"
         #expect(try render(["t": "{{who}}|{{mood}}|{{flash}}"], "t", context) == "Random||Saved")
-        // The page's own values come before the shared ones.
-        let library = try TemplateLibrary(sources: ["t": "{{who}} {{css}}"])
-        let out = try library.template("t").render(["who": "<b>"], shared: ["who": "shared", "css": "/a.css"])
-        #expect(String(decoding: out, as: UTF8.self) == "&lt;b&gt; /a.css")
     }
 
     /// `[[key]]` words come from the catalogue once, at load, escaped (they may stand in an

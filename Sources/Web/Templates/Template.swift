@@ -122,20 +122,20 @@ public struct Template: Sendable {
         return merged
     }
 
-    /// Renders with the given values (looked up first) and shared ones (e.g. asset paths); a
-    /// missing name renders as nothing.
-    public func render(_ context: TemplateContext, shared: TemplateContext = [:]) -> [UInt8] {
-        // Each name is looked up once, not at every slot that shows it.
-        var values: [TemplateValue?] = []
-        values.reserveCapacity(names.count)
-        for name in names { values.append(context[name] ?? shared[name]) }
-        return steps.withUnsafeBufferPointer { steps in
-            literalBytes.withUnsafeBufferPointer { literals in
-                var renderer = Renderer(
-                    steps: steps, literals: literals, names: names, values: values,
-                    buffer: PageBytes(capacity: literals.count + 1024))
-                renderer.run(0, steps.count)
-                return renderer.finish()
+    /// Renders with the given values; a missing name renders as nothing.
+    public func render(_ context: TemplateContext) -> [UInt8] {
+        // Where each name is in the context, looked up once (not at every slot that shows it),
+        // kept on the stack.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: names.count) { slots in
+            for (index, name) in names.enumerated() { slots[index] = context.index(of: name) ?? -1 }
+            return steps.withUnsafeBufferPointer { steps in
+                literalBytes.withUnsafeBufferPointer { literals in
+                    var renderer = Renderer(
+                        steps: steps, literals: literals, names: names, context: context,
+                        slots: UnsafeBufferPointer(slots), buffer: PageBytes(capacity: literals.count + 1024))
+                    renderer.run(0, steps.count)
+                    return renderer.finish()
+                }
             }
         }
     }
@@ -144,19 +144,22 @@ public struct Template: Sendable {
         let steps: UnsafeBufferPointer<Step>
         let literals: UnsafeBufferPointer<UInt8>
         let names: [String]
-        let values: [TemplateValue?]
+        let context: TemplateContext
+        /// Each name's place in `context`, -1 when it is not there.
+        let slots: UnsafeBufferPointer<Int>
         /// The items of the lists being repeated, innermost last; their names come first.
         var items: [TemplateContext] = []
         var buffer: PageBytes
 
         init(
             steps: UnsafeBufferPointer<Step>, literals: UnsafeBufferPointer<UInt8>, names: [String],
-            values: [TemplateValue?], buffer: consuming PageBytes
+            context: TemplateContext, slots: UnsafeBufferPointer<Int>, buffer: consuming PageBytes
         ) {
             self.steps = steps
             self.literals = literals
             self.names = names
-            self.values = values
+            self.context = context
+            self.slots = slots
             self.buffer = buffer
         }
 
@@ -168,7 +171,8 @@ public struct Template: Sendable {
                 if let value = items[level][names[index]] { return value }
                 level -= 1
             }
-            return values[index]
+            let slot = slots[index]
+            return slot < 0 ? nil : context.value(at: slot)
         }
 
         mutating func run(_ start: Int, _ end: Int) {

@@ -34,9 +34,12 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
         return merged
     }
 
+    /// The value at a place `index(of:)` gave.
+    func value(at index: Int) -> TemplateValue { entries[index].value }
+
     /// Where `name` is: lengths first (stored, so free), the text only for names of the same
     /// length; most names a template asks for are not in a given context.
-    private func index(of name: String) -> Int? {
+    func index(of name: String) -> Int? {
         let length = name.utf8.count
         return entries.firstIndex { $0.name.utf8.count == length && $0.name == name }
     }

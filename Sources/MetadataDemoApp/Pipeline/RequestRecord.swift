@@ -18,12 +18,15 @@ struct RequestRecord: Sendable {
         guard log.enabled(.info) else { return response }
         let elapsed = duration.components
         let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
-        log(
-            .info, "request",
-            [
-                "id": request.requestID, "method": request.method, "route": route, "path": request.path,
-                "status": String(response.status), "us": String(micros), "calls": String(calls),
-            ])
+        var line = log.line(.info, "request")
+        line.field("id", request.requestID)
+        line.field("method", request.method)
+        line.field("route", route)
+        line.field("path", request.path)
+        line.field("status", response.status)
+        line.field("us", Int(micros))
+        line.field("calls", calls)
+        log.write(line)
         return response
     }
 }

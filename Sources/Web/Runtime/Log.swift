@@ -44,32 +44,70 @@ public struct Log: Sendable {
     /// Writes one record when `level` is at or above the minimum.
     public func callAsFunction(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
         guard level >= minimum else { return }
-        // Built as bytes in one buffer (a request's line is written on every page view).
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        line.append(contentsOf: "level=".utf8)
-        line.appendUTF8(level.name)
-        line.append(contentsOf: " msg=".utf8)
-        Log.appendQuoted(message, to: &line)
-        for (key, value) in fields {
-            line.append(UInt8(ascii: " "))
-            line.appendUTF8(key)
-            line.append(UInt8(ascii: "="))
-            Log.appendQuoted(value, to: &line)
-        }
-        line.append(UInt8(ascii: "\n"))
-        // One write(2) per record, so lines from several threads never interleave.
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        var line = Line(level, message)
+        for (key, value) in fields { line.field(key, value) }
+        write(line)
     }
 
-    private static func appendQuoted(_ value: String, to line: inout [UInt8]) {
+    /// A record of `level` to build field by field (check `enabled` first): for the line written
+    /// on every request, whose fields are not copied into a list and whose numbers are written
+    /// as digits, not made into strings first.
+    public func line(_ level: Level, _ message: String) -> Line { Line(level, message) }
+
+    /// Writes a record built with `line(_:_:)`: one write(2), so lines from several threads
+    /// never interleave.
+    public func write(_ line: consuming Line) {
+        line.bytes.append(UInt8(ascii: "\n"))
+        _ = line.bytes.withBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// One record being built, as bytes in one buffer.
+    public struct Line: ~Copyable {
+        fileprivate var bytes = GrowingBytes(capacity: 256)
+
+        fileprivate init(_ level: Level, _ message: String) {
+            bytes.append(Log.levelPrefixes[level.rawValue])
+            Log.appendQuoted(message, to: &bytes)
+        }
+
+        /// Adds ` key=value`, the value quoted when it needs to be.
+        public mutating func field(_ key: String, _ value: String) {
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(key)
+            bytes.append(UInt8(ascii: "="))
+            Log.appendQuoted(value, to: &bytes)
+        }
+
+        /// Adds ` key=digits`.
+        public mutating func field(_ key: String, _ value: Int) {
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(key)
+            bytes.append(UInt8(ascii: "="))
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var first = 20
+                repeat {
+                    first -= 1
+                    digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                bytes.append(UnsafeBufferPointer(rebasing: digits[first...]))
+            }
+        }
+    }
+
+    /// `level=… msg=` of each level, in `Level`'s order.
+    private static let levelPrefixes = [Level.debug, .info, .warning, .error].map { "level=\($0.name) msg=" }
+
+    fileprivate static func appendQuoted(_ value: String, to line: inout GrowingBytes) {
         // Most values are plain: judged and copied where they lie, in one pass.
         let appended = value.withUTF8Bytes { bytes in
             guard !bytes.isEmpty, bytes.allSatisfy(isPlain) else { return false }
-            line.append(contentsOf: bytes)
+            line.append(bytes)
             return true
         }
-        if !appended { line.appendUTF8(quoted(value)) }
+        if !appended { line.append(quoted(value)) }
     }
 
     private static func isPlain(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy(isPlain) }

@@ -132,7 +132,7 @@ public struct Template: Sendable {
                 literalBytes.withUnsafeBufferPointer { literals in
                     var renderer = Renderer(
                         steps: steps, literals: literals, names: names, context: context,
-                        slots: UnsafeBufferPointer(slots), buffer: PageBytes(capacity: literals.count + 1024))
+                        slots: UnsafeBufferPointer(slots), buffer: GrowingBytes(capacity: literals.count + 1024))
                     renderer.run(0, steps.count)
                     return renderer.finish()
                 }
@@ -149,11 +149,11 @@ public struct Template: Sendable {
         let slots: UnsafeBufferPointer<Int>
         /// The items of the lists being repeated, innermost last; their names come first.
         var items: [TemplateContext] = []
-        var buffer: PageBytes
+        var buffer: GrowingBytes
 
         init(
             steps: UnsafeBufferPointer<Step>, literals: UnsafeBufferPointer<UInt8>, names: [String],
-            context: TemplateContext, slots: UnsafeBufferPointer<Int>, buffer: consuming PageBytes
+            context: TemplateContext, slots: UnsafeBufferPointer<Int>, buffer: consuming GrowingBytes
         ) {
             self.steps = steps
             self.literals = literals

@@ -2,10 +2,11 @@
     import Glibc
 #endif
 
-/// The bytes of a page being rendered: grown by doubling, appended with one copy each.
-/// A page is some fifty appends of a few bytes to a few hundred; `Array.append(contentsOf:)`
-/// costs about a hundred instructions per call in checks around its copy, a tenth of a page.
-struct PageBytes: ~Copyable {
+/// Bytes being written (a page being rendered, a log line): grown by doubling, appended with
+/// one copy each. A page is some fifty appends of a few bytes to a few hundred;
+/// `Array.append(contentsOf:)` costs about a hundred instructions per call in checks around its
+/// copy, a tenth of a page.
+struct GrowingBytes: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -25,6 +26,17 @@ struct PageBytes: ~Copyable {
     }
 
     mutating func append(_ text: String) { text.withUTF8Bytes { append($0) } }
+
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        start[count] = byte
+        count += 1
+    }
+
+    /// The bytes written so far, in place.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: start, count: count))
+    }
 
     /// The bytes as an array (one copy).
     consuming func array() -> [UInt8] {

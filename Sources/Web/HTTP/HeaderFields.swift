@@ -4,6 +4,9 @@
 public struct HeaderFields: Sendable, ExpressibleByDictionaryLiteral {
     private var fields: [(name: String, value: String)] = []
 
+    /// No fields.
+    public init() {}
+
     /// No fields, with room for `capacity` without growing.
     public init(capacity: Int) { fields.reserveCapacity(capacity) }
 

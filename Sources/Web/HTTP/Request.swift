@@ -21,7 +21,7 @@ public struct Request: Sendable {
 
     /// A request with these parts.
     public init(
-        method: String, path: String, query: String = "", headers: HeaderFields = [:],
+        method: String, path: String, query: String = "", headers: HeaderFields = HeaderFields(),
         body: [UInt8] = [], requestID: String = ""
     ) {
         self.method = method

@@ -18,22 +18,32 @@ public struct Response: Sendable {
 
     /// An HTML page.
     public static func html(_ body: [UInt8], status: Int = 200) -> Response {
-        Response(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: body)
+        Response(status: status, first: ("Content-Type", "text/html; charset=utf-8"), body: body)
     }
 
     /// Plain text, for machines (health checks).
     public static func text(_ text: String, status: Int = 200) -> Response {
-        Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
+        Response(status: status, first: ("Content-Type", "text/plain; charset=utf-8"), body: Array(text.utf8))
     }
 
     /// JSON bytes.
     public static func json(_ body: [UInt8], status: Int = 200) -> Response {
-        Response(status: status, headers: [("Content-Type", "application/json")], body: body)
+        Response(status: status, first: ("Content-Type", "application/json"), body: body)
     }
 
     /// A `303 See Other` (after a POST) or `302 Found` redirect.
     public static func redirect(to location: String, status: Int = 302) -> Response {
-        Response(status: status, headers: [("Location", location)])
+        Response(status: status, first: ("Location", location), body: [])
+    }
+
+    /// A response with one field and room for a few more (`Cache-Control`, cookies) without
+    /// growing its list: an array made from a one-field literal is copied at the first `add`.
+    private init(status: Int, first field: (name: String, value: String), body: [UInt8]) {
+        self.status = status
+        headers = []
+        headers.reserveCapacity(4)
+        headers.append(field)
+        self.body = body
     }
 
     /// The first value of a header, matched without regard to case (the answer's own fields,

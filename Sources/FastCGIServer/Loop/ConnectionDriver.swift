@@ -143,7 +143,7 @@ final class ConnectionDriver: Sendable {
         connection.hasHead.store(false, ordering: .relaxed)
         if length < arrived.count { connection.hold(UnsafeRawBufferPointer(rebasing: arrived[length...])) }
         guard
-            let received = ReceivedRequest.read(
+            var received = ReceivedRequest.read(
                 UnsafeRawBufferPointer(rebasing: arrived[..<length]), maxBodyBytes: options.maxBodyBytes)
         else {
             log(.warning, "closed a connection: not a FastCGI request")
@@ -154,11 +154,12 @@ final class ConnectionDriver: Sendable {
         if mayWait {
             return send(server.responder.respond(to: received.head), for: received, on: connection, scratch: scratch)
         }
+        received.head.mayWait = false  // marked in place (see Responder.respondWithoutWaiting)
         if let response = server.responder.respondWithoutWaiting(to: received.head) {
             return send(response, for: received, on: connection, scratch: scratch)
         }
         pool.submit { [self, received] scratch in
-            let response = server.responder.respond(to: received.head)
+            let response = server.responder.respond(to: received.head.mayWait(true))
             let step = send(response, for: received, on: connection, scratch: scratch)
             if step == .answered { drive(connection, seen: seen, scratch: scratch, mayWait: true) }
         }

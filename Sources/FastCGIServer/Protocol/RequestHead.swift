@@ -33,8 +33,9 @@ struct RequestHead {
         }
     }
 
-    /// The request, its path and query taken from `REQUEST_URI` (else `QUERY_STRING`).
-    mutating func finish() -> Request {
+    /// The request, its path and query taken from `REQUEST_URI` (else `QUERY_STRING`); moved out,
+    /// not copied.
+    consuming func finish() -> Request {
         if let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
             request.path = String(uri[..<mark])
             request.query = String(uri[uri.index(after: mark)...])

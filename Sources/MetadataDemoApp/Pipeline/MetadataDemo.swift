@@ -30,8 +30,9 @@ public struct MetadataDemo: Responder {
 
     /// Answers one request where waiting is cheap, counting the calls it makes.
     public func respond(to request: Request) -> Response {
+        guard request.mayWait else { return respond(to: request.mayWait(true)) }
         let started = ContinuousClock.now
-        let (answer, calls) = OutboundCalls.counting { route(request, mayWait: true)! }  // it may wait: always answered
+        let (answer, calls) = OutboundCalls.counting { route(request)! }  // it may wait: always answered
         return record.finish(answer.response, for: request, route: answer.label, started: started, calls: calls)
     }
 
@@ -39,8 +40,10 @@ public struct MetadataDemo: Responder {
     /// to wait (`Route.waits`), and nil from the session stage for a session due for revalidation.
     /// Nothing is counted or logged for a nil.
     public func respondWithoutWaiting(to request: Request) -> Response? {
+        // The server marks its request in place; one marked here is a copy.
+        guard !request.mayWait else { return respondWithoutWaiting(to: request.mayWait(false)) }
         let started = ContinuousClock.now
-        guard let answer = route(request, mayWait: false) else { return nil }
+        guard let answer = route(request) else { return nil }
         return record.finish(answer.response, for: request, route: answer.label, started: started, calls: 0)
     }
 
@@ -51,12 +54,10 @@ public struct MetadataDemo: Responder {
 
     /// The route stage: a response and the route's label for the metrics (bounded: never the raw
     /// path of a 404).
-    private func route(_ request: Request, mayWait: Bool) -> (response: Response, label: String)? {
+    private func route(_ request: Request) -> (response: Response, label: String)? {
         switch router.match(request) {
         case .handler(let route):
-            if route.waits && !mayWait { return nil }
-            var request = request
-            request.mayWait = mayWait
+            if route.waits && !request.mayWait { return nil }
             return serve(route, request).map { ($0, request.path) }
         case .notFound:
             return (pages(request).notFound(), "unmatched")

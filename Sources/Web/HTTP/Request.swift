@@ -32,6 +32,13 @@ public struct Request: Sendable {
         self.requestID = requestID
     }
 
+    /// This request with `mayWait` set (a copy).
+    public func mayWait(_ mayWait: Bool) -> Request {
+        var request = self
+        request.mayWait = mayWait
+        return request
+    }
+
     /// Throws `WaitRequired` when the request may not wait here; call it before doing anything
     /// that cannot be done twice, since the request is then answered again from the start.
     public func requireWaiting() throws(WaitRequired) {

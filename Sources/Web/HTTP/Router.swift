@@ -7,15 +7,18 @@ public typealias Handler = @Sendable (Request) throws -> Response
 /// Inlinable, so a responder in another module gets a copy specialised for its route type
 /// (unspecialised generic code looks up type metadata on every request).
 public struct Router<Route: Sendable>: Sendable {
-    @usableFromInline var routes: [String: [String: Route]] = [:]
+    /// Each path's routes by method: a path has one to three, compared in a row rather than
+    /// hashed a second time.
+    @usableFromInline var routes: [String: [(method: String, route: Route)]] = [:]
 
     /// An empty router.
     public init() {}
 
-    /// Adds a route for a method and an exact path.
+    /// Adds a route for a method and an exact path (replacing one of the same method and path).
     @inlinable
     public mutating func add(_ method: String, _ path: String, _ route: Route) {
-        routes[path, default: [:]][method] = route
+        routes[path, default: []].removeAll { $0.method == method }
+        routes[path, default: []].append((method, route))
     }
 
     /// What a request resolves to.
@@ -32,9 +35,11 @@ public struct Router<Route: Sendable>: Sendable {
     @inlinable
     public func match(_ request: Request) -> Match {
         guard let methods = routes[request.path] else { return .notFound }
-        if let route = methods[request.method] { return .handler(route) }
-        if request.method == "HEAD", let route = methods["GET"] { return .handler(route) }
-        var allowed = Set(methods.keys)
+        if let found = methods.first(where: { $0.method == request.method }) { return .handler(found.route) }
+        if request.method == "HEAD", let found = methods.first(where: { $0.method == "GET" }) {
+            return .handler(found.route)
+        }
+        var allowed = Set(methods.map(\.method))
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allow: allowed.sorted().joined(separator: ", "))
     }

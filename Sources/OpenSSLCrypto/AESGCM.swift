@@ -60,6 +60,13 @@ public struct AESGCM: Sendable {
     /// Decrypts what `seal` made; nil when it was altered, truncated, or sealed with another key
     /// or other associated data.
     public func open(_ sealed: [UInt8], associatedData: [UInt8]) -> [UInt8]? {
+        sealed.withUnsafeBufferPointer { sealed in
+            associatedData.withUnsafeBufferPointer { open(sealed, associatedData: $0) }
+        }
+    }
+
+    /// `open` on bytes where they lie.
+    public func open(_ sealed: UnsafeBufferPointer<UInt8>, associatedData: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard sealed.count >= AESGCM.nonceSize + AESGCM.tagSize, let context = try? contexts.value().decrypt else {
             return nil
         }
@@ -68,12 +75,15 @@ public struct AESGCM: Sendable {
         var plaintext = [UInt8](repeating: 0, count: textCount + 16)
         var written = 0
         // Nonce, text and tag are read where they lie in `sealed`: a cookie is opened on every page view.
-        let verified = sealed.withUnsafeBufferPointer { input -> Bool in
-            let base = input.baseAddress!
+        let verified = { () -> Bool in
+            let base = sealed.baseAddress!
             var length: Int32 = 0
             guard EVP_DecryptInit_ex(context, nil, nil, nil, base) == 1 else { return false }
             if !associatedData.isEmpty {
-                guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
+                guard
+                    EVP_DecryptUpdate(context, nil, &length, associatedData.baseAddress, Int32(associatedData.count))
+                        == 1
+                else {
                     return false
                 }
             }
@@ -89,7 +99,7 @@ public struct AESGCM: Sendable {
                 written += Int(length)
                 return true
             }
-        }
+        }()
         guard verified else {
             ERR_clear_error()  // a failed check leaves an entry in this thread's OpenSSL error queue
             return nil

@@ -49,18 +49,26 @@ public struct CookieSealer: Sendable {
     /// Opens cookie text sealed for `name`; nil when it is tampered, truncated, sealed under
     /// another name or an unknown key, or expired.
     public func open(_ text: some StringProtocol, name: String) -> Opened? {
-        guard !text.isEmpty, text.utf8.count < 64 * 1024, let sealed = Base64URL.decode(text) else { return nil }
-        let aad = Array(name.utf8)
-        for cipher in ciphers {
-            guard let plain = cipher.open(sealed, associatedData: aad) else { continue }
-            var reader = ByteReader(plain)
-            guard (try? reader.readByte()) == CookieSealer.version,
-                let issuedAt = try? reader.readInt64(), let expiresAt = try? reader.readInt64(),
-                let payload = try? reader.readBytes(), reader.isAtEnd
-            else { return nil }
-            guard Double(expiresAt) > clock.now() else { return nil }
-            return Opened(payload: payload, issuedAt: issuedAt, expiresAt: expiresAt)
+        guard !text.isEmpty, text.utf8.count < 64 * 1024 else { return nil }
+        // The sealed bytes are decoded into a buffer lent for the opening: no array for them.
+        return name.withUTF8Bytes { aad in
+            Base64URL.withDecoded(text) { sealed -> Opened? in
+                for cipher in ciphers {
+                    guard let plain = cipher.open(sealed, associatedData: aad) else { continue }
+                    return opened(plain)
+                }
+                return nil
+            }
         }
-        return nil
+    }
+
+    private func opened(_ plain: [UInt8]) -> Opened? {
+        var reader = ByteReader(plain)
+        guard (try? reader.readByte()) == CookieSealer.version,
+            let issuedAt = try? reader.readInt64(), let expiresAt = try? reader.readInt64(),
+            let payload = try? reader.readBytes(), reader.isAtEnd
+        else { return nil }
+        guard Double(expiresAt) > clock.now() else { return nil }
+        return Opened(payload: payload, issuedAt: issuedAt, expiresAt: expiresAt)
     }
 }

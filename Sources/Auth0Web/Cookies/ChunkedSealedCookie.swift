@@ -30,7 +30,11 @@ struct ChunkedSealedCookie: Sendable {
 
     /// The names of this cookie's parts that the browser sent.
     func sentNames(in cookies: Cookies) -> [String] {
-        cookies.pairs.map(\.name).filter { $0 == name || $0.hasPrefix(chunkPrefix) }
+        var names: [String] = []
+        for pair in cookies.pairs where pair.name == name || pair.name.hasPrefix(chunkPrefix) {
+            names.append(pair.name)
+        }
+        return names
     }
 
     /// Opens what the request carries; nil when it is missing, tampered, truncated, expired,

@@ -11,29 +11,26 @@ public struct Cookies: Sendable {
     /// Parses `a=b; c=d`. Pieces without `=` and names that are not RFC 6265 tokens are skipped.
     /// Works on the header's contiguous bytes: it runs on every request.
     public init(header: String) {
-        var header = header
-        let spans = header.withUTF8 { bytes in
+        var pairs: [(name: String, value: Substring)] = []
+        // Offsets fall on ASCII separators, so they are character boundaries too.
+        let utf8 = header.utf8
+        func text(_ range: Range<Int>) -> Substring {
+            let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            return Substring(utf8[start..<utf8.index(start, offsetBy: range.count)])
+        }
+        header.withUTF8Bytes { bytes in
             SetCookie.tokenTable.withUnsafeBufferPointer { tokens in
-                var spans: [Span] = []
                 var start = 0
                 while start < bytes.count {
                     let end = Cookies.index(of: UInt8(ascii: ";"), in: bytes, from: start)
-                    if let span = Cookies.span(bytes, start, end, tokens: tokens) { spans.append(span) }
+                    if let span = Cookies.span(bytes, start, end, tokens: tokens) {
+                        pairs.append((String(text(span.name)), text(span.value)))
+                    }
                     start = end + 1
                 }
-                return spans
             }
         }
-        // Offsets fall on ASCII separators, so they are character boundaries too.
-        let utf8 = header.utf8
-        pairs = spans.map { span in
-            let name = utf8.index(utf8.startIndex, offsetBy: span.name.lowerBound)
-            let value = utf8.index(utf8.startIndex, offsetBy: span.value.lowerBound)
-            return (
-                String(Substring(utf8[name..<utf8.index(name, offsetBy: span.name.count)])),
-                Substring(utf8[value..<utf8.index(value, offsetBy: span.value.count)])
-            )
-        }
+        self.pairs = pairs
     }
 
     /// The first value of the cookie `name` in a `Cookie` header, found without parsing the

@@ -22,4 +22,17 @@ import Web
         #expect(Log.quoted(#"say "hi" \ 🦘 é"#) == #""say \"hi\" \\ 🦘 é""#)
         #expect(Log.quoted("\u{2028}") == #""\u{2028}""#)
     }
+
+    /// The request's line is built field by field; numbers are written as digits.
+    @Test func aLineBuiltFieldByFieldReadsAsTheRecordWould() {
+        var line = Log(minimum: .info).line(.info, "request")
+        line.field("path", "/a b")
+        line.field("status", 200)
+        line.field("zero", 0)
+        line.field("delta", -42)
+        line.field("big", Int.min)
+        #expect(
+            line.text
+                == #"level=info msg=request path="/a b" status=200 zero=0 delta=-42 big=-9223372036854775808"#)
+    }
 }

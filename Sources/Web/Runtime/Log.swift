@@ -78,6 +78,9 @@ public struct Log: Sendable {
             Log.appendQuoted(value, to: &bytes)
         }
 
+        /// The record so far (for tests).
+        package var text: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
+
         /// Adds ` key=digits`.
         public mutating func field(_ key: String, _ value: Int) {
             bytes.append(UInt8(ascii: " "))

@@ -1,0 +1,41 @@
+/// Values by name, one per name, in the order they were first set: a request's header fields, a
+/// template's context. They hold a dozen at most and are read by name a few times each, so a row
+/// compared length first costs less than a dictionary's allocation and hashing, made and thrown
+/// away on every request.
+struct NamedValues<Value: Sendable>: Sendable {
+    private var entries: [(name: String, value: Value)] = []
+
+    init(capacity: Int = 0) { entries.reserveCapacity(capacity) }
+
+    /// Adds a name not there yet (a literal's names are distinct: no look-up for each).
+    mutating func appendNew(_ name: String, _ value: Value) {
+        assert(index(of: name) == nil, "\(name) named twice")
+        entries.append((name, value))
+    }
+
+    /// The value of a name; setting nil removes it, setting a known name replaces its value.
+    subscript(name: String) -> Value? {
+        get { index(of: name).map { entries[$0].value } }
+        set {
+            switch (index(of: name), newValue) {
+            case (let index?, let value?): entries[index].value = value
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, let value?): entries.append((name, value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The value at a place `index(of:)` gave.
+    func value(at index: Int) -> Value { entries[index].value }
+
+    /// Every name and value, in order.
+    var all: [(name: String, value: Value)] { entries }
+
+    /// Where `name` is: lengths first (stored, so free), the text only for names of the same
+    /// length; most names looked for are not there.
+    func index(of name: String) -> Int? {
+        let length = name.utf8.count
+        return entries.firstIndex { $0.name.utf8.count == length && $0.name == name }
+    }
+}

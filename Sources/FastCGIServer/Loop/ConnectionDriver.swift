@@ -159,7 +159,7 @@ final class ConnectionDriver: Sendable {
             return send(response, for: received, on: connection, scratch: scratch)
         }
         pool.submit { [self, received] scratch in
-            let response = server.responder.respond(to: received.head.mayWait(true))
+            let response = server.responder.respond(to: received.head.settingMayWait(true))
             let step = send(response, for: received, on: connection, scratch: scratch)
             if step == .answered { drive(connection, seen: seen, scratch: scratch, mayWait: true) }
         }

@@ -38,19 +38,17 @@ public final class Pages: Sendable {
             "stylesheet": .text(assets.path("app.css")), "favicon": .text(assets.path("favicon.svg")),
             "placeholder": .text(assets.path("avatar-placeholder.svg")),
         ]
-        // What is the same on every page of a process is filled in now, once.
+        // What is the same on every page of a process is filled in now, once: the asset paths,
+        // and the title of the pages whose title never changes.
         let fixed = self.assets
+        let words = words
+        func titled(_ key: String) -> TemplateContext { fixed.adding(["title": .text(Pages.say(key, in: words))]) }
         welcome = try library.template("welcome").fixing(fixed)
         problem = try library.template("problem").fixing(fixed)
         profile = try library.template("profile").fixing(
-            fixed.adding([
-                "title": .text(words.text("profile.heading") ?? "profile.heading"),
-                "affirmationLimit": .text(String(Pages.affirmationLimit)),
-            ]))
-        confirmLogout = try library.template("confirm-logout").fixing(
-            fixed.adding(["title": .text(words.text("logout.heading") ?? "logout.heading")]))
-        sessionsPage = try library.template("sessions").fixing(
-            fixed.adding(["title": .text(words.text("sessions.heading") ?? "sessions.heading")]))
+            titled("profile.heading").adding(["affirmationLimit": .text(String(Pages.affirmationLimit))]))
+        confirmLogout = try library.template("confirm-logout").fixing(titled("logout.heading"))
+        sessionsPage = try library.template("sessions").fixing(titled("sessions.heading"))
     }
 
     /// `You're logged in!`: picture, name, email, the affirmation form, the announcement and
@@ -107,10 +105,14 @@ public final class Pages: Sendable {
 
     /// The text of `key` in this language, its `{name}` marks filled from `arguments`.
     func say(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        var text = words.text(key) ?? key
+        var text = Pages.say(key, in: words)
         for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
         return text
     }
+
+    /// The text of `key` in `words` (the key itself where it has none: start-up checks that the
+    /// code's words are all there).
+    private static func say(_ key: String, in words: Catalogue) -> String { words.text(key) ?? key }
 
     /// A flash in this language.
     func say(flash: Flash) -> String {

@@ -30,7 +30,7 @@ public struct MetadataDemo: Responder {
 
     /// Answers one request where waiting is cheap, counting the calls it makes.
     public func respond(to request: Request) -> Response {
-        guard request.mayWait else { return respond(to: request.mayWait(true)) }
+        guard request.mayWait else { return respond(to: request.settingMayWait(true)) }
         let started = ContinuousClock.now
         let (answer, calls) = OutboundCalls.counting { route(request)! }  // it may wait: always answered
         return record.finish(answer.response, for: request, route: answer.label, started: started, calls: calls)
@@ -41,7 +41,7 @@ public struct MetadataDemo: Responder {
     /// Nothing is counted or logged for a nil.
     public func respondWithoutWaiting(to request: Request) -> Response? {
         // The server marks its request in place; one marked here is a copy.
-        guard !request.mayWait else { return respondWithoutWaiting(to: request.mayWait(false)) }
+        guard !request.mayWait else { return respondWithoutWaiting(to: request.settingMayWait(false)) }
         let started = ContinuousClock.now
         guard let answer = route(request) else { return nil }
         return record.finish(answer.response, for: request, route: answer.label, started: started, calls: 0)

@@ -38,7 +38,7 @@ struct Routes: Sendable {
             Route { request, _ in self.pages(request).welcome(titleKey: "page.logged_out.title") })
         router.add("GET", "/lang/en", Route { request, _ in self.chooseLanguage(.en, request) })
         router.add("GET", "/lang/zh", Route { request, _ in self.chooseLanguage(.zh, request) })
-        router.add("GET", "/healthz", Route { _, _ in Response.text("ok\n").notStored() })
+        router.add("GET", "/healthz", Route { _, _ in Response.text("ok\n") })
         router.add("GET", "/login", Route { try self.login($0, &$1) })
         router.add("GET", "/logout", Route { self.confirmLogout($0, &$1) })
         router.add("GET", "/auth/check", Route(servesSession: true) { self.authCheck($0, &$1) })
@@ -58,7 +58,7 @@ struct Routes: Sendable {
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                     body: self.services.metrics.render(
                         jwksFetches: self.services.keys.fetchCount, ledger: self.services.ledger)
-                ).notStored()
+                )
             })
         return router
     }
@@ -76,15 +76,6 @@ struct Routes: Sendable {
             secure: services.settings.secureCookies)
         cookie.sameSite = .lax
         response.setCookie(cookie)
-        return response.notStored()
-    }
-}
-
-extension Response {
-    /// The response with `Cache-Control: no-store` (answers about a person or the process).
-    func notStored() -> Response {
-        var response = self
-        response.add("Cache-Control", "no-store")
         return response
     }
 }

@@ -51,6 +51,6 @@ extension Routes {
         } else {
             response = Response(status: status)
         }
-        return response.notStored()
+        return response
     }
 }

@@ -13,7 +13,7 @@ extension Routes {
             var response = Response(status: 401)
             let returnTo = ReturnPath.sanitize(request.header("x-original-uri"))
             response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
-            return response.notStored()
+            return response
         }
         var response = Response(status: 204)
         response.add("X-Auth-User-Id", Routes.headerSafe(session.profile.sub))
@@ -23,7 +23,7 @@ extension Routes {
         if let assertion = try? services.assertions?.assertion(for: session.profile) {
             response.add("X-Auth-Assertion", assertion)
         }
-        return response.notStored()  // the context extends the session when due
+        return response  // the context extends the session when due
     }
 
     /// `GET /.well-known/jwks.json`: the public keys of the identity assertions, for siblings to
@@ -38,7 +38,7 @@ extension Routes {
     /// `GET /me`: the profile and user metadata as JSON for sibling pages' scripts; never tokens.
     func me(_ context: inout SessionContext) -> Response {
         guard let session = context.session else {
-            return Response.json(JSONValue.object(["error": "not_logged_in"]).serialized(), status: 401).notStored()
+            return Response.json(JSONValue.object(["error": "not_logged_in"]).serialized(), status: 401)
         }
         let profile = session.profile
         let body: JSONValue = .object([
@@ -47,7 +47,7 @@ extension Routes {
             "updated_at": .string(profile.updatedAt),
             "user_metadata": .object(["personal_affirmation": .string(session.metadata.affirmation)]),
         ])
-        return Response.json(body.serialized()).notStored()
+        return Response.json(body.serialized())
     }
 
     /// Header values carry no control characters (a name could hold anything).

@@ -33,7 +33,7 @@ public struct Request: Sendable {
     }
 
     /// This request with `mayWait` set (a copy).
-    public func mayWait(_ mayWait: Bool) -> Request {
+    public func settingMayWait(_ mayWait: Bool) -> Request {
         var request = self
         request.mayWait = mayWait
         return request

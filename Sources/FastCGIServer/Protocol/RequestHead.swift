@@ -1,4 +1,3 @@
-import Glibc
 import Web
 
 /// Builds a request's head from its FastCGI parameters, one name-value pair at a time: `HTTP_*`
@@ -14,7 +13,7 @@ struct RequestHead {
     /// Takes one parameter.
     mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer) {
         let value = { String(decoding: rawValue, as: UTF8.self) }
-        if name.count > 5, memcmp(name.baseAddress!, Self.httpPrefix.utf8Start, 5) == 0 {
+        if name.count > 5, Self.sameBytes(name.baseAddress!, Self.httpPrefix.utf8Start, count: 5) {
             request.headers[Self.headerName(UnsafeRawBufferPointer(rebasing: name[5...]))] = value()
             return
         }
@@ -49,6 +48,21 @@ struct RequestHead {
 
     private static let httpPrefix: StaticString = "HTTP_"
 
+    /// Compares 4 to 16 bytes as two overlapping words each side, in line: a call to `memcmp` per
+    /// parameter (some twenty a request) cost more than the comparison.
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        assert((4...16).contains(count))
+        if count >= 8 {
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+            && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+    }
+
     /// `ACCEPT_LANGUAGE` → `accept-language`, written straight into the string's storage.
     private static func headerName(_ name: UnsafeRawBufferPointer) -> String {
         String(unsafeUninitializedCapacity: name.count) { out in
@@ -78,7 +92,9 @@ struct RequestHead {
             case (10, UInt8(ascii: "R")): candidate = ("REQUEST_ID", .requestID)
             default: return nil
             }
-            guard memcmp(candidate.bytes.utf8Start, bytes.baseAddress!, bytes.count) == 0 else { return nil }
+            guard RequestHead.sameBytes(candidate.bytes.utf8Start, bytes.baseAddress!, count: bytes.count) else {
+                return nil
+            }
             self = candidate.name
         }
     }

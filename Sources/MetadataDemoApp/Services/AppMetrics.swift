@@ -92,13 +92,12 @@ public final class AppMetrics: Sendable {
 
     func request(route: String, status: Int, duration: Duration) {
         let cache = requestCounters.value()
-        let key = CounterCache.Key(route: route, status: status)
-        if let known = cache.counters[key] {
+        if let known = cache.counter(route: route, status: status) {
             known.increment()
         } else {
             let made = registry.makeCounter(
                 descriptor: Self.requests, labels: [("route", route), ("status", String(status))])
-            cache.counters[key] = made
+            cache.counters.append((route, status, made))
             made.increment()
         }
         latency.record(duration)
@@ -147,11 +146,14 @@ public final class AppMetrics: Sendable {
     }
 }
 
-/// One thread's request counters (the registry hands every thread the same Counter objects).
+/// One thread's request counters (the registry hands every thread the same Counter objects). A
+/// row, not a dictionary: a thread meets a dozen routes and statuses, and a route's name is one
+/// of the product's literals, so comparing it is mostly a comparison of the same storage, where
+/// a dictionary hashed the whole name on every request.
 private final class CounterCache {
-    struct Key: Hashable {
-        let route: String
-        let status: Int
+    var counters: [(route: String, status: Int, counter: Counter)] = []
+
+    func counter(route: String, status: Int) -> Counter? {
+        counters.first { $0.status == status && $0.route == route }?.counter
     }
-    var counters: [Key: Counter] = [:]
 }

@@ -81,16 +81,21 @@ public final class SessionCookies: Sendable {
     public func load(from cookies: Cookies, includingAccessToken: Bool = false) -> Loaded {
         let sent = session.sentNames(in: cookies)
         let sentAccess = includingAccessToken ? access.sentNames(in: cookies) : nil
-        guard let opened = session.open(from: cookies, sentNames: sent),
-            var loaded = Session(encoded: opened.payload),
-            Double(loaded.createdAt + absoluteLifetime) > clock.now()
-        else {
+        guard let opened = session.open(from: cookies, sentNames: sent) else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        if let sentAccess, let token = access.open(from: cookies, sentNames: sentAccess) {
-            loaded.accessToken = AccessToken(encoded: token.payload, for: loaded)
+        // The decoded session goes into the answer as it is (a page view): a binding unwrapped and
+        // changed on the way cost a retain and a release of each of its strings.
+        let decoded = Session(encoded: opened.payload)
+        guard let createdAt = decoded?.createdAt, Double(createdAt + absoluteLifetime) > clock.now() else {
+            return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        return Loaded(session: loaded, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
+        if let sentAccess, let token = access.open(from: cookies, sentNames: sentAccess), var session = decoded {
+            session.accessToken = AccessToken(encoded: token.payload, for: session)
+            return Loaded(
+                session: session, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
+        }
+        return Loaded(session: decoded, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
     }
 
     /// True when a session sealed at `issuedAt` should be sealed again to extend its rolling lifetime.

@@ -45,7 +45,11 @@ import Web
 
     @Test func aTamperedCookieIsAVisitorAndIsCleared() throws {
         var cookies = try stored
-        cookies[0].value = String(cookies[0].value.dropLast(2)) + "AA"
+        // One character in the middle changed (the last ones may carry bits the decoding ignores).
+        var characters = Array(cookies[0].value)
+        let middle = characters.count / 2
+        characters[middle] = characters[middle] == "A" ? "B" : "A"
+        cookies[0].value = String(characters)
         var context = context(cookies)
         #expect(context.session == nil)
         let written = try context.setCookies()

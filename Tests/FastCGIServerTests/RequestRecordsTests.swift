@@ -70,8 +70,9 @@ import Web
     @Test func anAnswerIsWrittenAsRecordsForItsRequest() {
         let response = Response(
             status: 200, headers: [("Content-Type", "text/plain")], body: Array(repeating: 120, count: 70_000))
-        var out: [UInt8] = []
-        AnswerRecords.append(response, withBody: true, requestID: 300, to: &out)
+        var written = GrowingBytes(capacity: 64)
+        AnswerRecords.append(response, withBody: true, requestID: 300, to: &written)
+        let out = written.array()
         var records: [(type: UInt8, id: Int, content: [UInt8])] = []
         var offset = 0
         while offset < out.count {
@@ -90,7 +91,7 @@ import Web
         #expect(records[1].content.count + records[2].content.count == 70_000)
         #expect(records[3].content.isEmpty)
         #expect(records[4].content == [0, 0, 0, 0, 0, 0, 0, 0])
-        var headOnly: [UInt8] = []
+        var headOnly = GrowingBytes(capacity: 64)
         AnswerRecords.append(response, withBody: false, requestID: 1, to: &headOnly)
         #expect(headOnly.count == records[0].content.count + 8 + 8 + 16)
     }

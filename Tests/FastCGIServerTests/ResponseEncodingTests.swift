@@ -6,9 +6,9 @@ import Web
 /// The CGI-style head the worker writes before a response's body.
 @Suite struct ResponseEncodingTests {
     private func head(_ response: Response) -> String {
-        var out: [UInt8] = []
+        var out = GrowingBytes(capacity: 64)
         AnswerRecords.appendHead(of: response, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: out.array(), as: UTF8.self)
     }
 
     @Test func statusLineHeadersLengthAndABlankLine() {

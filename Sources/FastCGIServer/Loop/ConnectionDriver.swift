@@ -186,9 +186,10 @@ final class ConnectionDriver: Sendable {
 
     /// Ends a request for a role other than responder as the protocol says (`FCGI_UNKNOWN_ROLE`).
     private func refuseRole(_ received: ReceivedRequest, on connection: FastCGIConnection) -> Step {
-        var out = received.managementAnswers
+        var out = GrowingBytes(capacity: received.managementAnswers.count + 16)
+        out.append(received.managementAnswers)
         AnswerRecords.appendEnd(requestID: received.requestID, protocolStatus: FastCGIRecord.unknownRole, to: &out)
-        guard connection.send(out), received.keepsConnection else { return close(connection) }
+        guard out.withBytes({ connection.send($0) }), received.keepsConnection else { return close(connection) }
         return .answered
     }
 
@@ -199,11 +200,11 @@ final class ConnectionDriver: Sendable {
         _ response: Response, for received: ReceivedRequest, on connection: FastCGIConnection, scratch: Scratch
     ) -> Step {
         // The thread's own buffer, kept from one answer to the next.
-        scratch.output.removeAll(keepingCapacity: true)
-        scratch.output.append(contentsOf: received.managementAnswers)
+        scratch.output.removeAll()
+        scratch.output.append(received.managementAnswers)
         AnswerRecords.append(
             response, withBody: received.head.method != "HEAD", requestID: received.requestID, to: &scratch.output)
-        let sent = connection.send(scratch.output)
+        let sent = scratch.output.withBytes { connection.send($0) }
         server.inFlight.subtract(1, ordering: .releasing)
         connection.idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
         guard sent, received.keepsConnection else { return close(connection) }

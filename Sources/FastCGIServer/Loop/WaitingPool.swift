@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Locking
 import Synchronization
+import Web
 
 /// Threads for the work that waits on other services (the tenant, a shared store): many, since
 /// a waiting thread costs only its stack, so a slow tenant holds these and never the page threads.
@@ -57,7 +58,7 @@ final class Scratch: @unchecked Sendable {
     /// What arrives on the connection being driven.
     let buffer: UnsafeMutableRawBufferPointer
     /// The answer being written.
-    var output: [UInt8] = []
+    var output = GrowingBytes(capacity: 16 * 1024)
 
     init(bytes: Int) { buffer = .allocate(byteCount: bytes, alignment: 16) }
 

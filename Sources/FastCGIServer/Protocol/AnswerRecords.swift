@@ -8,7 +8,7 @@ import Web
 /// - SeeAlso: the FastCGI 1.0 specification, 5.1 (responder) and 5.5 (`FCGI_END_REQUEST`).
 enum AnswerRecords {
     /// Appends `response` (its body left out when `withBody` is false, for `HEAD`) for `requestID`.
-    static func append(_ response: Response, withBody: Bool, requestID: Int, to out: inout [UInt8]) {
+    static func append(_ response: Response, withBody: Bool, requestID: Int, to out: inout GrowingBytes) {
         let headerAt = out.count
         FastCGIRecord.appendHeader(type: FastCGIRecord.stdout, requestID: requestID, contentLength: 0, to: &out)
         appendHead(of: response, to: &out)
@@ -16,13 +16,15 @@ enum AnswerRecords {
         out[headerAt + 4] = UInt8(truncatingIfNeeded: headLength >> 8)
         out[headerAt + 5] = UInt8(truncatingIfNeeded: headLength)
         if withBody {
-            var start = 0
-            while start < response.body.count {
-                let end = min(start + FastCGIRecord.maxContentLength, response.body.count)
-                FastCGIRecord.appendHeader(
-                    type: FastCGIRecord.stdout, requestID: requestID, contentLength: end - start, to: &out)
-                out.append(contentsOf: response.body[start..<end])
-                start = end
+            response.body.withUnsafeBufferPointer { body in
+                var start = 0
+                while start < body.count {
+                    let end = min(start + FastCGIRecord.maxContentLength, body.count)
+                    FastCGIRecord.appendHeader(
+                        type: FastCGIRecord.stdout, requestID: requestID, contentLength: end - start, to: &out)
+                    out.append(UnsafeBufferPointer(rebasing: body[start..<end]))
+                    start = end
+                }
             }
         }
         FastCGIRecord.appendHeader(type: FastCGIRecord.stdout, requestID: requestID, contentLength: 0, to: &out)
@@ -30,32 +32,36 @@ enum AnswerRecords {
     }
 
     /// Appends the end of a request: application status 0 and `protocolStatus`.
-    static func appendEnd(requestID: Int, protocolStatus: UInt8, to out: inout [UInt8]) {
+    static func appendEnd(requestID: Int, protocolStatus: UInt8, to out: inout GrowingBytes) {
         FastCGIRecord.appendHeader(type: FastCGIRecord.endRequest, requestID: requestID, contentLength: 8, to: &out)
-        out.append(contentsOf: [0, 0, 0, 0, protocolStatus, 0, 0, 0])
+        let body: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, protocolStatus, 0, 0, 0)
+        withUnsafeBytes(of: body) { out.append($0) }
     }
 
     /// Appends the head of a CGI-style response: `Status:` line, headers (`HeaderLine`: one whose
     /// value would split the head is dropped), the prepared ones, blank line. Prepared fields are
     /// the security headers: a `Content-Length` among the answer's own is the only one looked for.
-    static func appendHead(of response: Response, to out: inout [UInt8]) {
-        out.append(contentsOf: statusLines[response.status] ?? statusLine(response.status))
+    static func appendHead(of response: Response, to out: inout GrowingBytes) {
+        out.append(response.status == 200 ? ok : statusLines[response.status] ?? statusLine(response.status))
         var hasLength = false
         for (name, value) in response.headers where HeaderLine.append(name: name, value: value, to: &out) {
             if !hasLength, isContentLength(name) { hasLength = true }
         }
-        if let prepared = response.preparedHeaders { out.append(contentsOf: prepared.lines) }
+        if let prepared = response.preparedHeaders { out.append(prepared.lines) }
         if !hasLength {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            out.appendUTF8(String(response.body.count))
-            out.append(contentsOf: "\r\n".utf8)
+            out.append("Content-Length: " as StaticString)
+            out.appendDecimal(response.body.count)
+            out.append("\r\n" as StaticString)
         }
-        out.append(contentsOf: "\r\n".utf8)
+        out.append("\r\n" as StaticString)
     }
 
     private static func statusLine(_ status: Int) -> [UInt8] {
         Array("Status: \(status) \(Response.reason(status))\r\n".utf8)
     }
+
+    /// The most common status line, without a look-up.
+    private static let ok = statusLine(200)
 
     /// The status lines of the answers the product gives, made once.
     private static let statusLines: [Int: [UInt8]] = Dictionary(

@@ -82,21 +82,22 @@ final class FastCGIConnection: @unchecked Sendable {
 
     /// Writes `bytes` whole without waiting: false when the socket would not take them all at
     /// once (a peer not reading) or failed.
-    func send(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { all in
-            var sent = 0
-            while sent < all.count {
-                let wrote = Foundation.send(socket, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL))
-                if wrote > 0 {
-                    sent += wrote
-                } else if wrote < 0, errno == EINTR {
-                    continue
-                } else {
-                    return false
-                }
+    func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { send($0) } }
+
+    /// Writes `bytes` whole without waiting (see `send(_:)`), from where they lie.
+    func send(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let wrote = Foundation.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            if wrote > 0 {
+                sent += wrote
+            } else if wrote < 0, errno == EINTR {
+                continue
+            } else {
+                return false
             }
-            return true
         }
+        return true
     }
 
     /// Sends the end of the answer and keeps reading (and dropping) until the peer's end, so that

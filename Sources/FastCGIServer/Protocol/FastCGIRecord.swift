@@ -1,3 +1,5 @@
+import Web
+
 /// FastCGI 1.0's record layout (section 3.3) and the numbers this worker reads and writes.
 /// - SeeAlso: the FastCGI 1.0 specification, 3.3 (records), 5 (application roles), 8 (types and constants).
 enum FastCGIRecord {
@@ -42,15 +44,12 @@ enum FastCGIRecord {
         var recordLength: Int { FastCGIRecord.headerLength + contentLength + paddingLength }
     }
 
-    /// Appends a record header (no padding).
-    static func appendHeader(type: UInt8, requestID: Int, contentLength: Int, to out: inout [UInt8]) {
-        out.append(version)
-        out.append(type)
-        out.append(UInt8(truncatingIfNeeded: requestID >> 8))
-        out.append(UInt8(truncatingIfNeeded: requestID))
-        out.append(UInt8(truncatingIfNeeded: contentLength >> 8))
-        out.append(UInt8(truncatingIfNeeded: contentLength))
-        out.append(0)
-        out.append(0)
+    /// Appends a record header (no padding), its eight bytes in one copy.
+    static func appendHeader(type: UInt8, requestID: Int, contentLength: Int, to out: inout GrowingBytes) {
+        let header: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            version, type, UInt8(truncatingIfNeeded: requestID >> 8), UInt8(truncatingIfNeeded: requestID),
+            UInt8(truncatingIfNeeded: contentLength >> 8), UInt8(truncatingIfNeeded: contentLength), 0, 0
+        )
+        withUnsafeBytes(of: header) { out.append($0) }
     }
 }

@@ -110,9 +110,10 @@ package struct ReceivedRequest {
             pairs.append(contentsOf: name)
             pairs.append(UInt8(ascii: "0"))
         }
-        var record: [UInt8] = []
+        var record = GrowingBytes(capacity: 8 + pairs.count)
         FastCGIRecord.appendHeader(
             type: FastCGIRecord.getValuesResult, requestID: 0, contentLength: pairs.count, to: &record)
-        return record + pairs
+        record.append(pairs)
+        return record.array()
     }
 }

@@ -2,44 +2,83 @@
     import Glibc
 #endif
 
-/// Bytes being written (a page being rendered, a log line): grown by doubling, appended with
-/// one copy each. A page is some fifty appends of a few bytes to a few hundred;
-/// `Array.append(contentsOf:)` costs about a hundred instructions per call in checks around its
-/// copy, a tenth of a page.
-struct GrowingBytes: ~Copyable {
+/// Bytes being written (a page being rendered, a log line, an answer's records): grown by
+/// doubling, appended with one copy each. A page is some fifty appends of a few bytes to a few
+/// hundred; `Array.append(contentsOf:)` costs about a hundred instructions per call in checks
+/// around its copy, a tenth of a page.
+package struct GrowingBytes: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    package private(set) var count = 0
     private var capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(capacity, 64)
         start = .allocate(capacity: self.capacity)
     }
 
     deinit { start.deallocate() }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
         (start + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
 
-    mutating func append(_ text: String) { text.withUTF8Bytes { append($0) } }
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) { append(bytes.assumingMemoryBound(to: UInt8.self)) }
 
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
+
+    package mutating func append(_ text: String) { text.withUTF8Bytes { append($0) } }
+
+    /// Text known when the program was built: its bytes are read where they lie.
+    package mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: count + 1) }
         start[count] = byte
         count += 1
     }
 
+    /// Appends `value` in decimal digits (a minus sign first when negative), with no string made.
+    package mutating func appendDecimal(_ value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = 20
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(UnsafeBufferPointer(rebasing: digits[first...]))
+        }
+    }
+
+    /// A byte already written (to fill in a length once what it counts is written).
+    package subscript(index: Int) -> UInt8 {
+        get {
+            precondition(index >= 0 && index < count, "index out of range")
+            return start[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "index out of range")
+            start[index] = newValue
+        }
+    }
+
+    /// Forgets what was written, keeping the room (a buffer reused from one answer to the next).
+    package mutating func removeAll() { count = 0 }
+
     /// The bytes written so far, in place.
-    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
 
     /// The bytes as an array (one copy).
-    consuming func array() -> [UInt8] {
+    package consuming func array() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             if count > 0 { out.baseAddress!.update(from: start, count: count) }
             initialized = count

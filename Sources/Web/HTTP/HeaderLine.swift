@@ -18,14 +18,12 @@ public enum HeaderLine {
 
     /// Appends the field's line; false (nothing appended) when its value is not safe to send.
     @discardableResult
-    public static func append(name: String, value: String, to out: inout [UInt8]) -> Bool {
+    package static func append(name: String, value: String, to out: inout GrowingBytes) -> Bool {
         guard isSafe(value) else { return false }
-        out.appendUTF8(name)
-        out.append(UInt8(ascii: ":"))
-        out.append(UInt8(ascii: " "))
-        out.appendUTF8(value)
-        out.append(UInt8(ascii: "\r"))
-        out.append(UInt8(ascii: "\n"))
+        out.append(name)
+        out.append(": " as StaticString)
+        out.append(value)
+        out.append("\r\n" as StaticString)
         return true
     }
 }

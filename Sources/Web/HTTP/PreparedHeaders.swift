@@ -10,9 +10,9 @@ public final class PreparedHeaders: Sendable {
     /// Fields to send after an answer's own.
     public init(_ fields: [(name: String, value: String)]) {
         self.fields = fields
-        var lines: [UInt8] = []
+        var lines = GrowingBytes(capacity: 1024)
         for field in fields { HeaderLine.append(name: field.name, value: field.value, to: &lines) }
-        self.lines = lines
+        self.lines = lines.array()
     }
 
     /// The value of the first field of `name`, matched without regard to case.

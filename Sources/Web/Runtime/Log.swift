@@ -86,17 +86,7 @@ public struct Log: Sendable {
             bytes.append(UInt8(ascii: " "))
             bytes.append(key)
             bytes.append(UInt8(ascii: "="))
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                var first = 20
-                repeat {
-                    first -= 1
-                    digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                } while magnitude > 0
-                bytes.append(UnsafeBufferPointer(rebasing: digits[first...]))
-            }
+            bytes.appendDecimal(value)
         }
     }
 

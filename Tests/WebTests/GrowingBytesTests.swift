@@ -1,0 +1,36 @@
+import Testing
+
+@testable import Web
+
+/// The buffer pages, log lines and answers are written into.
+@Suite struct GrowingBytesTests {
+    @Test func whatIsAppendedReadsBackInOrderPastTheFirstRoom() {
+        var bytes = GrowingBytes(capacity: 1)
+        bytes.append("Status: " as StaticString)
+        bytes.append("200")
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(Array("OK".utf8))
+        bytes.append(String(repeating: "x", count: 200))
+        #expect(bytes.count == 214)
+        #expect(String(decoding: bytes.array(), as: UTF8.self) == "Status: 200 OK" + String(repeating: "x", count: 200))
+    }
+
+    @Test(arguments: [0, 7, 10, 65_535, -1, -42, Int.max, Int.min])
+    func numbersAreWrittenAsTheirDecimalDigits(value: Int) {
+        var bytes = GrowingBytes(capacity: 8)
+        bytes.appendDecimal(value)
+        #expect(String(decoding: bytes.array(), as: UTF8.self) == String(value))
+    }
+
+    @Test func aWrittenByteCanBeFilledInAndTheBufferReused() {
+        var bytes = GrowingBytes(capacity: 8)
+        bytes.append(Array("length ?".utf8))
+        bytes[7] = UInt8(ascii: "8")
+        #expect(bytes[7] == UInt8(ascii: "8"))
+        #expect(bytes.withBytes { String(decoding: $0, as: UTF8.self) } == "length 8")
+        bytes.removeAll()
+        #expect(bytes.count == 0)
+        bytes.append("again" as StaticString)
+        #expect(String(decoding: bytes.array(), as: UTF8.self) == "again")
+    }
+}

@@ -16,6 +16,21 @@ import Web
         bytes.withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: maxBodyBytes) }
     }
 
+    /// Header names arrive as CGI names; the common ones and any other read back alike.
+    @Test func headerNamesReadAsHTTPWritesThem() throws {
+        let names = [
+            "HOST", "COOKIE", "ACCEPT", "USER_AGENT", "SEC_FETCH_SITE", "X_ORIGINAL_URI", "X_FORWARDED_FOR", "DNT",
+            "X_A_HEADER_LONGER_THAN_SIXTEEN", "HOSTS", "COOKIE2",
+        ]
+        let params = names.map { pair("HTTP_" + $0, $0.lowercased()) }.reduce([], +)
+        let bytes = record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, params) + record(4, []) + record(5, [])
+        let received = try #require(read(bytes))
+        for name in names {
+            let header = name.lowercased().replacing("_", with: "-")
+            #expect(received.head.headers[header] == name.lowercased(), "\(name)")
+        }
+    }
+
     @Test func aRequestSplitOverSeveralRecordsReadsWhole() throws {
         let longValue = String(repeating: "a", count: 300)  // a four-byte length
         let params =

@@ -142,9 +142,8 @@ final class ConnectionDriver: Sendable {
         connection.busySince.store(0, ordering: .relaxed)
         connection.hasHead.store(false, ordering: .relaxed)
         if length < arrived.count { connection.hold(UnsafeRawBufferPointer(rebasing: arrived[length...])) }
-        guard
-            var received = ReceivedRequest.read(
-                UnsafeRawBufferPointer(rebasing: arrived[..<length]), maxBodyBytes: options.maxBodyBytes)
+        var received = ReceivedRequest()  // read in place (see ReceivedRequest.read)
+        guard received.read(UnsafeRawBufferPointer(rebasing: arrived[..<length]), maxBodyBytes: options.maxBodyBytes)
         else {
             log(.warning, "closed a connection: not a FastCGI request")
             return close(connection)

@@ -21,6 +21,13 @@ package struct ReceivedRequest {
         -> ReceivedRequest?
     {
         var received = ReceivedRequest()
+        return received.read(bytes, maxBodyBytes: maxBodyBytes, readingBody: readingBody) ? received : nil
+    }
+
+    /// `read(_:maxBodyBytes:readingBody:)` into a new value where it will stay: a request bound
+    /// out of an optional was copied (a retain and a release of each of its strings). False when
+    /// the parameters are not well-formed.
+    mutating func read(_ bytes: UnsafeRawBufferPointer, maxBodyBytes: Int, readingBody: Bool = true) -> Bool {
         var params: [UInt8] = []
         var onlyParams: UnsafeRawBufferPointer?  // the one parameters record, read in place
         var paramRecords = 0
@@ -34,9 +41,9 @@ package struct ReceivedRequest {
             offset += header.recordLength
             switch header.type {
             case FastCGIRecord.beginRequest where content.count >= 3:
-                received.requestID = header.requestID
-                received.role = Int(content[0]) << 8 | Int(content[1])
-                received.keepsConnection = content[2] & FastCGIRecord.keepConnection != 0
+                requestID = header.requestID
+                role = Int(content[0]) << 8 | Int(content[1])
+                keepsConnection = content[2] & FastCGIRecord.keepConnection != 0
             case FastCGIRecord.params where !content.isEmpty:
                 paramRecords += 1
                 if paramRecords == 1 {
@@ -49,22 +56,25 @@ package struct ReceivedRequest {
                 let kept = min(content.count, maxBodyBytes - body.count)
                 if kept > 0 { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: content[..<kept])) }
             case FastCGIRecord.getValues:
-                received.managementAnswers.append(contentsOf: valuesResult(for: content))
+                managementAnswers.append(contentsOf: Self.valuesResult(for: content))
             default:
                 break  // the ends of the parameters and the body, an abort (the request is whole already)
             }
         }
-        var head = RequestHead()
+        var parser = RequestHead()
+        head.headers = HeaderFields(capacity: 8)
         let wellFormed =
             paramRecords > 1
-            ? params.withUnsafeBytes { eachPair(in: $0) { head.add(name: $0, value: $1) } }
-            : eachPair(in: onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0)) { head.add(name: $0, value: $1) }
-        guard wellFormed else { return nil }
-        received.contentLength = head.contentLength
-        received.head = head.finish()
-        if body.count > received.contentLength { body.removeLast(body.count - received.contentLength) }
-        received.head.body = body
-        return received
+            ? params.withUnsafeBytes { Self.eachPair(in: $0) { parser.add(name: $0, value: $1, to: &self.head) } }
+            : Self.eachPair(in: onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0)) {
+                parser.add(name: $0, value: $1, to: &self.head)
+            }
+        guard wellFormed else { return false }
+        parser.finish(&head)
+        contentLength = parser.contentLength
+        if body.count > contentLength { body.removeLast(body.count - contentLength) }
+        head.body = body
+        return true
     }
 
     /// Calls `body` with each name-value pair of `bytes` (3.4: each length in one byte, or in four
@@ -73,7 +83,7 @@ package struct ReceivedRequest {
         in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
         var offset = 0
-        func length() -> Int? {
+        @inline(__always) func length() -> Int? {
             guard offset < bytes.count else { return nil }
             if bytes[offset] < 0x80 {
                 offset += 1

@@ -3,15 +3,15 @@ import Web
 /// Builds a request's head from its FastCGI parameters, one name-value pair at a time: `HTTP_*`
 /// become lower-case headers, and only the few CGI names the web layer uses are read. Names are
 /// matched as bytes and no string is made for a parameter nobody reads (this runs on every request).
+/// It writes into the request where it will stay (a head built aside and moved in was copied).
 struct RequestHead {
-    private(set) var request = Request(method: "GET", path: "/", headers: HeaderFields(capacity: 8))
     /// `CONTENT_LENGTH`, 0 when absent or not a number.
     private(set) var contentLength = 0
     private var uri = "/"
     private var queryString = ""
 
-    /// Takes one parameter.
-    mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer) {
+    /// Takes one parameter into `request`.
+    mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer, to request: inout Request) {
         let value = { String(decoding: rawValue, as: UTF8.self) }
         if name.count > 5, Self.sameBytes(name.baseAddress!, Self.httpPrefix.utf8Start, count: 5) {
             request.headers[Self.headerName(UnsafeRawBufferPointer(rebasing: name[5...]))] = value()
@@ -32,9 +32,9 @@ struct RequestHead {
         }
     }
 
-    /// The request, its path and query taken from `REQUEST_URI` (else `QUERY_STRING`); moved out,
-    /// not copied.
-    consuming func finish() -> Request {
+    /// Sets the request's path and query from `REQUEST_URI` (else `QUERY_STRING`), and its id
+    /// from `X-Request-Id` when nginx gave none.
+    func finish(_ request: inout Request) {
         if let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
             request.path = String(uri[..<mark])
             request.query = String(uri[uri.index(after: mark)...])
@@ -43,7 +43,6 @@ struct RequestHead {
             request.query = queryString
         }
         if request.requestID.isEmpty { request.requestID = request.headers["x-request-id"] ?? "" }
-        return request
     }
 
     private static let httpPrefix: StaticString = "HTTP_"
@@ -63,15 +62,35 @@ struct RequestHead {
                 == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
     }
 
-    /// `ACCEPT_LANGUAGE` → `accept-language`, written straight into the string's storage.
+    /// `ACCEPT_LANGUAGE` → `accept-language`: the headers browsers send on every request are
+    /// literals found by their bytes (no string made); any other is written straight into a
+    /// string's storage.
     private static func headerName(_ name: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: name.count) { out in
+        if name.count >= 4, name.count <= 16 {
+            for known in knownHeaders
+            where known.cgi.utf8CodeUnitCount == name.count
+                && sameBytes(known.cgi.utf8Start, name.baseAddress!, count: name.count)
+            {
+                return known.name
+            }
+        }
+        return String(unsafeUninitializedCapacity: name.count) { out in
             for (index, byte) in name.enumerated() {
                 out[index] = byte == UInt8(ascii: "_") ? UInt8(ascii: "-") : byte | 0x20
             }
             return name.count
         }
     }
+
+    /// Request headers by their CGI names (after `HTTP_`), 4 to 16 bytes long.
+    private static let knownHeaders: [(cgi: StaticString, name: String)] = [
+        ("HOST", "host"), ("COOKIE", "cookie"), ("ACCEPT", "accept"), ("ORIGIN", "origin"),
+        ("REFERER", "referer"), ("USER_AGENT", "user-agent"), ("CONNECTION", "connection"),
+        ("ACCEPT_LANGUAGE", "accept-language"), ("ACCEPT_ENCODING", "accept-encoding"),
+        ("SEC_FETCH_SITE", "sec-fetch-site"), ("SEC_FETCH_MODE", "sec-fetch-mode"),
+        ("SEC_FETCH_DEST", "sec-fetch-dest"), ("SEC_FETCH_USER", "sec-fetch-user"),
+        ("CACHE_CONTROL", "cache-control"), ("X_REQUEST_ID", "x-request-id"), ("X_ORIGINAL_URI", "x-original-uri"),
+    ]
 
     /// The CGI parameters the web layer reads, recognised from their bytes.
     private enum CGIName {

@@ -19,6 +19,16 @@ public struct Log: Sendable {
             }
         }
 
+        /// `level=… msg=`, where a record starts.
+        fileprivate var prefix: StaticString {
+            switch self {
+            case .debug: "level=debug msg="
+            case .info: "level=info msg="
+            case .warning: "level=warning msg="
+            case .error: "level=error msg="
+            }
+        }
+
         /// Parses `debug`, `info`, `warning`/`warn` or `error`.
         public init?(name: String) {
             switch name.lowercased() {
@@ -45,7 +55,7 @@ public struct Log: Sendable {
     public func callAsFunction(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
         guard level >= minimum else { return }
         var line = Line(level, message)
-        for (key, value) in fields { line.field(key, value) }
+        for (key, value) in fields { line.field(named: key, value) }
         write(line)
     }
 
@@ -66,12 +76,19 @@ public struct Log: Sendable {
         fileprivate var bytes = GrowingBytes(capacity: 256)
 
         fileprivate init(_ level: Level, _ message: String) {
-            bytes.append(Log.levelPrefixes[level.rawValue])
+            bytes.append(level.prefix)
             Log.appendQuoted(message, to: &bytes)
         }
 
         /// Adds ` key=value`, the value quoted when it needs to be.
-        public mutating func field(_ key: String, _ value: String) {
+        public mutating func field(_ key: StaticString, _ value: String) {
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(key)
+            bytes.append(UInt8(ascii: "="))
+            Log.appendQuoted(value, to: &bytes)
+        }
+
+        fileprivate mutating func field(named key: String, _ value: String) {
             bytes.append(UInt8(ascii: " "))
             bytes.append(key)
             bytes.append(UInt8(ascii: "="))
@@ -82,7 +99,7 @@ public struct Log: Sendable {
         package var text: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
 
         /// Adds ` key=digits`.
-        public mutating func field(_ key: String, _ value: Int) {
+        public mutating func field(_ key: StaticString, _ value: Int) {
             bytes.append(UInt8(ascii: " "))
             bytes.append(key)
             bytes.append(UInt8(ascii: "="))
@@ -90,13 +107,11 @@ public struct Log: Sendable {
         }
     }
 
-    /// `level=… msg=` of each level, in `Level`'s order.
-    private static let levelPrefixes = [Level.debug, .info, .warning, .error].map { "level=\($0.name) msg=" }
-
     fileprivate static func appendQuoted(_ value: String, to line: inout GrowingBytes) {
         // Most values are plain: judged and copied where they lie, in one pass.
         let appended = value.withUTF8Bytes { bytes in
-            guard !bytes.isEmpty, bytes.allSatisfy(isPlain) else { return false }
+            guard !bytes.isEmpty else { return false }
+            for byte in bytes where !isPlain(byte) { return false }
             line.append(bytes)
             return true
         }
@@ -105,7 +120,9 @@ public struct Log: Sendable {
 
     private static func isPlain(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy(isPlain) }
 
-    private static func isPlain(_ byte: UInt8) -> Bool { byte > 0x20 && byte != 0x22 && byte != 0x3D && byte < 0x7F }
+    /// Printable ASCII but space, `"` and `=` (one subtraction tests the range).
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool { byte &- 0x21 < 0x5E && byte != 0x22 && byte != 0x3D }
 
     /// Quotes a value when it has spaces, quotes, `=` or anything but printable ASCII. Inside
     /// the quotes every control character (C0, DEL, C1) and every line or paragraph separator

@@ -71,26 +71,28 @@ public struct AESGCM: Sendable {
             return nil
         }
         let textCount = sealed.count - AESGCM.nonceSize - AESGCM.tagSize
-        // GCM writes exactly as many bytes as it reads; the slack is for EVP's final call.
-        var plaintext = [UInt8](repeating: 0, count: textCount + 16)
-        var written = 0
-        // Nonce, text and tag are read where they lie in `sealed`: a cookie is opened on every page view.
-        let verified = { () -> Bool in
+        // Decrypted into a temporary buffer (on the stack when small; the slack is for EVP's final
+        // call), then copied into an array made from it: an array made empty and filled in place
+        // looks its type up in the runtime on every call, which cost more than the copy.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: textCount + 16) { output -> [UInt8]? in
+            // Nonce, text and tag are read where they lie in `sealed`: a cookie is opened on every page view.
             let base = sealed.baseAddress!
             var length: Int32 = 0
-            guard EVP_DecryptInit_ex(context, nil, nil, nil, base) == 1 else { return false }
-            if !associatedData.isEmpty {
-                guard
-                    EVP_DecryptUpdate(context, nil, &length, associatedData.baseAddress, Int32(associatedData.count))
-                        == 1
-                else {
-                    return false
+            var written = 0
+            let verified = { () -> Bool in
+                guard EVP_DecryptInit_ex(context, nil, nil, nil, base) == 1 else { return false }
+                if !associatedData.isEmpty {
+                    guard
+                        EVP_DecryptUpdate(
+                            context, nil, &length, associatedData.baseAddress, Int32(associatedData.count))
+                            == 1
+                    else {
+                        return false
+                    }
                 }
-            }
-            return plaintext.withUnsafeMutableBufferPointer { output -> Bool in
                 guard
-                    EVP_DecryptUpdate(
-                        context, output.baseAddress, &length, base + AESGCM.nonceSize, Int32(textCount)) == 1
+                    EVP_DecryptUpdate(context, output.baseAddress, &length, base + AESGCM.nonceSize, Int32(textCount))
+                        == 1
                 else { return false }
                 written = Int(length)
                 let tag = UnsafeMutableRawPointer(mutating: base + AESGCM.nonceSize + textCount)
@@ -98,14 +100,13 @@ public struct AESGCM: Sendable {
                 guard EVP_DecryptFinal_ex(context, output.baseAddress! + written, &length) == 1 else { return false }
                 written += Int(length)
                 return true
+            }()
+            guard verified else {
+                ERR_clear_error()  // a failed check leaves an entry in this thread's OpenSSL error queue
+                return nil
             }
-        }()
-        guard verified else {
-            ERR_clear_error()  // a failed check leaves an entry in this thread's OpenSSL error queue
-            return nil
+            return Array(UnsafeBufferPointer(rebasing: output[..<written]))
         }
-        plaintext.removeLast(plaintext.count - written)
-        return plaintext
     }
 }
 

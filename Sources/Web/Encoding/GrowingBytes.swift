@@ -77,13 +77,9 @@ package struct GrowingBytes: ~Copyable {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
 
-    /// The bytes as an array (one copy).
-    package consuming func array() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            if count > 0 { out.baseAddress!.update(from: start, count: count) }
-            initialized = count
-        }
-    }
+    /// The bytes as an array (one copy). Made from a buffer, not filled in place: the standard
+    /// library's in-place path looks the array's type up in the runtime on every call.
+    package consuming func array() -> [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
     private mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2

@@ -3,14 +3,20 @@
 /// compared length first costs less than a dictionary's allocation and hashing, made and thrown
 /// away on every request.
 struct NamedValues<Value: Sendable>: Sendable {
-    private var entries: [(name: String, value: Value)] = []
+    // A struct, not a tuple: an array of tuples is destroyed through the runtime's generic tuple
+    // code, element by element, which cost a page's context more than building it.
+    private struct Entry {
+        let name: String
+        var value: Value
+    }
+    private var entries: [Entry] = []
 
     init(capacity: Int = 0) { entries.reserveCapacity(capacity) }
 
     /// Adds a name not there yet (a literal's names are distinct: no look-up for each).
     mutating func appendNew(_ name: String, _ value: Value) {
         assert(index(of: name) == nil, "\(name) named twice")
-        entries.append((name, value))
+        entries.append(Entry(name: name, value: value))
     }
 
     /// The value of a name; setting nil removes it, setting a known name replaces its value.
@@ -20,7 +26,7 @@ struct NamedValues<Value: Sendable>: Sendable {
             switch (index(of: name), newValue) {
             case (let index?, let value?): entries[index].value = value
             case (let index?, nil): entries.remove(at: index)
-            case (nil, let value?): entries.append((name, value))
+            case (nil, let value?): entries.append(Entry(name: name, value: value))
             case (nil, nil): break
             }
         }
@@ -30,7 +36,7 @@ struct NamedValues<Value: Sendable>: Sendable {
     func value(at index: Int) -> Value { entries[index].value }
 
     /// Every name and value, in order.
-    var all: [(name: String, value: Value)] { entries }
+    var all: [(name: String, value: Value)] { entries.map { ($0.name, $0.value) } }
 
     /// Where `name` is: lengths first (stored, so free), the text only for names of the same
     /// length; most names looked for are not there.

@@ -7,7 +7,15 @@ struct NamedValues<Value: Sendable>: Sendable {
     // code, element by element, which cost a page's context more than building it.
     private struct Entry {
         let name: String
+        /// The name's UTF-8 length, kept beside it: a look-up compares it for every entry.
+        let length: Int
         var value: Value
+
+        init(_ name: String, _ value: Value) {
+            self.name = name
+            length = name.utf8.count
+            self.value = value
+        }
     }
     private var entries: [Entry] = []
 
@@ -16,7 +24,7 @@ struct NamedValues<Value: Sendable>: Sendable {
     /// Adds a name not there yet (a literal's names are distinct: no look-up for each).
     mutating func appendNew(_ name: String, _ value: Value) {
         assert(index(of: name) == nil, "\(name) named twice")
-        entries.append(Entry(name: name, value: value))
+        entries.append(Entry(name, value))
     }
 
     /// The value of a name; setting nil removes it, setting a known name replaces its value.
@@ -26,7 +34,7 @@ struct NamedValues<Value: Sendable>: Sendable {
             switch (index(of: name), newValue) {
             case (let index?, let value?): entries[index].value = value
             case (let index?, nil): entries.remove(at: index)
-            case (nil, let value?): entries.append(Entry(name: name, value: value))
+            case (nil, let value?): entries.append(Entry(name, value))
             case (nil, nil): break
             }
         }
@@ -38,10 +46,10 @@ struct NamedValues<Value: Sendable>: Sendable {
     /// Every name and value, in order.
     var all: [(name: String, value: Value)] { entries.map { ($0.name, $0.value) } }
 
-    /// Where `name` is: lengths first (stored, so free), the text only for names of the same
-    /// length; most names looked for are not there.
+    /// Where `name` is: lengths first, the text only for names of the same length; most names
+    /// looked for are not there.
     func index(of name: String) -> Int? {
         let length = name.utf8.count
-        return entries.firstIndex { $0.name.utf8.count == length && $0.name == name }
+        return entries.firstIndex { $0.length == length && $0.name == name }
     }
 }

@@ -2,7 +2,9 @@
 # and nginx (with the ceiling server) in a temporary run folder, supervised, and logs in a person.
 # Sets: bin, app, RUN_DIR, worker_pid(), worker_supervisors, tenant_supervisor, cookie (what a
 # browser sends to a page), save_cookie (what it sends to /affirmation: the session and its access
-# token), csrf. WORKER_LOG_LEVEL is the worker's LOG_LEVEL (default warning).
+# token), csrf. WORKER_LOG_LEVEL is the worker's LOG_LEVEL (default warning). WORKER_WRAPPER (words
+# put before the worker's command, e.g. valgrind's), WORKER_BINARY (another build of the worker)
+# and WORKER_START_SECONDS (how long it may take to answer, default 35) serve the profilers.
 
 for product in metadata-demo dev-tenant session-bench; do
   swift build -c release --static-swift-stdlib --product "$product" >/dev/null
@@ -26,12 +28,15 @@ supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
 worker_supervisors=()
 for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
   WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=${WORKER_LOG_LEVEL:-warning} supervise_worker "worker-$n" "$(worker_socket "$n")" \
-    "$bin/metadata-demo"
+    ${WORKER_WRAPPER:-} "${WORKER_BINARY:-$bin/metadata-demo}"
   worker_supervisors+=("${supervised_pids[-1]}")
 done
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
-wait_for_socket "$RUN_DIR/metadata-demo.sock" 35
-for _ in $(seq 50); do curl -fs -m 30 "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break; sleep 0.1; done
+wait_for_socket "$RUN_DIR/metadata-demo.sock" "${WORKER_START_SECONDS:-35}"
+for _ in $(seq $((${WORKER_START_SECONDS:-5} * 10))); do
+  curl -fs -m 30 "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break
+  sleep 0.1
+done
 
 app="http://127.0.0.1:$APP_PORT"
 # worker_pid [N]: the pid of worker N (default 1).

@@ -16,7 +16,7 @@ public struct Cookies: Sendable {
         let utf8 = header.utf8
         func text(_ range: Range<Int>) -> Substring {
             let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-            return Substring(utf8[start..<utf8.index(start, offsetBy: range.count)])
+            return header[start..<utf8.index(start, offsetBy: range.count)]
         }
         header.withUTF8Bytes { bytes in
             SetCookie.tokenTable.withUnsafeBufferPointer { tokens in

@@ -33,7 +33,7 @@ for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
 done
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
 wait_for_socket "$RUN_DIR/metadata-demo.sock" "${WORKER_START_SECONDS:-35}"
-for _ in $(seq $((${WORKER_START_SECONDS:-5} * 10))); do
+for _ in $(seq $((${WORKER_START_SECONDS:-35} * 10))); do
   curl -fs -m 30 "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break
   sleep 0.1
 done

@@ -70,43 +70,43 @@ public struct AESGCM: Sendable {
         guard sealed.count >= AESGCM.nonceSize + AESGCM.tagSize, let context = try? contexts.value().decrypt else {
             return nil
         }
-        let textCount = sealed.count - AESGCM.nonceSize - AESGCM.tagSize
         // Decrypted into a temporary buffer (on the stack when small; the slack is for EVP's final
         // call), then copied into an array made from it: an array made empty and filled in place
         // looks its type up in the runtime on every call, which cost more than the copy.
+        let textCount = sealed.count - AESGCM.nonceSize - AESGCM.tagSize
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: textCount + 16) { output -> [UInt8]? in
-            // Nonce, text and tag are read where they lie in `sealed`: a cookie is opened on every page view.
-            let base = sealed.baseAddress!
-            var length: Int32 = 0
-            var written = 0
-            let verified = { () -> Bool in
-                guard EVP_DecryptInit_ex(context, nil, nil, nil, base) == 1 else { return false }
-                if !associatedData.isEmpty {
-                    guard
-                        EVP_DecryptUpdate(
-                            context, nil, &length, associatedData.baseAddress, Int32(associatedData.count))
-                            == 1
-                    else {
-                        return false
-                    }
-                }
-                guard
-                    EVP_DecryptUpdate(context, output.baseAddress, &length, base + AESGCM.nonceSize, Int32(textCount))
-                        == 1
-                else { return false }
-                written = Int(length)
-                let tag = UnsafeMutableRawPointer(mutating: base + AESGCM.nonceSize + textCount)
-                guard COpenSSL_set_tag(context, Int32(AESGCM.tagSize), tag) == 1 else { return false }
-                guard EVP_DecryptFinal_ex(context, output.baseAddress! + written, &length) == 1 else { return false }
-                written += Int(length)
-                return true
-            }()
-            guard verified else {
+            guard let written = Self.decrypt(sealed, associatedData: associatedData, into: output, with: context) else {
                 ERR_clear_error()  // a failed check leaves an entry in this thread's OpenSSL error queue
                 return nil
             }
             return Array(UnsafeBufferPointer(rebasing: output[..<written]))
         }
+    }
+
+    /// Decrypts and verifies `sealed` (nonce, text, tag, read where they lie: a cookie is opened on
+    /// every page view) into `output`; the number of bytes written, or nil when it does not verify.
+    private static func decrypt(
+        _ sealed: UnsafeBufferPointer<UInt8>, associatedData: UnsafeBufferPointer<UInt8>,
+        into output: UnsafeMutableBufferPointer<UInt8>, with context: OpaquePointer
+    ) -> Int? {
+        let base = sealed.baseAddress!
+        let textCount = sealed.count - nonceSize - tagSize
+        var length: Int32 = 0
+        guard EVP_DecryptInit_ex(context, nil, nil, nil, base) == 1 else { return nil }
+        if !associatedData.isEmpty,
+            EVP_DecryptUpdate(context, nil, &length, associatedData.baseAddress, Int32(associatedData.count)) != 1
+        {
+            return nil
+        }
+        guard EVP_DecryptUpdate(context, output.baseAddress, &length, base + nonceSize, Int32(textCount)) == 1 else {
+            return nil
+        }
+        let written = Int(length)
+        let tag = UnsafeMutableRawPointer(mutating: base + nonceSize + textCount)
+        guard COpenSSL_set_tag(context, Int32(tagSize), tag) == 1,
+            EVP_DecryptFinal_ex(context, output.baseAddress! + written, &length) == 1
+        else { return nil }
+        return written + Int(length)
     }
 }
 

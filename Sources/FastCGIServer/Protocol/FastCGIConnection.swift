@@ -80,11 +80,8 @@ final class FastCGIConnection: @unchecked Sendable {
         held = Array(bytes)
     }
 
-    /// Writes `bytes` whole without waiting: false when the socket would not take them all at
-    /// once (a peer not reading) or failed.
-    func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { send($0) } }
-
-    /// Writes `bytes` whole without waiting (see `send(_:)`), from where they lie.
+    /// Writes `bytes` whole without waiting, from where they lie: false when the socket would not
+    /// take them all at once (a peer not reading) or failed.
     func send(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sent = 0
         while sent < bytes.count {

@@ -1,24 +1,29 @@
 /// Values by name, one per name, in the order they were first set: a request's header fields, a
-/// template's context. They hold a dozen at most and are read by name a few times each, so a row
-/// compared length first costs less than a dictionary's allocation and hashing, made and thrown
-/// away on every request.
+/// template's context, a router's paths. They hold a few dozen at most and are read by name a few
+/// times each, so a row compared length first costs less than a dictionary's hashing (and, made
+/// on every request, its allocation). Inlinable, for the router's copy specialised in the module
+/// that uses it.
+@usableFromInline
 struct NamedValues<Value: Sendable>: Sendable {
     // A struct, not a tuple: an array of tuples is destroyed through the runtime's generic tuple
     // code, element by element, which cost a page's context more than building it.
-    private struct Entry {
-        let name: String
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline let name: String
         /// The name's UTF-8 length, kept beside it: a look-up compares it for every entry.
-        let length: Int
-        var value: Value
+        @usableFromInline let length: Int
+        @usableFromInline var value: Value
 
+        @inlinable
         init(_ name: String, _ value: Value) {
             self.name = name
             length = name.utf8.count
             self.value = value
         }
     }
-    private var entries: [Entry] = []
+    @usableFromInline var entries: [Entry] = []
 
+    @inlinable
     init(capacity: Int = 0) { entries.reserveCapacity(capacity) }
 
     /// Adds a name not there yet (a literal's names are distinct: no look-up for each).
@@ -28,6 +33,7 @@ struct NamedValues<Value: Sendable>: Sendable {
     }
 
     /// The value of a name; setting nil removes it, setting a known name replaces its value.
+    @inlinable
     subscript(name: String) -> Value? {
         get { index(of: name).map { entries[$0].value } }
         set {
@@ -48,6 +54,7 @@ struct NamedValues<Value: Sendable>: Sendable {
 
     /// Where `name` is: lengths first, the text only for names of the same length; most names
     /// looked for are not there.
+    @inlinable
     func index(of name: String) -> Int? {
         let length = name.utf8.count
         return entries.firstIndex { $0.length == length && $0.name == name }

@@ -7,10 +7,3 @@ extension String {
         return try text.withUTF8(body)
     }
 }
-
-extension Array where Element == UInt8 {
-    /// Appends the UTF-8 bytes of `text` in one copy: the generic path through `String.UTF8View`
-    /// goes byte by byte, and answers and log lines are built from a few dozen strings each.
-    @inlinable
-    public mutating func appendUTF8(_ text: String) { text.withUTF8Bytes { append(contentsOf: $0) } }
-}

@@ -7,24 +7,10 @@ public typealias Handler = @Sendable (Request) throws -> Response
 /// Inlinable, so a responder in another module gets a copy specialised for its route type
 /// (unspecialised generic code looks up type metadata on every request).
 public struct Router<Route: Sendable>: Sendable {
-    /// Each path with its routes by method (one to three), in a row compared by length first: a
-    /// responder has a score of paths, and hashing the request's path cost more than going down
-    /// the row.
-    @usableFromInline var paths: [Path] = []
-
-    @usableFromInline
-    struct Path: Sendable {
-        @usableFromInline let path: String
-        @usableFromInline let length: Int
-        @usableFromInline var methods: [(method: String, route: Route)]
-
-        @inlinable
-        init(_ path: String, _ method: String, _ route: Route) {
-            self.path = path
-            length = path.utf8.count
-            methods = [(method, route)]
-        }
-    }
+    /// Each path's routes by method (one to three, compared in a row), the paths themselves in a
+    /// `NamedValues`: a responder has a score of them, and hashing the request's path cost more
+    /// than going down the row.
+    @usableFromInline var paths = NamedValues<[(method: String, route: Route)]>()
 
     /// An empty router.
     public init() {}
@@ -32,12 +18,10 @@ public struct Router<Route: Sendable>: Sendable {
     /// Adds a route for a method and an exact path (replacing one of the same method and path).
     @inlinable
     public mutating func add(_ method: String, _ path: String, _ route: Route) {
-        guard let index = paths.firstIndex(where: { $0.path == path }) else {
-            paths.append(Path(path, method, route))
-            return
-        }
-        paths[index].methods.removeAll { $0.method == method }
-        paths[index].methods.append((method, route))
+        var methods = paths[path] ?? []
+        methods.removeAll { $0.method == method }
+        methods.append((method, route))
+        paths[path] = methods
     }
 
     /// What a request resolves to.
@@ -53,10 +37,7 @@ public struct Router<Route: Sendable>: Sendable {
     /// Finds the route for a request.
     @inlinable
     public func match(_ request: Request) -> Match {
-        let length = request.path.utf8.count
-        guard let methods = paths.first(where: { $0.length == length && $0.path == request.path })?.methods else {
-            return .notFound
-        }
+        guard let methods = paths[request.path] else { return .notFound }
         if let found = methods.first(where: { $0.method == request.method }) { return .handler(found.route) }
         if request.method == "HEAD", let found = methods.first(where: { $0.method == "GET" }) {
             return .handler(found.route)

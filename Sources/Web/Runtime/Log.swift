@@ -10,15 +10,6 @@ public struct Log: Sendable {
         case debug, info, warning, error
         /// Less important first.
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-        var name: String {
-            switch self {
-            case .debug: "debug"
-            case .info: "info"
-            case .warning: "warning"
-            case .error: "error"
-            }
-        }
-
         /// `level=… msg=`, where a record starts.
         fileprivate var prefix: StaticString {
             switch self {
@@ -82,29 +73,33 @@ public struct Log: Sendable {
 
         /// Adds ` key=value`, the value quoted when it needs to be.
         public mutating func field(_ key: StaticString, _ value: String) {
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(key)
-            bytes.append(UInt8(ascii: "="))
+            begin(key)
             Log.appendQuoted(value, to: &bytes)
         }
 
+        /// Adds ` key=digits`.
+        public mutating func field(_ key: StaticString, _ value: Int) {
+            begin(key)
+            bytes.appendDecimal(value)
+        }
+
+        /// ` key=value` for a key known only at run time (`Log.callAsFunction`'s fields).
         fileprivate mutating func field(named key: String, _ value: String) {
+            key.withUTF8Bytes { begin($0) }
+            Log.appendQuoted(value, to: &bytes)
+        }
+
+        private mutating func begin(_ key: StaticString) { key.withUTF8Buffer { begin($0) } }
+
+        /// ` key=`, where every field starts.
+        private mutating func begin(_ key: UnsafeBufferPointer<UInt8>) {
             bytes.append(UInt8(ascii: " "))
             bytes.append(key)
             bytes.append(UInt8(ascii: "="))
-            Log.appendQuoted(value, to: &bytes)
         }
 
         /// The record so far (for tests).
         package var text: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
-
-        /// Adds ` key=digits`.
-        public mutating func field(_ key: StaticString, _ value: Int) {
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(key)
-            bytes.append(UInt8(ascii: "="))
-            bytes.appendDecimal(value)
-        }
     }
 
     fileprivate static func appendQuoted(_ value: String, to line: inout GrowingBytes) {

@@ -46,7 +46,7 @@ let package = Package(
         // The core: requests, responses, routing, forms, cookies, templates, the ports. No sockets.
         .target(
             name: "Web",
-            dependencies: ["Locking", .product(name: "ExtrasBase64", package: "swift-extras-base64")]
+            dependencies: ["Locking", "PerThread", .product(name: "ExtrasBase64", package: "swift-extras-base64")]
         ),
 
         // Adapters: the only modules that import C.

@@ -24,15 +24,17 @@ supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVE
 tenant_supervisor=${supervised_pids[-1]}
 # nginx before the worker: the worker reads the tenant's discovery document through it at start-up.
 supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
-# WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket.
+# WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket. A worker's
+# log (a line per request at LOG_LEVEL=info) goes to RUN_DIR/worker-N.log, a file as the journal
+# would be, not to whatever terminal or pipe started the stack: that would be measured too.
 worker_supervisors=()
 for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
   WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=${WORKER_LOG_LEVEL:-warning} supervise_worker "worker-$n" "$(worker_socket "$n")" \
-    ${WORKER_WRAPPER:-} "${WORKER_BINARY:-$bin/metadata-demo}"
+    ${WORKER_WRAPPER:-} "${WORKER_BINARY:-$bin/metadata-demo}" 2>>"$RUN_DIR/worker-$n.log"
   worker_supervisors+=("${supervised_pids[-1]}")
 done
 wait_for_socket "$RUN_DIR/dev-tenant.sock" 15
-wait_for_socket "$RUN_DIR/metadata-demo.sock" "${WORKER_START_SECONDS:-35}"
+wait_for_socket "$RUN_DIR/metadata-demo.sock" "${WORKER_START_SECONDS:-35}" || { tail -20 "$RUN_DIR/worker-1.log" >&2; exit 1; }
 for _ in $(seq $((${WORKER_START_SECONDS:-35} * 10))); do
   curl -fs -m 30 "http://127.0.0.1:$APP_PORT/healthz" >/dev/null && break
   sleep 0.1

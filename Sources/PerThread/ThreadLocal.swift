@@ -26,6 +26,13 @@ public final class ThreadLocal<Value: AnyObject, Failure: Error>: @unchecked Sen
     /// runs no destructors here); ThreadLocals normally live as long as the process.
     deinit { pthread_key_delete(key) }
 
+    /// The calling thread's object if it has made one; nil, and nothing made, if not (for state
+    /// only some threads keep).
+    public func existingValue() -> Value? {
+        guard let existing = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Value>.fromOpaque(existing).takeUnretainedValue()
+    }
+
     /// The calling thread's object, made now if this is its first use.
     public func value() throws(Failure) -> Value {
         if let existing = pthread_getspecific(key) {

@@ -59,6 +59,9 @@ final class Scratch: @unchecked Sendable {
     let buffer: UnsafeMutableRawBufferPointer
     /// The answer being written.
     var output = GrowingBytes(capacity: 16 * 1024)
+    /// Whether a page thread has other connections' events to handle in this wake-up after the
+    /// one it is driving (their answers then carry the log lines it holds).
+    var othersReady = false
 
     init(bytes: Int) { buffer = .allocate(byteCount: bytes, alignment: 16) }
 

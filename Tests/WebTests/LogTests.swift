@@ -8,6 +8,22 @@ import Web
         #expect(Log.quoted("") == "\"\"")
     }
 
+    /// Every byte at every place of a value long enough to be judged eight bytes at a time:
+    /// plain exactly when it is printable ASCII other than `"` and `=`.
+    @Test func everyByteAtEveryPlaceIsJudgedAsItselfAlone() {
+        for place in 0..<17 {
+            for byte in UInt8(0)...UInt8(0x7F) {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 17)
+                bytes[place] = byte
+                let value = String(decoding: bytes, as: UTF8.self)
+                let plain = (0x21...0x7E).contains(byte) && byte != 0x22 && byte != 0x3D
+                #expect((Log.quoted(value) == value) == plain, "byte \(byte) at \(place)")
+            }
+            let accented = String(repeating: "a", count: place) + "é" + String(repeating: "a", count: 16 - place)
+            #expect(Log.quoted(accented) != accented)
+        }
+    }
+
     /// A value can never end the record and start a forged one, whatever separator a log
     /// viewer breaks lines at.
     @Test(arguments: ["\n", "\r", "\u{0085}", "\u{2028}", "\u{2029}", "\u{000B}", "\u{000C}", "\u{001B}", "\u{007F}"])

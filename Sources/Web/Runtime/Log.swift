@@ -117,15 +117,41 @@ public struct Log: Sendable {
     fileprivate static func appendQuoted(_ value: String, to line: inout GrowingBytes) {
         // Most values are plain: judged and copied where they lie, in one pass.
         let appended = value.withUTF8Bytes { bytes in
-            guard !bytes.isEmpty else { return false }
-            for byte in bytes where !isPlain(byte) { return false }
+            guard !bytes.isEmpty, arePlain(bytes) else { return false }
             line.append(bytes)
             return true
         }
         if !appended { line.append(quoted(value)) }
     }
 
-    private static func isPlain(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy(isPlain) }
+    private static func isPlain(_ value: String) -> Bool { value.withUTF8Bytes { !$0.isEmpty && arePlain($0) } }
+
+    /// Whether every byte is plain: eight at a time (a request id alone is 32 bytes), then one by one.
+    private static func arePlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        var index = 0
+        while index + 8 <= bytes.count {
+            guard arePlain(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            guard isPlain(bytes[index]) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The eight bytes of `word` are all plain. Each test is exact about whether any byte fails
+    /// it (the well-known "has a byte less than n / more than n / equal to n" word tricks).
+    @inline(__always)
+    private static func arePlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below = (word &- 0x21 &* ones) & ~word & highs != 0  // a byte under 0x21 (space, controls)
+        let above = ((word &+ ones) | word) & highs != 0  // a byte over 0x7E (DEL, non-ASCII)
+        return !below && !above && !hasZero(word ^ (0x22 &* ones)) && !hasZero(word ^ (0x3D &* ones))
+    }
 
     /// Printable ASCII but space, `"` and `=` (one subtraction tests the range).
     @inline(__always)

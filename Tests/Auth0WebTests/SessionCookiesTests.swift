@@ -132,7 +132,7 @@ import Web
         let store = try store()
         let session = Self.session(affirmation: affirmation)
         let loaded = store.load(from: jar(try store.store(session), path: "/affirmation"), includingAccessToken: true)
-        #expect(loaded.session?.metadata.affirmation == affirmation)
+        #expect(loaded.session.map { String($0.metadata.affirmation) } == affirmation)
         #expect(loaded.session == session)
     }
 

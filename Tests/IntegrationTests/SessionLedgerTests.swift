@@ -339,7 +339,7 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
         let revoked = try TestClient().post(
             stack.tenantURL + "/oauth/revoke",
             form: [
-                ("token", refreshToken), ("client_id", stack.devEnvironment["AUTH0_CLIENT_ID"] ?? ""),
+                ("token", String(refreshToken)), ("client_id", stack.devEnvironment["AUTH0_CLIENT_ID"] ?? ""),
                 ("client_secret", stack.devEnvironment["AUTH0_CLIENT_SECRET"] ?? ""),
             ])
         #expect(revoked.status == 200)

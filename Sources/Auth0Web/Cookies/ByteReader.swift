@@ -1,3 +1,5 @@
+import Web
+
 /// Reads what `ByteWriter` wrote; throws on anything short or malformed. Works on a slice, so
 /// a payload inside a larger buffer is read where it lies.
 struct ByteReader {
@@ -45,32 +47,19 @@ struct ByteReader {
         let text = try readBytes().withUnsafeBufferPointer { field -> String? in
             // Tokens, ids and most names are ASCII, valid UTF-8 as they stand; the standard
             // library's full check is not specialised for UTF-8 and costs several times more.
-            if ByteReader.isASCII(field) { return String(decoding: field, as: UTF8.self) }
+            if TextBytes.isASCII(field) { return String(decoding: field, as: UTF8.self) }
             return String(validating: field, as: UTF8.self)
         }
         guard let text else { throw Malformed() }
         return text
     }
 
-    /// True when no byte has its high bit set; eight bytes at a time.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] >= 0x80 { return false }
-            index += 1
-        }
-        return true
-    }
-
     /// A 4-byte big-endian length, then that many bytes, checked against what is left; the
     /// bytes where they lie in the buffer (no copy).
-    mutating func readBytes() throws -> ArraySlice<UInt8> {
+    mutating func readBytes() throws -> ArraySlice<UInt8> { bytes[try readRange()] }
+
+    /// Where the next length-prefixed field lies (indices of the bytes read), without reading it.
+    mutating func readRange() throws -> Range<Int> {
         guard remaining >= 4 else { throw Malformed() }
         var count = 0
         for _ in 0..<4 {
@@ -79,7 +68,24 @@ struct ByteReader {
         }
         guard remaining >= count else { throw Malformed() }
         defer { position += count }
-        return bytes[position..<(position + count)]
+        return position..<(position + count)
+    }
+
+    /// `readRange()` after its presence flag; nil when absent.
+    mutating func readOptionalRange() throws -> Range<Int>? {
+        try readBool() ? try readRange() : nil
+    }
+
+    /// A length-prefixed text where it lies in `storage` (the array this reader reads, or the
+    /// one its slice was cut from: the same indices), checked to be UTF-8; no copy.
+    mutating func readText(in storage: [UInt8]) throws -> TextBytes {
+        guard let text = TextBytes(validating: storage, at: try readRange()) else { throw Malformed() }
+        return text
+    }
+
+    /// `readText(in:)` after its presence flag; nil when absent.
+    mutating func readOptionalText(in storage: [UInt8]) throws -> TextBytes? {
+        try readBool() ? try readText(in: storage) : nil
     }
 
     mutating func readOptionalString() throws -> String? {

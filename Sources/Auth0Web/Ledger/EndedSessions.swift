@@ -1,3 +1,5 @@
+import Web
+
 /// What the ledger remembers of ended sessions, as one worker's in-memory copy: a page view
 /// asks it, never the shared store. Each entry is kept until no cookie it could match is valid
 /// any more (the session's absolute lifetime), then pruned.
@@ -94,13 +96,14 @@ package struct EndedSessions {
     }
 
     /// The standard library's SipHash over the UTF-8 bytes, seeded at random per process.
-    static func fingerprint(_ text: String) -> UInt64 {
-        var text = text
-        return text.withUTF8 { bytes in
-            var hasher = Hasher()
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-            return UInt64(bitPattern: Int64(hasher.finalize()))
-        }
+    static func fingerprint(_ text: TextBytes) -> UInt64 { text.withBytes(fingerprint) }
+
+    static func fingerprint(_ text: String) -> UInt64 { text.withUTF8Bytes(fingerprint) }
+
+    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     /// Forgets what no valid cookie can match any more.

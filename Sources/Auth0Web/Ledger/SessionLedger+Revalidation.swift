@@ -42,6 +42,7 @@ extension SessionLedger {
     /// The session's key: a digest of its login's CSRF token, which the store never sees.
     private func revalidationKey(_ session: Session) -> String {
         "revalidation:"
-            + Base64URL.encode(Array(SHA256.hash(Array(("revalidation\0" + session.csrfToken).utf8)).prefix(18)))
+            + Base64URL.encode(
+                Array(SHA256.hash(Array(("revalidation\0" + String(session.csrfToken)).utf8)).prefix(18)))
     }
 }

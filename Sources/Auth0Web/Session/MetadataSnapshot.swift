@@ -1,13 +1,20 @@
+import Web
+
 /// What the product shows from the person's metadata, kept in the session so a page view
 /// never calls the rate-limited Management API.
 public struct MetadataSnapshot: Sendable, Equatable {
     /// `user_metadata.personal_affirmation`, or empty.
-    public var affirmation: String
+    public var affirmation: TextBytes
     /// The announcement link, when `app_metadata` turns it on and its URL is safe.
     public var announcement: Announcement?
 
     /// A snapshot with this affirmation and announcement.
     public init(affirmation: String = "", announcement: Announcement? = nil) {
+        self.init(affirmation: TextBytes(affirmation), announcement: announcement)
+    }
+
+    /// A snapshot with this affirmation (a slice of a string) and announcement.
+    public init(affirmation: TextBytes, announcement: Announcement?) {
         self.affirmation = affirmation
         self.announcement = announcement
     }

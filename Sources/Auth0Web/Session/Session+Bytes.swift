@@ -1,3 +1,5 @@
+import Web
+
 extension Session {
     // 2: the access token moved to its own cookie. Older cookies do not open: their holders log in again.
     // 3: `checkedAt` (revalidation) follows `createdAt`; a version 2 cookie opens as checked at login.
@@ -27,33 +29,36 @@ extension Session {
         return w.bytes
     }
 
-    /// Reads what `encoded()` wrote; nil for anything else.
-    package init?(encoded bytes: ArraySlice<UInt8>) {
+    /// Reads what `encoded()` wrote; nil for anything else. Its texts stay where they lie in
+    /// `bytes` (`TextBytes`), checked to be UTF-8, not copied into strings.
+    package init?(encoded payload: ArraySlice<UInt8>) {
+        // One copy of the payload, which every text of the session then shares.
+        let bytes = Array(payload)
         var r = ByteReader(bytes)
         do {
             let version = try r.readByte()
             guard (2...Session.formatVersion).contains(version) else { return nil }
             let profile = Profile(
-                sub: try r.readString(), name: try r.readString(), email: try r.readString(),
-                emailVerified: try r.readBool(), picture: try r.readString(), updatedAt: try r.readString())
-            let refreshToken = try r.readOptionalString()
-            let sid = try r.readOptionalString()
-            let csrf = try r.readString()
-            let affirmation = try r.readString()
-            let announcementText = try r.readOptionalString()
-            let announcementURL = try r.readOptionalString()
-            _ = try r.readOptionalString()  // a flash sealed before it had its own cookie: not shown
+                sub: try r.readText(in: bytes), name: try r.readText(in: bytes), email: try r.readText(in: bytes),
+                emailVerified: try r.readBool(), picture: try r.readText(in: bytes),
+                updatedAt: try r.readText(in: bytes))
+            let refreshToken = try r.readOptionalText(in: bytes)
+            let sid = try r.readOptionalText(in: bytes)
+            let csrf = try r.readText(in: bytes)
+            let affirmation = try r.readText(in: bytes)
+            let announcementText = try r.readOptionalText(in: bytes)
+            let announcementURL = try r.readOptionalText(in: bytes)
+            _ = try r.readOptionalRange()  // a flash sealed before it had its own cookie: not shown
             let createdAt = try r.readInt64()
             let checkedAt = version == 2 ? createdAt : try r.readInt64()
-            let idTokenHint = version < 4 ? nil : try r.readOptionalString()
+            let idTokenHint = version < 4 ? nil : try r.readOptionalText(in: bytes)
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
             if let announcementText, let announcementURL {
                 announcement = Announcement(text: announcementText, url: announcementURL)
             }
             self.init(
-                profile: profile, accessToken: nil, refreshToken: refreshToken,
-                tenantSessionID: sid, csrfToken: csrf,
+                opened: profile, refreshToken: refreshToken, tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement),
                 createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint)
         } catch {

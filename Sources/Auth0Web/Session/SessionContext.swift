@@ -125,7 +125,7 @@ public struct SessionContext {
     /// True when `token` (a form's `csrf` field) is the session's CSRF token.
     public mutating func isValidCSRFToken(_ token: String?) -> Bool {
         guard let token, let expected = session?.csrfToken else { return false }
-        return ConstantTime.equal(Array(token.utf8), Array(expected.utf8))
+        return expected.withBytes { ConstantTime.equal(Array(token.utf8), Array($0)) }
     }
 
     /// The `Set-Cookie` values this answer must carry; throws `SessionTooLarge` when the session

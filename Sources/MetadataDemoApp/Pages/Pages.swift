@@ -66,7 +66,7 @@ public final class Pages: Sendable {
             // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
             "picture": picture.isEmpty ? assets["placeholder"]! : .text(picture),
             "csrf": .text(session.csrfToken),
-            "affirmation": .text(typed ?? session.metadata.affirmation),
+            "affirmation": typed.map { .text($0) } ?? .text(session.metadata.affirmation),
             "metadataOffered": .flag(metadataOffered),
         ]
         if let flash { context["flash"] = .text(say(flash: Flash(stored: flash))) }

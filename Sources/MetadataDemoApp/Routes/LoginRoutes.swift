@@ -39,7 +39,7 @@ extension Routes {
             let login = try services.logins.finish(query: query, cookies: context.cookies)
             context.start(login.session)
             services.registry.loggedIn(login.session, device: DeviceName(userAgent: request.header("user-agent")))
-            log(.info, "login", ["id": request.requestID, "user": login.session.profile.sub])
+            log(.info, "login", ["id": request.requestID, "user": String(login.session.profile.sub)])
             services.metrics.login()
             response = .redirect(to: login.returnTo)
             switch login.metadata {

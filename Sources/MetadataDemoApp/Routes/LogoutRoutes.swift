@@ -22,15 +22,17 @@ extension Routes {
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {
-                try services.tokens.revoke(refreshToken)
+                try services.tokens.revoke(String(refreshToken))
             } catch {
                 log(.warning, "refresh token revocation failed", ["id": request.requestID, "error": "\(error)"])
             }
         }
         context.end()
-        log(.info, "logout", ["id": request.requestID, "user": session.profile.sub])
+        log(.info, "logout", ["id": request.requestID, "user": String(session.profile.sub)])
         var response = Response.redirect(
-            to: services.links.logout(tenantSessionID: session.tenantSessionID, idTokenHint: session.idTokenHint),
+            to: services.links.logout(
+                tenantSessionID: session.tenantSessionID.map(String.init),
+                idTokenHint: session.idTokenHint.map(String.init)),
             status: 303)
         // The browser drops what it kept of this origin's pages and storage. Not "cookies": that
         // would clear every site under the registrable domain; this site's cookies are expired

@@ -11,7 +11,7 @@ extension Routes {
         let flash = context.takeFlash()
         let now = Int64(services.clock.now())
         do {
-            let entries = try services.registry.sessions(of: session.profile.sub)
+            let entries = try services.registry.sessions(of: String(session.profile.sub))
             return pages(request).sessions(session, entries: entries, now: now, flash: flash)
         } catch {
             log(.warning, "sessions list unavailable", ["id": request.requestID, "error": "\(error)"])
@@ -26,7 +26,7 @@ extension Routes {
         let form = try request.formBody()
         try checkForm(form, request: request, context: &context)
         let id = form["session"] ?? ""
-        let sub = session.profile.sub
+        let sub = String(session.profile.sub)
         guard id != session.publicID,
             let entry = try services.registry.sessions(of: sub).first(where: { $0.id == id })
         else {
@@ -45,7 +45,7 @@ extension Routes {
     func endOtherSessions(_ request: Request, _ context: inout SessionContext) throws -> Response {
         guard let session = context.session else { return .redirect(to: "/", status: 303) }
         try checkForm(try request.formBody(), request: request, context: &context)
-        let sub = session.profile.sub
+        let sub = String(session.profile.sub)
         services.ledger.endSessions(of: sub, except: session)
         if let others = try? services.registry.sessions(of: sub) {
             for other in others where other.id != session.publicID { try? services.registry.remove(other.id, of: sub) }

@@ -16,9 +16,9 @@ extension Routes {
             return response
         }
         var response = Response(status: 204)
-        response.add("X-Auth-User-Id", Routes.headerSafe(session.profile.sub))
-        response.add("X-Auth-Email", Routes.headerSafe(session.profile.email))
-        response.add("X-Auth-Name", Routes.headerSafe(session.profile.name))
+        response.add("X-Auth-User-Id", Routes.headerSafe(String(session.profile.sub)))
+        response.add("X-Auth-Email", Routes.headerSafe(String(session.profile.email)))
+        response.add("X-Auth-Name", Routes.headerSafe(String(session.profile.name)))
         // Without it a sibling must trust the network; a failed signature leaves only the above.
         if let assertion = try? services.assertions?.assertion(for: session.profile) {
             response.add("X-Auth-Assertion", assertion)
@@ -42,10 +42,10 @@ extension Routes {
         }
         let profile = session.profile
         let body: JSONValue = .object([
-            "sub": .string(profile.sub), "name": .string(profile.name), "email": .string(profile.email),
-            "email_verified": .bool(profile.emailVerified), "picture": .string(profile.picture),
-            "updated_at": .string(profile.updatedAt),
-            "user_metadata": .object(["personal_affirmation": .string(session.metadata.affirmation)]),
+            "sub": .string(String(profile.sub)), "name": .string(String(profile.name)),
+            "email": .string(String(profile.email)), "email_verified": .bool(profile.emailVerified),
+            "picture": .string(String(profile.picture)), "updated_at": .string(String(profile.updatedAt)),
+            "user_metadata": .object(["personal_affirmation": .string(String(session.metadata.affirmation))]),
         ])
         return Response.json(body.serialized())
     }

@@ -59,13 +59,13 @@ public final class IdentityAssertions: Sendable {
     /// An assertion of `profile`'s identity, valid for a minute.
     public func assertion(for profile: Session.Profile) throws -> String {
         let now = Int64(clock.now())
-        let cacheKey = profile.sub + "\u{0}" + profile.email + "\u{0}" + profile.name
+        let cacheKey = [profile.sub, profile.email, profile.name].map(String.init).joined(separator: "\u{0}")
         let cache = recent.value()
         if let kept = cache.byPerson[cacheKey], kept.expires - now >= Self.reuseSeconds { return kept.token }
         let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])
         let claims: JSONValue = .object([
-            "iss": .string(issuer), "aud": .string(audience), "sub": .string(profile.sub),
-            "email": .string(profile.email), "name": .string(profile.name),
+            "iss": .string(issuer), "aud": .string(audience), "sub": .string(String(profile.sub)),
+            "email": .string(String(profile.email)), "name": .string(String(profile.name)),
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
         ])
         let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())

@@ -184,11 +184,17 @@ public struct Template: Sendable {
                 case .literal(let start, let end):
                     buffer.append(UnsafeBufferPointer(rebasing: literals[start..<end]))
                 case .escaped(let index):
-                    if case .text(let text)? = value(index) {
-                        HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
+                    switch value(index) {
+                    case .text(let text)?: HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
+                    case .bytes(let text)?: text.withBytes { HTMLEscaping.forEachRun(of: $0) { buffer.append($0) } }
+                    default: break
                     }
                 case .raw(let index):
-                    if case .text(let text)? = value(index) { buffer.append(text) }
+                    switch value(index) {
+                    case .text(let text)?: buffer.append(text)
+                    case .bytes(let text)?: text.withBytes { buffer.append($0) }
+                    default: break
+                    }
                 case .section(let index, let inverted, let sectionEnd):
                     let value = value(index)
                     let shown = value?.isTruthy ?? false

@@ -4,6 +4,9 @@ public struct SecurityHeaders: Sendable {
     /// forms only to here and the login tenant (a logout form redirects there).
     public let contentSecurityPolicy: String
     private let fixed: [(name: String, value: String)]
+    /// The fixed fields' names, looked through on every answer (apart: walking the pairs copied
+    /// and destroyed each tuple through the runtime's generic tuple code).
+    private let fixedNames: [String]
     /// Every fixed field, and every one but `Cache-Control` (for answers that say how long they
     /// keep), prepared once: nearly every answer takes one of the two.
     private let every: PreparedHeaders
@@ -34,6 +37,7 @@ public struct SecurityHeaders: Sendable {
             ("Permissions-Policy", SecurityHeaders.permissionsPolicy),
             (SecurityHeaders.cacheControl, "no-store"),
         ]
+        fixedNames = fixed.map(\.name)
         cacheControlBit = 1 << fixed.firstIndex { $0.name == SecurityHeaders.cacheControl }!
         every = PreparedHeaders(fixed)
         everyButCacheControl = PreparedHeaders(fixed.filter { $0.name != SecurityHeaders.cacheControl })
@@ -49,7 +53,7 @@ public struct SecurityHeaders: Sendable {
     public func apply(to response: inout Response) {
         var present: UInt32 = 0
         for header in response.headers {
-            for (index, name) in fixed.enumerated() where Response.sameName(header.name, name.name) {
+            for (index, name) in fixedNames.enumerated() where Response.sameName(header.name, name) {
                 present |= 1 << index
             }
         }

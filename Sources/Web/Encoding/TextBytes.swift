@@ -12,11 +12,13 @@ public struct TextBytes: Sendable, Hashable, CustomStringConvertible, Expressibl
     /// The text at `range` of `storage`, or nil when those bytes are not valid UTF-8. ASCII
     /// (most names and every token) is recognised eight bytes at a time; anything else is
     /// checked in full.
+    @inlinable
     public init?(validating storage: [UInt8], at range: Range<Int>) {
-        precondition(range.upperBound <= storage.count && storage.count <= Int(Int32.max), "text outside its buffer")
+        precondition(range.lowerBound >= 0 && range.upperBound <= storage.count, "text outside its buffer")
+        precondition(storage.count <= Int(Int32.max), "buffer too large for text offsets")
         let valid = storage.withUnsafeBufferPointer { buffer in
-            let field = UnsafeBufferPointer(rebasing: buffer[range])
-            return TextBytes.isASCII(field) || String(validating: field, as: UTF8.self) != nil
+            let field = UnsafeBufferPointer(start: buffer.baseAddress.map { $0 + range.lowerBound }, count: range.count)
+            return TextBytes.isASCII(field) || TextBytes.isUTF8(field)
         }
         guard valid else { return nil }
         self.storage = storage
@@ -63,7 +65,12 @@ public struct TextBytes: Sendable, Hashable, CustomStringConvertible, Expressibl
     /// Whether the text is exactly `string`.
     public static func == (string: String, text: TextBytes) -> Bool { text == string }
 
+    /// The full check, for text that is not all ASCII.
+    @usableFromInline
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+
     /// Eight bytes at a time while they are ASCII, then one by one.
+    @inlinable
     package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)

@@ -15,11 +15,19 @@ import Web
         #expect(Language.fromAcceptLanguage(header) == expected, "\(header)")
     }
 
-    @Test func theSwitchComesBeforeTheBrowser() {
-        let chosen = Request(method: "GET", path: "/", headers: ["accept-language": "zh-CN", "cookie": "lang=en"])
-        #expect(Language.of(chosen) == .en)
-        let browser = Request(method: "GET", path: "/", headers: ["accept-language": "zh-CN", "cookie": "lang=xx"])
-        #expect(Language.of(browser) == .zh)
-        #expect(Language.of(Request(method: "GET", path: "/")) == .en)
+    /// The same judgement whether the cookies are found in the header or taken already parsed
+    /// (the logged-in page takes the session stage's).
+    @Test(arguments: [
+        ("zh-CN" as String?, "lang=en" as String?, Language.en), ("zh-CN", "lang=xx", .zh),
+        ("en", "mds=abc; lang=zh", .zh),
+        ("en", "lang=zh; lang=en", .zh), (nil, nil, .en), ("zh", "lang= zh ", .zh),
+    ])
+    func theSwitchComesBeforeTheBrowser(acceptLanguage: String?, cookie: String?, expected: Language) {
+        var headers: HeaderFields = [:]
+        headers["accept-language"] = acceptLanguage
+        headers["cookie"] = cookie
+        let request = Request(method: "GET", path: "/", headers: headers)
+        #expect(Language.of(request) == expected)
+        #expect(Language.of(request, cookies: Cookies(header: cookie ?? "")) == expected)
     }
 }

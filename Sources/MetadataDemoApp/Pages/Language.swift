@@ -15,6 +15,13 @@ public enum Language: String, Sendable, CaseIterable {
         return request.header("accept-language").map(fromAcceptLanguage) ?? .en
     }
 
+    /// `of(_:)` for a request whose cookies the chain has parsed already (the session stage's):
+    /// the choice is looked up among them, not found by scanning the header again.
+    static func of(_ request: Request, cookies: Cookies) -> Language {
+        if let chosen = chosen(cookies) { return chosen }
+        return request.header("accept-language").map(fromAcceptLanguage) ?? .en
+    }
+
     /// The person's choice with the switch, if they made one.
     static func chosen(_ request: Request) -> Language? {
         request.header("cookie").flatMap { Cookies.first(named: cookie, inHeader: $0) }.flatMap(

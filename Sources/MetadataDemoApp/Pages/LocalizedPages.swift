@@ -17,4 +17,7 @@ public struct LocalizedPages: Sendable {
 
     /// The pages in the request's language.
     func callAsFunction(_ request: Request) -> Pages { self[Language.of(request)] }
+
+    /// The pages in the request's language, its cookies parsed already.
+    func callAsFunction(_ request: Request, cookies: Cookies) -> Pages { self[Language.of(request, cookies: cookies)] }
 }

@@ -9,7 +9,7 @@ extension Routes {
             return pages(request).welcome(titleKey: context.endedHere ? "page.logged_out.title" : "page.welcome.title")
         }
         let flash = context.takeFlash()
-        let pages = pages(request)
+        let pages = pages(request, cookies: context.cookies)
         let offered = services.metadata.isOffered
         return context.withSession { pages.profile($0, metadataOffered: offered, flash: flash) }!
     }

@@ -59,16 +59,19 @@ public struct Log: Sendable {
     /// threads never interleave; held with the thread's other lines if it holds them.
     public func write(_ line: consuming Line) {
         line.bytes.append(UInt8(ascii: "\n"))
-        if let held = HeldLogLines.ofThisThread.existingValue() {
+        let held = HeldLogLines.ofThisThread.existingValue()
+        if let held, line.level < .warning {
             line.bytes.withBytes { held.hold($0) }
         } else {
+            held?.writeOut()  // what the thread holds comes first: the order stays
             line.bytes.withBytes { HeldLogLines.write($0) }
         }
     }
 
-    /// From now on this thread's records are held and written several at a time, by
-    /// `writeHeldLines()` (call it before the thread waits, and before it exits) or when they
-    /// fill one atomic write (4 KiB). For a thread that answers many requests per wake-up.
+    /// From now on this thread's records below `warning` are held and written several at a
+    /// time, by `writeHeldLines()` (call it before the thread waits, and before it exits) or
+    /// when they fill one atomic write (4 KiB); a warning or an error is written at once, after
+    /// what is held. For a thread that answers many requests per wake-up.
     public static func holdLinesOnThisThread() { _ = HeldLogLines.ofThisThread.value() }
 
     /// Writes the records this thread holds, if any.
@@ -77,8 +80,10 @@ public struct Log: Sendable {
     /// One record being built, as bytes in one buffer.
     public struct Line: ~Copyable {
         fileprivate var bytes = GrowingBytes(capacity: 256)
+        fileprivate let level: Level
 
         fileprivate init(_ level: Level, _ message: String) {
+            self.level = level
             bytes.append(level.prefix)
             Log.appendQuoted(message, to: &bytes)
         }

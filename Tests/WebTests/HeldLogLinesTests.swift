@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 
 @testable import Web
@@ -86,18 +87,14 @@ import Testing
 extension Thread {
     /// Runs `body` on a new thread and answers what it returned.
     static func detachNewThreadAndWait(_ body: @escaping @Sendable () -> Bool) -> Bool {
-        let result = LockedBox()
+        let result = Lock(false)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            result.value = body()
+            let answer = body()
+            result.withLock { $0 = answer }
             done.signal()
         }
         done.wait()
-        return result.value
-    }
-
-    final class LockedBox: @unchecked Sendable {
-        // @unchecked: written before the semaphore's signal, read after its wait.
-        var value = false
+        return result.withLock { $0 }
     }
 }

@@ -44,14 +44,10 @@ struct ByteReader {
 
     /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
     mutating func readString() throws -> String {
-        let text = try readBytes().withUnsafeBufferPointer { field -> String? in
-            // Tokens, ids and most names are ASCII, valid UTF-8 as they stand; the standard
-            // library's full check is not specialised for UTF-8 and costs several times more.
-            if TextBytes.isASCII(field) { return String(decoding: field, as: UTF8.self) }
-            return String(validating: field, as: UTF8.self)
+        try readBytes().withUnsafeBufferPointer { field in
+            guard TextBytes.isUTF8(field) else { throw Malformed() }
+            return String(decoding: field, as: UTF8.self)
         }
-        guard let text else { throw Malformed() }
-        return text
     }
 
     /// A 4-byte big-endian length, then that many bytes, checked against what is left; the

@@ -13,7 +13,7 @@ public struct MetadataSnapshot: Sendable, Equatable {
         self.init(affirmation: TextBytes(affirmation), announcement: announcement)
     }
 
-    /// A snapshot with this affirmation (a slice of a string) and announcement.
+    /// A snapshot with this affirmation (as opened from a cookie) and announcement.
     public init(affirmation: TextBytes, announcement: Announcement?) {
         self.affirmation = affirmation
         self.announcement = announcement

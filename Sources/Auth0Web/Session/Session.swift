@@ -79,7 +79,8 @@ public struct Session: Sendable, Equatable {
         self.accessToken = accessToken
     }
 
-    /// A session opened from its cookie: its texts are slices of one string (see `Session+Bytes`).
+    /// A session opened from its cookie: its texts are places in one copy of the opened payload
+    /// (`TextBytes`, see `Session+Bytes`).
     init(
         opened profile: Profile, refreshToken: TextBytes?, tenantSessionID: TextBytes?, csrfToken: TextBytes,
         metadata: MetadataSnapshot, createdAt: Int64, checkedAt: Int64, idTokenHint: TextBytes?

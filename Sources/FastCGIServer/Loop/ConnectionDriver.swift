@@ -47,8 +47,7 @@ final class ConnectionDriver: Sendable {
                 // A worker whose threads cannot wait for requests is deaf: better to exit and be
                 // restarted by the supervisor (systemd, or the run script's) than to linger.
                 log(.error, "epoll_wait failed", ["error": String(cString: strerror(failure.errno))])
-                Log.writeHeldLines()
-                _exit(70)
+                _exit(70)  // an error line is written at once, after the lines held before it
             case .success(let count):
                 // Every event taken is handled, a stop among them too: no other thread will take them.
                 var stopped = false

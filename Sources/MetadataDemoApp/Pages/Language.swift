@@ -10,16 +10,15 @@ public enum Language: String, Sendable, CaseIterable {
     static let cookie = "lang"
 
     /// The language of a request.
-    static func of(_ request: Request) -> Language {
-        if let chosen = chosen(request) { return chosen }
-        return request.header("accept-language").map(fromAcceptLanguage) ?? .en
-    }
+    static func of(_ request: Request) -> Language { chosen(request) ?? browsers(request) }
 
     /// `of(_:)` for a request whose cookies the chain has parsed already (the session stage's):
     /// the choice is looked up among them, not found by scanning the header again.
-    static func of(_ request: Request, cookies: Cookies) -> Language {
-        if let chosen = chosen(cookies) { return chosen }
-        return request.header("accept-language").map(fromAcceptLanguage) ?? .en
+    static func of(_ request: Request, cookies: Cookies) -> Language { chosen(cookies) ?? browsers(request) }
+
+    /// The browser's language, English when it names none.
+    private static func browsers(_ request: Request) -> Language {
+        request.header("accept-language").map(fromAcceptLanguage) ?? .en
     }
 
     /// The person's choice with the switch, if they made one.

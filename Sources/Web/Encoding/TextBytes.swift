@@ -18,7 +18,7 @@ public struct TextBytes: Sendable, Hashable, CustomStringConvertible, Expressibl
         precondition(storage.count <= Int(Int32.max), "buffer too large for text offsets")
         let valid = storage.withUnsafeBufferPointer { buffer in
             let field = UnsafeBufferPointer(start: buffer.baseAddress.map { $0 + range.lowerBound }, count: range.count)
-            return TextBytes.isASCII(field) || TextBytes.isUTF8(field)
+            return TextBytes.isUTF8(field)
         }
         guard valid else { return nil }
         self.storage = storage
@@ -65,13 +65,20 @@ public struct TextBytes: Sendable, Hashable, CustomStringConvertible, Expressibl
     /// Whether the text is exactly `string`.
     public static func == (string: String, text: TextBytes) -> Bool { text == string }
 
+    /// Whether `bytes` are valid UTF-8: ASCII recognised eight bytes at a time (tokens, ids and
+    /// most names), anything else checked in full by the standard library.
+    @inlinable
+    package static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { isASCII(bytes) || isUTF8Beyond(bytes) }
+
     /// The full check, for text that is not all ASCII.
     @usableFromInline
-    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+    static func isUTF8Beyond(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        String(validating: bytes, as: UTF8.self) != nil
+    }
 
     /// Eight bytes at a time while they are ASCII, then one by one.
     @inlinable
-    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         var index = 0

@@ -150,12 +150,14 @@ public struct Log: Sendable {
     /// it (the well-known "has a byte less than n / more than n / equal to n" word tricks).
     @inline(__always)
     private static func arePlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let ones = HTMLEscaping.ones
+        let highs = ones &* 0x80
         let below = (word &- 0x21 &* ones) & ~word & highs != 0  // a byte under 0x21 (space, controls)
         let above = ((word &+ ones) | word) & highs != 0  // a byte over 0x7E (DEL, non-ASCII)
-        return !below && !above && !hasZero(word ^ (0x22 &* ones)) && !hasZero(word ^ (0x3D &* ones))
+        // A `"` or a `=`: HTML escaping's test for a zero byte, on the word made zero where they are.
+        let quoteOrEquals =
+            HTMLEscaping.zeroBytes(word ^ (0x22 &* ones)) | HTMLEscaping.zeroBytes(word ^ (0x3D &* ones))
+        return !below && !above && quoteOrEquals == 0
     }
 
     /// Printable ASCII but space, `"` and `=` (one subtraction tests the range).

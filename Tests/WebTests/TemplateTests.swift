@@ -79,6 +79,17 @@ import Web
         #expect(try render(["t": "{{who}}|{{mood}}|{{flash}}"], "t", context) == "Random||Saved")
     }
 
+    @Test func aContextFilledNameByNameRendersLikeALiteral() throws {
+        let source = ["t": "{{who}}|{{#on}}on{{/on}}|{{mood}}"]
+        var filled = TemplateContext(capacity: 1)  // grows past its room
+        filled.add("who", "<Skippy>")
+        filled.add("on", true)
+        filled.add("mood", .text(TextBytes("happy")))
+        let literal: TemplateContext = ["who": "<Skippy>", "on": true, "mood": .text(TextBytes("happy"))]
+        #expect(try render(source, "t", filled) == "&lt;Skippy&gt;|on|happy")
+        #expect(try render(source, "t", filled) == render(source, "t", literal))
+    }
+
     /// `[[key]]` words come from the catalogue once, at load, escaped (they may stand in an
     /// attribute); a key it lacks stops loading with the file, the line and the key.
     @Test func catalogueWordsAreFilledInAtLoad() throws {

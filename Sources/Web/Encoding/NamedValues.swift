@@ -15,7 +15,7 @@ struct NamedValues<Value: Sendable>: Sendable {
         @usableFromInline var value: Value
 
         @inlinable
-        init(_ name: String, _ value: Value) {
+        init(_ name: consuming String, _ value: consuming Value) {
             self.name = name
             length = name.utf8.count
             self.value = value
@@ -27,7 +27,7 @@ struct NamedValues<Value: Sendable>: Sendable {
     init(capacity: Int = 0) { entries.reserveCapacity(capacity) }
 
     /// Adds a name not there yet (a literal's names are distinct: no look-up for each).
-    mutating func appendNew(_ name: String, _ value: Value) {
+    mutating func appendNew(_ name: consuming String, _ value: consuming Value) {
         assert(index(of: name) == nil, "\(name) named twice")
         entries.append(Entry(name, value))
     }

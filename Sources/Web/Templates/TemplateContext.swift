@@ -15,7 +15,9 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     public init(capacity: Int) { entries = NamedValues(capacity: capacity) }
 
     /// Adds a name the context does not have yet.
-    public mutating func add(_ name: String, _ value: TemplateValue) { entries.appendNew(name, value) }
+    public mutating func add(_ name: consuming String, _ value: consuming TemplateValue) {
+        entries.appendNew(name, value)
+    }
 
     /// The value of a name; setting nil removes it, setting a known name replaces its value.
     public subscript(name: String) -> TemplateValue? {

@@ -29,12 +29,15 @@ extension Session {
         return w.bytes
     }
 
-    /// Reads what `encoded()` wrote; nil for anything else. Its texts stay where they lie in
-    /// `bytes` (`TextBytes`), checked to be UTF-8, not copied into strings.
-    package init?(encoded payload: ArraySlice<UInt8>) {
-        // One copy of the payload, which every text of the session then shares.
-        let bytes = Array(payload)
-        var r = ByteReader(bytes)
+    /// Reads what `encoded()` wrote; nil for anything else. Its texts share one copy of
+    /// `payload`.
+    package init?(encoded payload: ArraySlice<UInt8>) { self.init(encoded: Array(payload), at: 0..<payload.count) }
+
+    /// Reads what `encoded()` wrote at `range` of `bytes` (an opened cookie's buffer); nil for
+    /// anything else. Its texts stay where they lie in `bytes` (`TextBytes`), checked to be
+    /// UTF-8: neither copied into strings nor the payload copied out of its buffer.
+    package init?(encoded bytes: [UInt8], at range: Range<Int>) {
+        var r = ByteReader(bytes[range])
         do {
             let version = try r.readByte()
             guard (2...Session.formatVersion).contains(version) else { return nil }

@@ -26,12 +26,14 @@ struct ByteReader {
 
     mutating func readInt64() throws -> Int64 {
         guard remaining >= 8 else { throw Malformed() }
-        var value: Int64 = 0
-        for _ in 0..<8 {
-            value = value << 8 | Int64(bytes[position])
-            position += 1
-        }
-        return value
+        defer { position += 8 }
+        return Int64(bitPattern: UInt64(bigEndian: load(UInt64.self)))
+    }
+
+    /// The `T` at the reader's position, in the bytes' order (the caller checked it is there):
+    /// one load, not a bounds-checked subscript per byte (a session has some twenty fields).
+    private func load<T: FixedWidthInteger>(_: T.Type) -> T {
+        bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position - bytes.startIndex, as: T.self) }
     }
 
     mutating func readBool() throws -> Bool {
@@ -57,11 +59,8 @@ struct ByteReader {
     /// Where the next length-prefixed field lies (indices of the bytes read), without reading it.
     mutating func readRange() throws -> Range<Int> {
         guard remaining >= 4 else { throw Malformed() }
-        var count = 0
-        for _ in 0..<4 {
-            count = count << 8 | Int(bytes[position])
-            position += 1
-        }
+        let count = Int(UInt32(bigEndian: load(UInt32.self)))
+        position += 4
         guard remaining >= count else { throw Malformed() }
         defer { position += count }
         return position..<(position + count)

@@ -78,31 +78,35 @@ package struct ReceivedRequest {
     }
 
     /// Calls `body` with each name-value pair of `bytes` (3.4: each length in one byte, or in four
-    /// with the high bit set); false when a length runs past the end.
+    /// with the high bit set); false when a length runs past the end. Read with a pointer and
+    /// one check of room per length, and inlined with its `body`: nginx sends some twenty pairs
+    /// a request, and slicing checked buffers cost more than the pairs' reading.
+    @inline(__always)
     static func eachPair(
         in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let end = bytes.count
         var offset = 0
         @inline(__always) func length() -> Int? {
-            guard offset < bytes.count else { return nil }
-            if bytes[offset] < 0x80 {
+            guard offset < end else { return nil }
+            let first = base.load(fromByteOffset: offset, as: UInt8.self)
+            if first < 0x80 {
                 offset += 1
-                return Int(bytes[offset - 1])
+                return Int(first)
             }
-            guard bytes.count - offset >= 4 else { return nil }
-            let value =
-                Int(bytes[offset] & 0x7F) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
-                | Int(bytes[offset + 3])
+            guard end - offset >= 4 else { return nil }
+            let value = Int(
+                UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) & 0x7FFF_FFFF)
             offset += 4
             return value
         }
-        while offset < bytes.count {
+        while offset < end {
             guard let nameLength = length(), let valueLength = length(),
-                bytes.count - offset >= nameLength, bytes.count - offset - nameLength >= valueLength
+                end - offset >= nameLength, end - offset - nameLength >= valueLength
             else { return false }
-            let name = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + nameLength)])
-            let value = UnsafeRawBufferPointer(
-                rebasing: bytes[(offset + nameLength)..<(offset + nameLength + valueLength)])
+            let name = UnsafeRawBufferPointer(start: base + offset, count: nameLength)
+            let value = UnsafeRawBufferPointer(start: base + offset + nameLength, count: valueLength)
             offset += nameLength + valueLength
             body(name, value)
         }

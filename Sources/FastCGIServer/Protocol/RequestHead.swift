@@ -10,7 +10,8 @@ struct RequestHead {
     private var uri = "/"
     private var queryString = ""
 
-    /// Takes one parameter into `request`.
+    /// Takes one parameter into `request` (in line where the pairs are read: some twenty a request).
+    @inline(__always)
     mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer, to request: inout Request) {
         let value = { String(decoding: rawValue, as: UTF8.self) }
         if name.count > 5, Self.sameBytes(name.baseAddress!, Self.httpPrefix.utf8Start, count: 5) {
@@ -99,6 +100,7 @@ struct RequestHead {
         /// Picks the one candidate by length and a telling byte, then compares it whole (nginx
         /// sends some twenty parameters a request; most match nothing here). Static strings: their
         /// bytes are in the binary, read without a reference count or a lazy global's check.
+        @inline(__always)
         init?(_ bytes: UnsafeRawBufferPointer) {
             let candidate: (bytes: StaticString, name: CGIName)
             switch (bytes.count, bytes.first ?? 0) {

@@ -7,8 +7,9 @@ import Web
 struct RequestHead {
     /// `CONTENT_LENGTH`, 0 when absent or not a number.
     private(set) var contentLength = 0
-    private var uri = "/"
     private var queryString = ""
+    /// Whether `REQUEST_URI` carried the query (else `QUERY_STRING` is the query).
+    private var queryInURI = false
 
     /// Takes one parameter into `request` (in line where the pairs are read: some twenty a request).
     @inline(__always)
@@ -20,7 +21,16 @@ struct RequestHead {
         }
         switch CGIName(name) {
         case .requestMethod: request.method = value()
-        case .requestURI: uri = value()
+        case .requestURI:
+            // Split on its bytes: the path and the query made as strings once each.
+            if let mark = rawValue.firstIndex(of: UInt8(ascii: "?")) {
+                request.path = String(decoding: UnsafeRawBufferPointer(rebasing: rawValue[..<mark]), as: UTF8.self)
+                request.query = String(
+                    decoding: UnsafeRawBufferPointer(rebasing: rawValue[(mark + 1)...]), as: UTF8.self)
+                queryInURI = true
+            } else {
+                request.path = value()
+            }
         case .queryString: queryString = value()
         case .requestID: request.requestID = value()
         case .remoteAddress: request.remoteAddress = value()
@@ -33,16 +43,10 @@ struct RequestHead {
         }
     }
 
-    /// Sets the request's path and query from `REQUEST_URI` (else `QUERY_STRING`), and its id
-    /// from `X-Request-Id` when nginx gave none.
+    /// Sets the request's query from `QUERY_STRING` when `REQUEST_URI` had none (the path is
+    /// `REQUEST_URI`'s, `/` without one), and its id from `X-Request-Id` when nginx gave none.
     func finish(_ request: inout Request) {
-        if let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            request.path = String(uri[..<mark])
-            request.query = String(uri[uri.index(after: mark)...])
-        } else {
-            request.path = uri
-            request.query = queryString
-        }
+        if !queryInURI { request.query = queryString }
         if request.requestID.isEmpty { request.requestID = request.headers["x-request-id"] ?? "" }
     }
 

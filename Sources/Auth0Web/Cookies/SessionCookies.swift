@@ -19,6 +19,8 @@ public final class SessionCookies: Sendable {
     private let flash: ChunkedSealedCookie
     /// Where the browser sends the access-token cookie.
     private let accessTokenPath: String
+    /// `accessTokenPath` and a slash, made once: every request asks whether its path is below it.
+    private let belowAccessTokenPath: String
     private let clock: Clock
     /// Seconds of inactivity after which the session ends.
     public let rollingLifetime: Int64
@@ -43,6 +45,7 @@ public final class SessionCookies: Sendable {
             name: secure ? "__Host-mdf" : "mdf", path: "/", secure: secure,
             sealer: try CookieSealer(secrets: secrets, purpose: "flash", clock: clock))
         self.accessTokenPath = accessTokenPath
+        belowAccessTokenPath = accessTokenPath + "/"
         self.clock = clock
         self.rollingLifetime = rollingLifetime
         self.absoluteLifetime = absoluteLifetime
@@ -67,7 +70,7 @@ public final class SessionCookies: Sendable {
 
     /// True when the browser sends the access-token cookie to `path`.
     public func carriesAccessToken(path: String) -> Bool {
-        path == accessTokenPath || path.hasPrefix(accessTokenPath + "/")
+        path == accessTokenPath || path.hasPrefix(belowAccessTokenPath)
     }
 
     /// What the request's cookies hold, without opening them: enough to replace or clear them.

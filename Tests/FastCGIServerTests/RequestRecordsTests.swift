@@ -31,6 +31,25 @@ import Web
         }
     }
 
+    /// The path and query come from `REQUEST_URI`; `QUERY_STRING` is the query only when the URI
+    /// has none, in whichever order nginx sends them.
+    @Test func pathAndQueryComeFromTheURIElseTheQueryString() throws {
+        func head(_ params: [UInt8]) throws -> Request {
+            let bytes = record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, params) + record(4, []) + record(5, [])
+            return try #require(read(bytes)).head
+        }
+        let both = try head(pair("QUERY_STRING", "b=2") + pair("REQUEST_URI", "/p?a=1"))
+        #expect(both.path == "/p" && both.query == "a=1")
+        let bothAfter = try head(pair("REQUEST_URI", "/p?a=1") + pair("QUERY_STRING", "b=2"))
+        #expect(bothAfter.path == "/p" && bothAfter.query == "a=1")
+        let plain = try head(pair("REQUEST_URI", "/p") + pair("QUERY_STRING", "b=2"))
+        #expect(plain.path == "/p" && plain.query == "b=2")
+        let emptyQuery = try head(pair("REQUEST_URI", "/p?"))
+        #expect(emptyQuery.path == "/p" && emptyQuery.query == "")
+        let none = try head(pair("QUERY_STRING", "b=2"))
+        #expect(none.path == "/" && none.query == "b=2")
+    }
+
     @Test func aRequestSplitOverSeveralRecordsReadsWhole() throws {
         let longValue = String(repeating: "a", count: 300)  // a four-byte length
         let params =

@@ -30,8 +30,10 @@ final class FastCGIConnection: @unchecked Sendable {
     let peer: UInt64
     /// The token the poller reports this connection by (set once, by the table).
     nonisolated(unsafe) var token: UInt64 = 0
-    /// What has arrived of the request now being received.
-    var framing: RequestFraming
+    /// What has arrived of the request now being received. Touched only by the thread driving
+    /// the connection (one at a time, handed over through the poller or the waiting pool's
+    /// queue): no run-time exclusivity check on each access, two or three a request.
+    @exclusivity(unchecked) var framing: RequestFraming
 
     /// Takes ownership of an accepted (non-blocking) socket.
     init(socket fd: Int32, framing: RequestFraming, peer: UInt64 = 0) {

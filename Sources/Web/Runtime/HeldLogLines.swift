@@ -15,7 +15,8 @@ final class HeldLogLines {
     static let atomicWrite = 4096
     static let ofThisThread = ThreadLocal<HeldLogLines, Never> { HeldLogLines(descriptor: 2) }
 
-    private var bytes = GrowingBytes(capacity: atomicWrite)
+    // Its thread's alone: no run-time exclusivity check on each access (two a request).
+    @exclusivity(unchecked) private var bytes = GrowingBytes(capacity: atomicWrite)
     /// Where the lines go: standard error (another descriptor in tests).
     private let descriptor: Int32
 

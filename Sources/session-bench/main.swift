@@ -6,10 +6,10 @@ import Web
 
 // Micro-benchmarks, in one process on one thread: seal and open a realistic session, as every
 // logged-in page view opens its session cookie (and some seal one) and a save opens it with its
-// access-token cookie, and answer a logged-in `GET /` the
-// way the worker does once it has read the request's records (cookie opened, page rendered, headers added,
-// request counted): as a page thread answers it, and as the waiting pool would. Prints microseconds per operation; used by `make bench`, run from the
-// repository root (it reads Templates/ and Public/).
+// access-token cookie, and answer a logged-in `GET /` the way the worker does once it has read
+// the request's records (cookie opened, page rendered, headers added, request counted): as a
+// page thread answers it, and as the waiting pool would. Prints microseconds per operation;
+// used by `make bench`, run from the repository root (it reads Templates/ and Public/).
 let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 20_000
 let environment = ProcessInfo.processInfo.environment
 // SESSION_BENCH_PAGE_ONLY=1 runs the cookie loops once (to profile the page alone);

@@ -24,7 +24,9 @@ public struct Cookies: Sendable {
                 while start < bytes.count {
                     let end = Cookies.index(of: UInt8(ascii: ";"), in: bytes, from: start)
                     if let span = Cookies.span(bytes, start, end, tokens: tokens) {
-                        pairs.append((String(text(span.name)), text(span.value)))
+                        // A name is a token (ASCII), made from its bytes where they lie.
+                        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[span.name]), as: UTF8.self)
+                        pairs.append((name, text(span.value)))
                     }
                     start = end + 1
                 }

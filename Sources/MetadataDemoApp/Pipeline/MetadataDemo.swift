@@ -81,7 +81,7 @@ public struct MetadataDemo: Responder {
             return nil
         } catch {
             logFailure(error, request: request)
-            return pages(request).page(for: error)
+            return pages(request, cookies: context.cookies).page(for: error)
         }
     }
 

@@ -24,7 +24,8 @@ struct Route: Sendable {
 
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
-    /// The pages in every language; `pages(request)` speaks the request's.
+    /// The pages in every language; `pages(request)` speaks the request's (`pages(request,
+    /// cookies: context.cookies)` where a session context has parsed its cookies).
     let pages: LocalizedPages
     let services: AppServices
     let log: Log
@@ -35,7 +36,9 @@ struct Routes: Sendable {
         router.add("GET", "/", Route(servesSession: true) { self.home($0, &$1) })
         router.add(
             "GET", "/logged-out",
-            Route { request, _ in self.pages(request).welcome(titleKey: "page.logged_out.title") })
+            Route { request, context in
+                self.pages(request, cookies: context.cookies).welcome(titleKey: "page.logged_out.title")
+            })
         router.add("GET", "/lang/en", Route { request, _ in self.chooseLanguage(.en, request) })
         router.add("GET", "/lang/zh", Route { request, _ in self.chooseLanguage(.zh, request) })
         let healthy = Response.text("ok\n")  // made once: each answer shares its body and fields

@@ -18,7 +18,7 @@ extension Routes {
         }
         try checkForm(form, request: request, context: &context)
         if saving && text.count > Pages.affirmationLimit {
-            return pages(request).profile(
+            return pages(request, cookies: context.cookies).profile(
                 session, metadataOffered: services.metadata.isOffered, typed: typed,
                 saveError: Words("save.too_long", ["limit": String(Pages.affirmationLimit)]), status: 400)
         }
@@ -38,7 +38,7 @@ extension Routes {
         } catch let error as any HTTPResponseError {
             // The tenant's trouble: the person stays logged in and sees why, with their text.
             log(.warning, "affirmation call failed", ["id": request.requestID, "error": "\(error)"])
-            return pages(request).profile(
+            return pages(request, cookies: context.cookies).profile(
                 context.session ?? session, metadataOffered: services.metadata.isOffered, typed: typed,
                 saveError: Words(error), status: error.status)
         }

@@ -6,7 +6,8 @@ extension Routes {
     /// stage has just ended the session). The metadata shown is what the session holds.
     func home(_ request: Request, _ context: inout SessionContext) -> Response {
         guard context.isLoggedIn() else {
-            return pages(request).welcome(titleKey: context.endedHere ? "page.logged_out.title" : "page.welcome.title")
+            return pages(request, cookies: context.cookies).welcome(
+                titleKey: context.endedHere ? "page.logged_out.title" : "page.welcome.title")
         }
         let flash = context.takeFlash()
         let pages = pages(request, cookies: context.cookies)

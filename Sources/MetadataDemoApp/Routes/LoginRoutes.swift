@@ -51,7 +51,7 @@ extension Routes {
             case .notSaved(let text, let error):
                 // The save still failed: the page shows the text they typed, nothing lost.
                 log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
-                response = pages(request).profile(
+                response = pages(request, cookies: context.cookies).profile(
                     login.session, metadataOffered: services.metadata.isOffered, typed: text, saveError: Words(error),
                     status: 503)
             }
@@ -60,7 +60,7 @@ extension Routes {
                 .warning, "login failed",
                 ["id": request.requestID, "reason": error.code.rawValue, "detail": error.detail])
             services.metrics.loginFailed(reason: error.code.rawValue)
-            response = pages(request).page(for: error)
+            response = pages(request, cookies: context.cookies).page(for: error)
         }
         if let used = services.transactions.finish(state: query["state"] ?? "") { response.setCookie(used) }
         return response

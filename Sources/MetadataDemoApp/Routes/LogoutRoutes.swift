@@ -5,7 +5,7 @@ extension Routes {
     /// `GET /logout`: a page with a confirm button; a link alone never logs anyone out.
     func confirmLogout(_ request: Request, _ context: inout SessionContext) -> Response {
         guard let session = context.session else { return .redirect(to: "/") }
-        return pages(request).confirmLogout(session)
+        return pages(request, cookies: context.cookies).confirmLogout(session)
     }
 
     /// `POST /logout`: ends the session in the ledger first (so a copy of the cookie is refused by

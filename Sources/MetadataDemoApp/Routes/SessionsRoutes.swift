@@ -12,10 +12,10 @@ extension Routes {
         let now = Int64(services.clock.now())
         do {
             let entries = try services.registry.sessions(of: String(session.profile.sub))
-            return pages(request).sessions(session, entries: entries, now: now, flash: flash)
+            return pages(request, cookies: context.cookies).sessions(session, entries: entries, now: now, flash: flash)
         } catch {
             log(.warning, "sessions list unavailable", ["id": request.requestID, "error": "\(error)"])
-            return pages(request).sessions(session, entries: nil, now: now, flash: flash)
+            return pages(request, cookies: context.cookies).sessions(session, entries: nil, now: now, flash: flash)
         }
     }
 

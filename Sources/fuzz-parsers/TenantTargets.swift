@@ -48,12 +48,17 @@ let framingTargets = [
         }
         if input.isEmpty { last = input.withUnsafeBytes { pieces.judge($0) } }
         precondition(last == verdict, "judged \(last) in pieces but \(verdict) whole")
+        // A request refused for its body's size is read from its head alone, as the 413 answer is.
+        if verdict == .bodyTooLarge {
+            _ = input.withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: 0, readingBody: false) }
+        }
         // A whole request is read from its records: its body never exceeds its length or the limit.
         guard verdict == .complete else { return }
         let length = whole.judgedLength
         precondition((1...input.count).contains(length), "a whole request of \(length) bytes in \(input.count)")
         let received = input[..<length].withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: limits.body) }
         if let received {
+            precondition(received.contentLength >= 0, "a negative length read")
             precondition(received.head.body.count <= min(received.contentLength, limits.body), "body over its length")
         }
     }

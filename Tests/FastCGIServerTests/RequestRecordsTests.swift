@@ -85,6 +85,29 @@ import Web
         #expect(try #require(read(head + body)).keepsConnection == false)
     }
 
+    /// `CONTENT_LENGTH` is a non-negative decimal or the request is refused whole, as broken
+    /// pairs are; read with a body or from the head alone (the 413 answer's way), it never traps.
+    @Test(arguments: ["-1", "-9223372036854775808", " 4", "4 ", "+4", "4x", "0x10", "99999999999999999999"])
+    func aLengthThatIsNotANonNegativeNumberIsRefused(length: String) {
+        let head = record(1, [0, 1, 0, 0, 0, 0, 0, 0]) + record(4, pair("CONTENT_LENGTH", length)) + record(4, [])
+        for body in [[], Array("abc".utf8)] {
+            let bytes = head + (body.isEmpty ? [] : record(5, body)) + record(5, [])
+            #expect(read(bytes) == nil)
+            #expect(bytes.withUnsafeBytes { ReceivedRequest.read($0, maxBodyBytes: 0, readingBody: false) } == nil)
+        }
+    }
+
+    @Test func anEmptyOrZeroLengthIsNoBody() throws {
+        for length in ["", "0", "000"] {
+            let bytes =
+                record(1, [0, 1, 0, 0, 0, 0, 0, 0]) + record(4, pair("CONTENT_LENGTH", length)) + record(4, [])
+                + record(5, Array("abc".utf8)) + record(5, [])
+            let received = try #require(read(bytes))
+            #expect(received.contentLength == 0 && received.head.body.isEmpty)
+            #expect(received.head.headers["content-length"] == nil)
+        }
+    }
+
     /// A length that runs past the parameters' end is not a request.
     @Test(arguments: [[UInt8]([5, 1, 65, 66]), [0x80, 0, 0], [200, 1] + Array(repeating: 65, count: 100)])
     func brokenPairsAreRefused(params: [UInt8]) {

@@ -41,6 +41,31 @@ import Testing
         #expect(stack.log("worker").contains("closed connections: full, their requests arriving the longest"))
     }
 
+    /// Review 3, item 1: `CONTENT_LENGTH=-1` trapped the worker (twelve crashes in ten seconds
+    /// from one peer, nginx answering 502 meanwhile). Now such a request is refused as a malformed
+    /// one is, with or without a body, under the body limit or over it (the 413 path), and the
+    /// same worker process goes on serving nginx.
+    @Test func aNegativeContentLengthIsRefusedAndTheWorkerLivesOn() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let pid = try #require(stack.workerPID())
+        let params = [("REQUEST_METHOD", "POST"), ("REQUEST_URI", "/affirmation"), ("CONTENT_LENGTH", "-1")]
+        // No body, a small one, and two records over the 64 KiB limit (answered 413 from the head).
+        let big = FastCGIRecords.record(type: 5, content: Array(repeating: 120, count: 40_000))
+        let bodies: [[UInt8]] = [[], FastCGIRecords.record(type: 5, content: Array("affirmation=x".utf8)), big + big]
+        for round in 0..<12 {
+            let fd = try #require(Stack.connect(unixSocket: stack.runDir + "/metadata-demo.sock"))
+            defer { close(fd) }
+            let body = bodies[round % bodies.count]
+            let bytes = FastCGIRecords.head(params: params) + body + FastCGIRecords.record(type: 5, content: [])
+            _ = write(fd, bytes, bytes.count)
+            #expect(Self.hungUp(fd, within: 5), "round \(round): not hung up on")
+        }
+        #expect(stack.workerPID() == pid, "the worker was started again: it crashed")
+        #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
+        #expect(stack.log("worker").contains("closed a connection: not a FastCGI request"))
+    }
+
     @Test func aHeadTricklingInIsCutAfterThreeSecondsNotTen() throws {
         let stack = try Stack()
         defer { stack.stop() }

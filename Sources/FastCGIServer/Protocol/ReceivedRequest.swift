@@ -16,7 +16,8 @@ package struct ReceivedRequest {
 
     /// Reads the records of `bytes` (whole ones; a record cut off at the end is left), keeping at
     /// most `maxBodyBytes` of the body, or none when `readingBody` is false (a request refused
-    /// from its head). Nil when the parameters are not well-formed name-value pairs.
+    /// from its head). Nil when the parameters are not well-formed name-value pairs, or a
+    /// parameter the worker reads is not as a web server sends it (`CONTENT_LENGTH=-1`).
     package static func read(_ bytes: UnsafeRawBufferPointer, maxBodyBytes: Int, readingBody: Bool = true)
         -> ReceivedRequest?
     {
@@ -69,10 +70,10 @@ package struct ReceivedRequest {
             : Self.eachPair(in: onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0)) {
                 parser.add(name: $0, value: $1, to: &self.head)
             }
-        guard wellFormed else { return false }
+        guard wellFormed, parser.isWellFormed else { return false }
         parser.finish(&head)
         contentLength = parser.contentLength
-        if body.count > contentLength { body.removeLast(body.count - contentLength) }
+        if body.count > contentLength { body.removeLast(body.count - max(0, contentLength)) }
         head.body = body
         return true
     }

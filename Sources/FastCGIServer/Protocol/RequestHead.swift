@@ -5,8 +5,11 @@ import Web
 /// matched as bytes and no string is made for a parameter nobody reads (this runs on every request).
 /// It writes into the request where it will stay (a head built aside and moved in was copied).
 struct RequestHead {
-    /// `CONTENT_LENGTH`, 0 when absent or not a number.
+    /// `CONTENT_LENGTH`, 0 when absent or empty.
     private(set) var contentLength = 0
+    /// False once a parameter the worker reads is not as a web server sends it (a
+    /// `CONTENT_LENGTH` that is not a non-negative decimal): the request is then refused whole.
+    private(set) var isWellFormed = true
     private var queryString = ""
     /// Whether `REQUEST_URI` carried the query (else `QUERY_STRING` is the query).
     private var queryInURI = false
@@ -37,7 +40,11 @@ struct RequestHead {
         case .contentType:
             if !rawValue.isEmpty { request.headers["content-type"] = value() }
         case .contentLength:
-            contentLength = Int(value()) ?? 0
+            guard let length = Self.decimal(rawValue) else {
+                isWellFormed = false
+                return
+            }
+            contentLength = length
             if contentLength > 0 { request.headers["content-length"] = String(contentLength) }
         case nil: break
         }
@@ -51,6 +58,18 @@ struct RequestHead {
     }
 
     private static let httpPrefix: StaticString = "HTTP_"
+
+    /// A length as CGI gives it: ASCII digits only (no sign, no space), at most 15 of them, so it
+    /// can never be negative or overflow; empty is 0 (no body). Nil for anything else.
+    static func decimal(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count <= 15 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
 
     /// Compares 4 to 16 bytes as two overlapping words each side, in line: a call to `memcmp` per
     /// parameter (some twenty a request) cost more than the comparison.

@@ -29,16 +29,20 @@ final class BootedDebian {
         nspawn.standardInput = FileHandle.nullDevice
         try nspawn.run()
         process = nspawn
+        // The container's PID 1 is nspawn's child that runs systemd: nspawn first forks helpers
+        // that soon exit, and a busy machine may take seconds to get that far.
         var found: pid_t = 0
-        for _ in 0..<200 where found == 0 {
+        let deadline = Date().addingTimeInterval(60)
+        while found == 0, Date() < deadline, nspawn.isRunning {
             usleep(50_000)
-            found = Self.child(of: nspawn.processIdentifier) ?? 0
+            found = Self.children(of: nspawn.processIdentifier).first { Self.command(of: $0) == "systemd" } ?? 0
         }
         guard found > 0 else { throw StackError("systemd-nspawn started no container") }
         initPID = found
-        // Booted: systemd says running (or degraded, for a unit of Debian's own that a container lacks).
+        // Booted: systemd says running (or degraded, for a unit of Debian's own that a container
+        // lacks), within a minute however busy the machine is.
         var state = ""
-        for _ in 0..<200 where !(state == "running" || state == "degraded") {
+        while !(state == "running" || state == "degraded"), Date() < deadline.addingTimeInterval(60) {
             usleep(100_000)
             state =
                 (try? run("systemctl is-system-running").output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
@@ -86,9 +90,14 @@ final class BootedDebian {
         try check("systemctl show -p \(name) --value \(unit)").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func child(of pid: pid_t) -> pid_t? {
+    private static func children(of pid: pid_t) -> [pid_t] {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        return text.split(separator: " ").first.flatMap { pid_t($0) }
+        return text.split(separator: " ").compactMap { pid_t($0) }
+    }
+
+    private static func command(of pid: pid_t) -> String {
+        ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Makes the kept root file system when it is missing or was made for other dependencies:

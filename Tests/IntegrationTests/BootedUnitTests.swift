@@ -26,6 +26,44 @@ import Testing
         return try? client.get("/healthz")
     }
 
+    /// Review 3, item 1: under systemd's default start limit (5 starts in 10 s), a handful of
+    /// crashes in a row left the worker and its socket failed until `systemctl reset-failed`.
+    /// Eight crashes, each as soon as the worker is back: it comes back every time, the socket
+    /// never fails, and the worker answers after.
+    @Test func aCrashLoopDoesNotFailTheWorkerOrItsSocket() throws {
+        let stack = try Stack(workers: 0)
+        defer { stack.stop() }
+        let debian = try BootedDebian(package: try PackageTests.package())
+        defer { debian.stop() }
+        try debian.check("printf %s '\(Self.secret)' > /etc/metadata-demo/client-secret")
+        try debian.check("cat > /etc/metadata-demo/metadata-demo.env <<'EOF'\n\(settings(stack))\nEOF")
+        try debian.check("systemctl enable --now metadata-demo@1.socket metadata-demo@1.service")
+        #expect(health(debian)?.hasPrefix("Status: 200") == true)
+        // The crash as a request of death gives it: the kernel's SIGILL of a Swift trap.
+        let crashes = """
+            last=0
+            for i in 1 2 3 4 5 6 7 8; do
+              pid=0; n=0
+              while { [ "$pid" = 0 ] || [ "$pid" = "$last" ]; } && [ $n -lt 300 ]; do
+                pid=$(systemctl show -p MainPID --value metadata-demo@1.service); n=$((n+1)); sleep 0.05
+              done
+              [ "$pid" != 0 ] && [ "$pid" != "$last" ] || break  # not started again
+              kill -ILL "$pid"; last=$pid
+            done
+            """
+        try debian.check(crashes)
+        var state = ""
+        for _ in 0..<100 where state != "active" {
+            usleep(100_000)
+            state = try debian.property("ActiveState", of: "metadata-demo@1.service")
+        }
+        #expect(state == "active", "the worker is \(state)")
+        #expect(try debian.property("ActiveState", of: "metadata-demo@1.socket") != "failed")
+        #expect(try debian.property("Result", of: "metadata-demo@1.socket") == "success")
+        #expect(Int(try debian.property("NRestarts", of: "metadata-demo@1.service")) ?? 0 >= 8)
+        #expect(health(debian)?.hasPrefix("Status: 200") == true)
+    }
+
     /// Issue 23, item 1: with a wrong setting, every connection nginx made started the service
     /// again; in 0.3 s the start limit was hit and the socket failed (service-start-limit-hit),
     /// and the guide's restart failed after the file was fixed. Now the unit stops once, with

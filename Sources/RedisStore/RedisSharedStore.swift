@@ -54,6 +54,17 @@ public final class RedisSharedStore: SharedStore {
                     + [Array("*".utf8), Array("e".utf8), event])
         }
         guard case .string = reply else { throw unexpected("XADD", reply) }
+        // Behind Sentinel, a failover promotes a replica: the event waits (up to the timeout)
+        // until one has it, so a failover right after a logout does not lose it. Not having it
+        // in time is no failure: the workers that remember write it back when they notice.
+        if !address.sentinels.isEmpty {
+            let timeout = Array(String(timeoutMilliseconds).utf8)
+            let waited = try run(on: commands, extraMilliseconds: timeoutMilliseconds) {
+                connection throws(SharedStoreError) in
+                try connection.command([Array("WAIT".utf8), Array("1".utf8), timeout])
+            }
+            guard case .integer = waited else { throw unexpected("WAIT", waited) }
+        }
     }
 
     /// The events after `cursor`, waiting up to `wait` seconds for one (see `SharedStore`).
@@ -82,6 +93,16 @@ public final class RedisSharedStore: SharedStore {
         else { throw unexpected("XREAD", reply) }
         let (events, last) = RedisSharedStore.read(entries)
         return (events, last ?? cursor)
+    }
+
+    /// The event at a stream id, if the stream still holds it (see `SharedStore`).
+    public func event(at cursor: String) throws(SharedStoreError) -> [UInt8]? {
+        let id = Array(cursor.utf8)
+        let reply = try run(on: commands) { connection throws(SharedStoreError) in
+            try connection.command([Array("XRANGE".utf8), streamKey, id, id])
+        }
+        guard let entries = reply.elements else { throw unexpected("XRANGE", reply) }
+        return RedisSharedStore.read(entries).0.first
     }
 
     /// Sets `key` only if it has no live value; true when it was set (see `SharedStore`).

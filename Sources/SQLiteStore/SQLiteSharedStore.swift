@@ -92,6 +92,16 @@ public final class SQLiteSharedStore: SharedStore {
         }
     }
 
+    /// The event numbered `cursor`, if the table still holds it (see `SharedStore`). A file
+    /// restored from an older copy numbers new events again from its own last one
+    /// (`AUTOINCREMENT` keeps its counter in the file), so a number alone does not tell.
+    public func event(at cursor: String) throws(SharedStoreError) -> [UInt8]? {
+        guard let seq = Int64(cursor) else { return nil }
+        return try commands.withLock { db throws(SharedStoreError) in
+            try db.query("SELECT body FROM ledger_events WHERE seq = ?", [.integer(seq)]).first?.first?.blob
+        }
+    }
+
     /// Sets `key` only if it has no live value; true when it was set (see `SharedStore`).
     public func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool {
         let now = clock.now()

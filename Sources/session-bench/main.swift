@@ -10,6 +10,10 @@ import Web
 // the request's records (cookie opened, page rendered, headers added, request counted): as a
 // page thread answers it, and as the waiting pool would. Prints microseconds per operation;
 // used by `make bench`, run from the repository root (it reads Templates/ and Public/).
+if CommandLine.arguments.dropFirst().first == "ledger-start" {
+    try ledgerStartBench(entries: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200_000)
+    exit(0)
+}
 let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 20_000
 let environment = ProcessInfo.processInfo.environment
 // SESSION_BENCH_PAGE_ONLY=1 runs the cookie loops once (to profile the page alone);

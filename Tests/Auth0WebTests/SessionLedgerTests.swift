@@ -63,6 +63,69 @@ import Web
         #expect(first.hasEnded(session("auth0|d", csrf: "after the reset")))
     }
 
+    /// Review 3, item 2: a store that comes back from an older snapshot keeps its generation
+    /// mark, so only the log's own loss tells: the worker that read the lost logout writes it
+    /// back, and a worker started afterwards refuses that session.
+    @Test func aStoreBackFromAnOlderSnapshotGetsItsLostLogoutsBack() throws {
+        let store = MemorySharedStore()
+        let resets = Resets()
+        let running = try ledger(store, events: resets)
+        running.startFollowing()
+        let before = store.snapshot()
+        let loggedOut = session("auth0|h", csrf: "logged out after the snapshot")
+        running.endLogin(loggedOut)
+        #expect(eventually { running.lastRead.withLock { $0 } != nil }, "the logout was not read back")
+        store.restore(before)
+        #expect(eventually { resets.seen == [1] }, "rewritten: \(resets.seen)")
+        let started = try ledger(store)
+        started.startFollowing()
+        #expect(started.hasEnded(loggedOut))
+    }
+
+    /// Review 3, item 2, SQLite's way: the restored file numbers new events again from its own
+    /// last one, so the next logout (another worker's) takes the number the follower already
+    /// read; it was skipped. Now the follower sees another event at its place and reads the
+    /// log again: both logouts hold everywhere.
+    @Test func eventsNumberedAgainAfterARestoreAreNotSkipped() throws {
+        let store = MemorySharedStore()
+        let resets = Resets()
+        let follower = try ledger(store, events: resets)
+        let other = try ledger(store)
+        follower.startFollowing()
+        let before = store.snapshot()
+        let first = session("auth0|i", csrf: "first")
+        follower.endLogin(first)
+        #expect(eventually { follower.lastRead.withLock { $0 } != nil })
+        store.restore(before)
+        let second = session("auth0|j", csrf: "second, numbered as the first was")
+        other.endLogin(second)  // written straight to the store: `other` does not follow
+        #expect(eventually { follower.hasEnded(second) }, "the renumbered logout was skipped")
+        #expect(eventually { !resets.seen.isEmpty })
+        let started = try ledger(store)
+        started.startFollowing()
+        #expect(started.hasEnded(first) && started.hasEnded(second))
+    }
+
+    /// Review 3, item 3: "Log out everywhere else" once a minute per session at most, and the
+    /// entries gauge counts the log's entries (it counted people: 1.0 after 20,000 posts).
+    @Test func endingOthersIsOnceAMinutePerSessionAndTheGaugeCountsEntries() throws {
+        let store = MemorySharedStore()
+        let worker = try ledger(store)
+        worker.startFollowing()
+        let (phone, laptop, tablet) = (
+            session("auth0|f", csrf: "phone"), session("auth0|f", csrf: "laptop"), session("auth0|f", csrf: "tablet")
+        )
+        #expect(worker.endSessions(of: "auth0|f", except: phone))
+        #expect(!worker.endSessions(of: "auth0|f", except: phone), "again within the minute")
+        #expect(worker.endSessions(of: "auth0|f", except: laptop))
+        #expect(worker.endSessions(of: "auth0|f", except: tablet))
+        worker.endLogin(session("auth0|g", csrf: "g"))
+        #expect(eventually { worker.rememberedEntries == 4 }, "the gauge reads \(worker.rememberedEntries)")
+        let started = try ledger(store)
+        started.startFollowing()
+        #expect(started.rememberedEntries == 4)
+    }
+
     @Test func aFreshStoreIsNotTakenForALostOne() throws {
         let store = MemorySharedStore()
         let resets = Resets()
@@ -99,6 +162,44 @@ import Web
         #expect(ended.contains(session("auth0|a", csrf: "other")))
         #expect(!ended.contains(session("auth0|a", csrf: "later", createdAt: 1_700_000_200)), "a later login goes on")
         #expect(!ended.contains(session("auth0|b", csrf: "other")), "another person is untouched")
+    }
+
+    /// Ends from several kept sessions: a session is ended by the latest end that does not
+    /// keep it, whichever order they came in (the two newest are kept apart per person).
+    @Test(arguments: [false, true])
+    func eachEndKeepsOnlyItsOwnSession(reversed: Bool) {
+        var ended = EndedSessions()
+        let (a, b) = (session("auth0|a", csrf: "a").publicID, session("auth0|a", csrf: "b").publicID)
+        var ends: [EndedSessions.Entry] = [
+            .personExcept("auth0|a", before: 1_700_000_050, keep: b, until: .max),
+            .personExcept("auth0|a", before: 1_700_000_100, keep: a, until: .max),
+        ]
+        if reversed { ends.reverse() }
+        for end in ends { ended.apply(end) }
+        #expect(ended.contains(session("auth0|a", csrf: "a", createdAt: 1_700_000_040)), "ended by b's end")
+        #expect(!ended.contains(session("auth0|a", csrf: "a", createdAt: 1_700_000_060)), "only its own end is later")
+        #expect(ended.contains(session("auth0|a", csrf: "b", createdAt: 1_700_000_060)), "a's end ends b")
+        #expect(!ended.contains(session("auth0|a", csrf: "b", createdAt: 1_700_000_120)))
+        #expect(ended.contains(session("auth0|a", csrf: "c", createdAt: 1_700_000_090)))
+        #expect(!ended.contains(session("auth0|a", csrf: "c", createdAt: 1_700_000_120)))
+        #expect(ended.count == 2)
+    }
+
+    /// Review 3, item 3: one session pressing "Log out everywhere else" again and again is one
+    /// end in memory, the latest; pruning keeps what is still in force.
+    @Test func aThousandEndsFromOneSessionAreOneTheLatest() {
+        var ended = EndedSessions()
+        let kept = session("auth0|a", csrf: "kept").publicID
+        for press in 0..<1000 {
+            ended.apply(
+                .personExcept("auth0|a", before: 1_700_000_000 + Int64(press), keep: kept, until: 2_000_000_000))
+        }
+        #expect(ended.count == 1)
+        #expect(ended.contains(session("auth0|a", csrf: "other", createdAt: 1_700_000_999)))
+        #expect(!ended.contains(session("auth0|a", csrf: "other", createdAt: 1_700_001_000)))
+        ended.apply(.personExcept("auth0|a", before: 1_700_000_500, keep: "short", until: 1_900_000_000))
+        ended.prune(now: 1_950_000_000)
+        #expect(ended.count == 1 && ended.contains(session("auth0|a", csrf: "other", createdAt: 1_700_000_999)))
     }
 
     @Test(arguments: [

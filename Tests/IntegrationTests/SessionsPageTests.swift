@@ -96,6 +96,9 @@ import Web
         #expect(answer.status == 303)
         let list = try phone.get(stack.baseURL + "/sessions").body
         #expect(list.contains("Logged out everywhere else.") && list.contains("You are not logged in anywhere else."))
+        // Review 3, item 3: again within the minute ends nothing more and says so.
+        #expect(try post(phone, stack, "/sessions/end-others", []).status == 303)
+        #expect(try phone.get(stack.baseURL + "/sessions").body.contains("less than a minute ago"))
         usleep(1_000_000)
         try expectEachWorkerRefuses(laptop, stack)
         try expectEachWorkerRefuses(tablet, stack)

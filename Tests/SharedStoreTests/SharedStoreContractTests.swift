@@ -50,6 +50,22 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         #expect(next.events.map { String(decoding: $0, as: UTF8.self) } == ["three"])
     }
 
+    /// A reader tells a log that went back by asking for the event at its cursor.
+    @Test(arguments: Backend.allCases)
+    func theEventAtACursorIsTheOneReadThereUntilItIsGone(_ backend: Backend) throws {
+        let (store, other) = try backend.makePair()
+        try store.append(Array("one".utf8), keepUntil: Self.later)
+        try store.append(Array("two".utf8), keepUntil: Self.later)
+        let read = try store.events(after: nil, wait: 0)
+        let cursor = try #require(read.cursor)
+        #expect(try other.event(at: cursor) == Array("two".utf8))
+        try store.append(Array("three".utf8), keepUntil: Self.later)
+        #expect(try store.event(at: cursor) == Array("two".utf8), "a later event leaves it where it was")
+        let third = try #require(try store.events(after: cursor, wait: 0).cursor)
+        #expect(try store.event(at: third) == Array("three".utf8))
+        #expect(try store.event(at: "9999999999999-0") == nil && store.event(at: "999999") == nil)
+    }
+
     @Test(arguments: Backend.allCases)
     func anEventFromAnotherProcessReachesAWaitingFollowerWithinASecond(_ backend: Backend) throws {
         let (follower, writer) = try backend.makePair()

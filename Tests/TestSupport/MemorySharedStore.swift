@@ -49,6 +49,14 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
         }
     }
 
+    /// The event numbered `cursor`, if the log still holds it.
+    public func event(at cursor: String) throws(SharedStoreError) -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let id = Int(cursor) else { return nil }
+        return events.first { $0.id == id }?.bytes
+    }
+
     /// Sets `key` unless it holds a live value.
     public func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool {
         condition.lock()
@@ -82,6 +90,32 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
         defer { condition.unlock() }
         events = []
         keys = [:]
+        maps = [:]
+    }
+
+    /// Everything the store holds now, to go back to with `restore(_:)`.
+    public struct Snapshot: Sendable {
+        fileprivate let events: [(id: Int, bytes: [UInt8], keepUntil: Double)]
+        fileprivate let nextID: Int
+        fileprivate let keys: [String: (value: [UInt8], expires: Double)]
+    }
+
+    /// A copy of what it holds, as an RDB snapshot or a copied SQLite file is.
+    public func snapshot() -> Snapshot {
+        condition.lock()
+        defer { condition.unlock() }
+        return Snapshot(events: events.map { ($0.id, $0.bytes, $0.keepUntil) }, nextID: nextID, keys: keys)
+    }
+
+    /// Goes back to `snapshot`, as a Redis started from an older RDB file or a SQLite file
+    /// restored from an older copy does: what came since is gone, and event numbers are given
+    /// again from the snapshot's (SQLite's `AUTOINCREMENT` keeps its counter in the file).
+    public func restore(_ snapshot: Snapshot) {
+        condition.lock()
+        defer { condition.unlock() }
+        events = snapshot.events.map { Event(id: $0.id, bytes: $0.bytes, keepUntil: $0.keepUntil) }
+        nextID = snapshot.nextID
+        keys = snapshot.keys
         maps = [:]
     }
 

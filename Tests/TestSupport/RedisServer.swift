@@ -58,12 +58,29 @@ public final class RedisServer: @unchecked Sendable {
             leading + [
                 "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--daemonize", "no", "--loglevel", "warning", "--dir", NSTemporaryDirectory(),
+                "--dbfilename", snapshotName,
             ] + extra
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         lock.withLock { self.process = process }
         if LoopbackPort.waitUntilAccepting(port, seconds: 5) { return }
         throw RedisServerError("\(program) did not start on port \(port)")
+    }
+
+    /// Its RDB file, in the temporary folder: written only by `SAVE` (no automatic saves), read
+    /// when it starts again.
+    private var snapshotName: String { "redis-\(port).rdb" }
+
+    /// Writes its RDB snapshot now (`SAVE`): after a `stop()`, `start()` comes back with what
+    /// it held at this moment, as a Redis killed between two of Debian's timed saves does.
+    public func saveSnapshot() throws {
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        process.arguments = ["-p", String(port), "SAVE"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw RedisServerError("redis-cli SAVE failed on port \(port)") }
     }
 
     /// Stops it at once (SIGKILL), as a crash or a network cut would.

@@ -39,10 +39,12 @@ package struct EndedSessions {
     private var people: [UInt64: (before: Int64, until: Int64)] = [:]
     // Ended from "Your sessions": rare, so a page view hashes its public id only when there are any.
     private var sessions: [UInt64: Int64] = [:]
-    private var peopleExcept: [UInt64: [(before: Int64, keep: UInt64, until: Int64)]] = [:]
+    private var peopleExcept: [UInt64: EndsExcept] = [:]
+    private var endsExceptCount = 0
 
-    /// How many ids are remembered.
-    var count: Int { logins.count + tenantSessions.count + people.count + sessions.count + peopleExcept.count }
+    /// How many ends are remembered: one per login, tenant session, person and ended session,
+    /// and one per person and kept session for "Log out everywhere else" (the newest of each wins).
+    var count: Int { logins.count + tenantSessions.count + people.count + sessions.count + endsExceptCount }
 
     /// True when nothing is remembered (a page view then skips the lookup).
     var isEmpty: Bool {
@@ -66,9 +68,11 @@ package struct EndedSessions {
             let id = Self.fingerprint(publicID)
             sessions[id] = max(until, sessions[id] ?? 0)
         case .personExcept(let sub, let before, let keep, let until):
-            let end = (before: before, keep: Self.fingerprint(keep), until: until)
-            let id = Self.fingerprint(sub)
-            if peopleExcept[id]?.contains(where: { $0 == end }) != true { peopleExcept[id, default: []].append(end) }
+            if peopleExcept[Self.fingerprint(sub), default: EndsExcept()].add(
+                keep: Self.fingerprint(keep), before: before, until: until)
+            {
+                endsExceptCount += 1
+            }
         }
     }
 
@@ -92,7 +96,7 @@ package struct EndedSessions {
         let own = Self.fingerprint(session.publicID)
         if sessions[own] != nil { return true }
         guard let ends = peopleExcept[Self.fingerprint(session.profile.sub)] else { return false }
-        return ends.contains { session.createdAt <= $0.before && $0.keep != own }
+        return ends.ends(createdAt: session.createdAt, kept: own)
     }
 
     /// The standard library's SipHash over the UTF-8 bytes, seeded at random per process.
@@ -113,8 +117,64 @@ package struct EndedSessions {
         people = people.filter { $0.value.until > now }
         sessions = sessions.filter { $0.value > now }
         peopleExcept = peopleExcept.compactMapValues { ends in
-            let live = ends.filter { $0.until > now }
+            var live = ends
+            live.prune(now: now)
             return live.isEmpty ? nil : live
+        }
+        endsExceptCount = peopleExcept.values.reduce(0) { $0 + $1.count }
+    }
+}
+
+/// One person's "Log out everywhere else" ends: per kept session, the newest (a person pressing
+/// it a thousand times from one session holds one), and the two newest of different kept
+/// sessions, so that applying an end and asking about a session are each a few comparisons,
+/// never a walk over that person's ends under the lock page views take.
+struct EndsExcept {
+    private var byKeep: [UInt64: (before: Int64, until: Int64)] = [:]
+    // The end with the latest `before`, and the latest among the other kept sessions': a session
+    // ended by some other session's end is ended by the latest end that does not keep it.
+    private var newest: (keep: UInt64, before: Int64)?
+    private var runnerUp: (keep: UInt64, before: Int64)?
+
+    var count: Int { byKeep.count }
+    var isEmpty: Bool { byKeep.isEmpty }
+
+    /// Takes an end (again: ends are idempotent, and only ever move later); true when it is the
+    /// first for this kept session.
+    mutating func add(keep: UInt64, before: Int64, until: Int64) -> Bool {
+        let known = byKeep[keep]
+        let latest = max(before, known?.before ?? .min)
+        byKeep[keep] = (latest, max(until, known?.until ?? 0))
+        rank(keep: keep, before: latest)
+        return known == nil
+    }
+
+    /// True when an end kept another session than `kept` and came at or after `createdAt`.
+    func ends(createdAt: Int64, kept: UInt64) -> Bool {
+        guard let other = newest?.keep == kept ? runnerUp : newest else { return false }
+        return createdAt <= other.before
+    }
+
+    /// Forgets the ends no valid cookie can match any more (once a minute: a walk is fine here).
+    mutating func prune(now: Int64) {
+        byKeep = byKeep.filter { $0.value.until > now }
+        newest = nil
+        runnerUp = nil
+        for (keep, end) in byKeep { rank(keep: keep, before: end.before) }
+    }
+
+    private mutating func rank(keep: UInt64, before: Int64) {
+        guard let top = newest, top.keep != keep else {
+            newest = (keep, before)
+            return
+        }
+        if before > top.before {
+            runnerUp = top
+            newest = (keep, before)
+        } else if let second = runnerUp, second.keep != keep, second.before >= before {
+            return
+        } else {
+            runnerUp = (keep, before)
         }
     }
 }

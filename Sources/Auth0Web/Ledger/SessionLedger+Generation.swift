@@ -1,34 +1,58 @@
 import OpenSSLCrypto
 import Web
 
-/// A store that comes back empty (Redis restarted without persistence, a new instance, a
-/// failover to a replica that had not caught up, a deleted SQLite file) has lost every logout
-/// written to it: the running workers still refuse those sessions from memory, but a worker
-/// started afterwards would not. So the store holds a random generation mark beside the log;
-/// a worker that finds the mark gone or changed reads the whole log again and writes back every
-/// ended session it remembers that the log no longer holds. A logout is lost only if every
-/// worker that knew of it is gone before the store returns.
+/// A store can lose logouts written to it: it comes back empty (Redis restarted without
+/// persistence, a new instance, a deleted SQLite file), or it comes back from an older copy
+/// (Redis restarted from its last RDB snapshot, a Sentinel failover to a replica that lagged, a
+/// SQLite file restored from a backup, which also numbers new events again from its own last
+/// one). The running workers still refuse those sessions from memory, but a worker started
+/// afterwards would not. So a worker notices, and writes back every ended session it remembers
+/// that the log no longer holds:
+/// - a random generation mark beside the log: gone or changed, the log is new;
+/// - the newest event this worker read: no longer in the log at its place (or another there),
+///   the log went back. Checked with each page read (before the cursor moves past a log that
+///   went back and on) and twice a second;
+/// - after the store was unreachable (a restart, a failover), the whole log is compared with
+///   what this worker remembers, since its newest event may have come through while others'
+///   did not.
+/// A logout is lost only if every worker that knew of it is gone before the store returns.
 extension SessionLedger {
     static let generationKey = "generation"
     /// Kept as long as any store keeps a key; it is written again whenever it is found missing.
     static let generationSeconds: Double = 10 * 365 * 86_400
 
-    /// Compares the store's generation with the one this worker read; on a change, reads the log
-    /// from its start and writes back what it lost. Failures are reported and tried again on
-    /// the next turn of the follower (the generation is adopted only once the writing is done).
+    /// Compares the store's generation with the one this worker read, and the log's event at
+    /// this worker's cursor with the one it read there; on a change, reads the log from its start
+    /// and writes back what it lost. Failures are reported and tried again on the next turn of
+    /// the follower (the generation is adopted only once the writing is done).
     func checkGeneration() {
         do {
             let known = generation.withLock { $0 }
             let current = try currentGeneration()
-            guard known != current else { return }
-            if known != nil {
-                let written = try rewriteLostEntries()
-                events.ledgerStoreReset(rewritten: written)
+            if known != current {
+                if known != nil { events.ledgerStoreReset(rewritten: try rewriteLostEntries()) }
+                generation.withLock { $0 = current }
+            } else if try logWentBack() {
+                events.ledgerStoreReset(rewritten: try rewriteLostEntries())
             }
-            generation.withLock { $0 = current }
         } catch {
             failed("generation", error)
         }
+    }
+
+    /// After the store was away: the whole log against what this worker remembers, writing back
+    /// what is missing (reported as a loss only when something was).
+    func checkWholeLog() throws(SharedStoreError) {
+        let written = try rewriteLostEntries()
+        if written > 0 { events.ledgerStoreReset(rewritten: written) }
+    }
+
+    /// True when the log no longer holds, at its place, the newest event this worker read (one
+    /// that has expired may have been trimmed: that says nothing).
+    func logWentBack() throws(SharedStoreError) -> Bool {
+        guard let last = lastRead.withLock({ $0 }) else { return false }
+        guard EndedSessions.Entry(encoded: last.event).map({ $0.until > now() }) ?? false else { return false }
+        return try store.event(at: last.cursor) != last.event
     }
 
     /// The store's generation mark, made now if it has none (the first worker to add it wins).
@@ -39,19 +63,23 @@ extension SessionLedger {
         return try store.get(Self.generationKey) ?? fresh
     }
 
-    /// Reads the whole log (the cursor may point past a log that started again), then appends
-    /// the remembered entries it does not hold; returns how many were written.
-    private func rewriteLostEntries() throws(SharedStoreError) -> Int {
+    /// Reads the whole log (the cursor may point past a log that started again or went back),
+    /// then appends the remembered entries it does not hold; returns how many were written.
+    func rewriteLostEntries() throws(SharedStoreError) -> Int {
         var inLog = Set<[UInt8]>()
         var next: String?
+        var newest: (cursor: String, event: [UInt8])?
+        logEntriesByExpiry.withLock { $0 = [:] }  // counted again, from the log's start
         while true {
             let (read, after) = try store.events(after: next, wait: 0)
             next = after
             inLog.formUnion(read)
-            apply(read.compactMap(EndedSessions.Entry.init(encoded:)))
+            if let event = read.last, let after { newest = (after, event) }
+            apply(read.compactMap(EndedSessions.Entry.init(encoded:)), fromLog: true)
             if read.count < type(of: store).pageSize { break }
         }
         cursor.withLock { $0 = next }
+        lastRead.withLock { $0 = newest }
         let lost = remembered.withLock { $0.live(now: now()) }.filter { !inLog.contains($0.encoded) }
         for entry in lost { try store.append(entry.encoded, keepUntil: Double(entry.until)) }
         return lost.count

@@ -14,8 +14,8 @@ public protocol Auth0Events: Sendable {
     func ledgerFailed(operation: String, error: String, firstOfOutage: Bool)
     /// The session ledger's shared store works again after failing.
     func ledgerRecovered()
-    /// The session ledger's store came back without its log; this worker wrote `rewritten`
-    /// ended sessions it remembered back into it.
+    /// The session ledger's store came back without its log or part of it (empty, or from an
+    /// older copy); this worker wrote `rewritten` ended sessions it remembered back into it.
     func ledgerStoreReset(rewritten: Int)
 }
 

@@ -13,6 +13,8 @@ enum Flash: Equatable {
     case sessionEnded(DeviceName)
     /// "Logged out everywhere else."
     case othersEnded
+    /// "You logged out everywhere else less than a minute ago…" (a repeat, refused).
+    case othersEndedRecently
     /// "That session had already ended."
     case sessionGone
     /// A cookie sealed before flashes were words (plain English), shown as written.
@@ -26,6 +28,7 @@ enum Flash: Equatable {
         case Words("flash.saved")?: self = .saved
         case Words("flash.refreshed")?: self = .refreshed
         case Words("flash.others_ended")?: self = .othersEnded
+        case Words("flash.others_ended_recently")?: self = .othersEndedRecently
         case Words("flash.session_gone")?: self = .sessionGone
         case let words? where words.key == "flash.session_ended":
             let name = { (key: String) in words.arguments[key].flatMap { $0.isEmpty ? nil : $0 } }
@@ -51,6 +54,7 @@ enum Flash: Equatable {
         case .sessionEnded(let device):
             Words("flash.session_ended", ["browser": device.browser ?? "", "system": device.system ?? ""]).stored
         case .othersEnded: Words("flash.others_ended").stored
+        case .othersEndedRecently: Words("flash.others_ended_recently").stored
         case .sessionGone: Words("flash.session_gone").stored
         case .written(let text): text
         }

@@ -122,6 +122,7 @@ public final class Pages: Sendable {
         case .notLoaded(let reason): say("flash.not_loaded", ["reason": say(reason.key, reason.arguments)])
         case .sessionEnded(let device): say("flash.session_ended", ["device": deviceText(device)])
         case .othersEnded: say("flash.others_ended")
+        case .othersEndedRecently: say("flash.others_ended_recently")
         case .sessionGone: say("flash.session_gone")
         case .written(let text): text
         }

@@ -41,12 +41,17 @@ extension Routes {
     }
 
     /// `POST /sessions/end-others`: ends every session of this person but this one, listed or
-    /// not (the ledger ends them by person and time, keeping this one).
+    /// not (the ledger ends them by person and time, keeping this one); once a minute per
+    /// session at most (see `SessionLedger.endOthersSeconds`).
     func endOtherSessions(_ request: Request, _ context: inout SessionContext) throws -> Response {
         guard let session = context.session else { return .redirect(to: "/", status: 303) }
         try checkForm(try request.formBody(), request: request, context: &context)
         let sub = String(session.profile.sub)
-        services.ledger.endSessions(of: sub, except: session)
+        guard services.ledger.endSessions(of: sub, except: session) else {
+            log(.info, "sessions ended everywhere else: too soon again", ["id": request.requestID, "user": sub])
+            context.setFlash(Flash.othersEndedRecently.stored)
+            return .redirect(to: "/sessions", status: 303)
+        }
         if let others = try? services.registry.sessions(of: sub) {
             for other in others where other.id != session.publicID { try? services.registry.remove(other.id, of: sub) }
         }

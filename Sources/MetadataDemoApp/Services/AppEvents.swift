@@ -37,7 +37,8 @@ struct AppEvents: Auth0Events {
     func ledgerStoreReset(rewritten: Int) {
         metrics.ledgerStoreReset()
         log(
-            .warning, "session ledger store came back without its log; remembered ended sessions written again",
+            .warning,
+            "session ledger store came back without its log or part of it; remembered ended sessions written again",
             ["rewritten": String(rewritten)])
     }
 

@@ -80,7 +80,9 @@ public final class AppMetrics: Sendable {
         ledgerResets = registry.makeCounter(
             descriptor: Self.name(
                 "session_ledger_store_resets", unit: "total",
-                help: "Times the store came back without its log and this worker wrote what it remembered again"))
+                help:
+                    "Times the store came back without its log or part of it and this worker wrote what it remembered again"
+            ))
         // At zero from the start: a series that first appears at 1 shows Prometheus no increase,
         // and the shipped alert on Management API 429s watches for any.
         _ = registry.makeCounter(descriptor: Self.managementCalls, labels: [("status", "429")])

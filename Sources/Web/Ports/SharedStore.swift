@@ -15,6 +15,11 @@ public protocol SharedStore: Sendable {
     /// none). When there are none, waits up to `wait` seconds for one.
     func events(after cursor: String?, wait: Double) throws(SharedStoreError) -> (events: [[UInt8]], cursor: String?)
 
+    /// The event the log holds at `cursor` (a cursor `events(after:wait:)` gave with it), nil
+    /// when the log no longer holds one there: how a reader tells a log that went back (a store
+    /// restored from an older snapshot, a failover to a replica that lagged) from one that went on.
+    func event(at cursor: String) throws(SharedStoreError) -> [UInt8]?
+
     /// Sets `key` to `value` for `ttl` seconds only if it has no live value; true when it was set.
     func add(_ key: String, _ value: [UInt8], ttl: Double) throws(SharedStoreError) -> Bool
 

@@ -150,6 +150,25 @@ import Web
         #expect(small.filter { $0.maxAge == 0 }.map(\.name) == ["__Host-mds.0", "__Host-mds.1"])
     }
 
+    /// Review 3, item 5: 500 cookie names planted under the session's (`mds.x`, by a page of the
+    /// same site) each got a clearing `Set-Cookie`, and nginx refused the answer's head. Only
+    /// the session's own names count, each once.
+    @Test func plantedNamesLikeTheSessionsAreNotOursToClear() throws {
+        let store = try store()
+        let planted = (0..<500).map { "mds.x\($0)=1; mda.\($0 + 4)=1" }.joined(separator: "; ")
+        let session = jar(try store.store(Self.session()), path: "/affirmation")
+        let header =
+            planted + "; mds.0=stale; mds.0=again; "
+            + session.pairs.map { "\($0.name)=\($0.value)" }
+            .joined(separator: "; ")
+        let loaded = store.load(from: Cookies(header: header), includingAccessToken: true)
+        #expect(loaded.session != nil, "a planted name does not spoil the session")
+        #expect(loaded.sentNames == ["mds.0", "mds"])
+        let written = try store.store(Self.session(), replacing: loaded)
+        #expect(written.count <= 7, "\(written.count) Set-Cookie lines")
+        #expect(store.clear(loaded).count <= 7)
+    }
+
     @Test func largeAccessTokenIsChunkedToo() throws {
         let store = try store()
         var session = Self.session()

@@ -115,6 +115,39 @@ import Web
         #expect(read(bytes) == nil)
     }
 
+    /// Review 3, item 5: asked a thousand times, the variable is stated once (the answer's one
+    /// record had a length past 16 bits, cut).
+    @Test func getValuesAskedOverAndOverIsAnsweredOnce() throws {
+        let asked = record(9, id: 0, Array(repeating: pair("FCGI_MPXS_CONNS", ""), count: 1000).flatMap { $0 })
+        let bytes = asked + record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, []) + record(5, [])
+        #expect(try #require(read(bytes)).managementAnswers == record(10, id: 0, pair("FCGI_MPXS_CONNS", "0")))
+    }
+
+    /// Review 3, item 5: a head over 65,535 bytes (many cookies) had its record length cut to 16
+    /// bits, and nginx read the rest of the head as records. It goes in several records now.
+    @Test func aHeadLongerThanARecordIsSplitAcrossRecords() {
+        let cookies = (0..<900).map { ("Set-Cookie", "c\($0)=" + String(repeating: "v", count: 80) + "; Path=/") }
+        let response = Response(status: 200, headers: cookies, body: Array("ok".utf8))
+        var written = GrowingBytes(capacity: 64)
+        AnswerRecords.append(response, withBody: true, requestID: 3, to: &written)
+        let out = written.array()
+        var stdout: [UInt8] = []
+        var types: [UInt8] = []
+        var offset = 0
+        while offset + 8 <= out.count {
+            let header = out.withUnsafeBytes { FastCGIRecord.Header(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            types.append(header.type)
+            if header.type == 6 { stdout += out[(offset + 8)..<(offset + 8 + header.contentLength)] }
+            offset += header.recordLength
+        }
+        #expect(offset == out.count)
+        #expect(types.filter { $0 == 6 }.count >= 4 && types.last == 3)
+        let text = String(decoding: stdout, as: UTF8.self)
+        #expect(text.hasPrefix("Status: 200 OK\r\nSet-Cookie: c0="))
+        #expect(text.hasSuffix("Content-Length: 2\r\n\r\nok"))
+        #expect(text.components(separatedBy: "Set-Cookie: ").count == 901)
+    }
+
     @Test func getValuesIsAnsweredWithTheRequest() throws {
         let asked = record(9, id: 0, pair("FCGI_MPXS_CONNS", "") + pair("FCGI_NOT_KNOWN", ""))
         let bytes = asked + record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, []) + record(5, [])

@@ -12,8 +12,7 @@ struct ChunkedSealedCookie: Sendable {
     let path: String
     let secure: Bool
     let sealer: CookieSealer
-    /// `NAME.`, and `NAME.0`, `NAME.1`, …, made once rather than per request.
-    private let chunkPrefix: String
+    /// `NAME.0`, `NAME.1`, …, made once rather than per request.
     private let chunkNames: [String]
 
     init(name: String, path: String, secure: Bool, sealer: CookieSealer) {
@@ -21,18 +20,22 @@ struct ChunkedSealedCookie: Sendable {
         self.path = path
         self.secure = secure
         self.sealer = sealer
-        chunkPrefix = name + "."
         chunkNames = (0..<ChunkedSealedCookie.maxChunks).map { name + "." + String($0) }
     }
 
     /// Every name this cookie may use.
     var allNames: [String] { [name] + chunkNames }
 
-    /// The names of this cookie's parts that the browser sent.
+    /// The names of this cookie's parts that the browser sent, each once. Only the names this
+    /// cookie uses count: another cookie named like a chunk (`NAME.x`, planted by a page of the
+    /// same site) is not ours to clear, and clearing every one made an answer's head as long
+    /// as the planter wished (500 names: nginx refused it, and that browser could not log in).
     func sentNames(in cookies: Cookies) -> [String] {
         var names: [String] = []
-        for pair in cookies.pairs where pair.name == name || pair.name.hasPrefix(chunkPrefix) {
-            names.append(pair.name)
+        for pair in cookies.pairs where !names.contains(where: { $0 == pair.name }) {
+            if pair.name == name || (pair.name.utf8.count == name.utf8.count + 2 && chunkNames.contains(pair.name)) {
+                names.append(pair.name)
+            }
         }
         return names
     }

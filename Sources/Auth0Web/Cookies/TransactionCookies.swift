@@ -7,6 +7,10 @@ public struct TransactionCookies: Sendable {
     public static let lifetime: Int64 = 600
     /// At most this many logins in progress per browser; the oldest are cleared.
     public static let maxOpen = 4
+    /// At most this many broken or surplus transaction cookies are cleared per answer (the rest
+    /// at the next logins): a page of the same site can plant any number of such names, and an
+    /// answer clearing each one grew a head past what nginx takes.
+    static let maxCleared = 8
 
     /// The cookie name prefix; the state follows it.
     public let prefix: String
@@ -24,22 +28,20 @@ public struct TransactionCookies: Sendable {
     public func start(_ transaction: LoginTransaction, existing cookies: Cookies) throws -> [SetCookie] {
         let name = prefix + transaction.state
         let value = try sealer.seal(transaction.encoded(), name: name, lifetime: TransactionCookies.lifetime)
-        var out = [SetCookie(name: name, value: value, maxAge: Int(TransactionCookies.lifetime), secure: secure)]
         var open: [(name: String, issuedAt: Int64)] = []
+        var broken: [String] = []
         for (oldName, oldValue) in cookies.named(withPrefix: prefix) {
             if let opened = sealer.open(oldValue, name: oldName) {
                 open.append((oldName, opened.issuedAt))
             } else {
-                out.append(.expired(oldName, secure: secure))
+                broken.append(oldName)
             }
         }
-        let keep = TransactionCookies.maxOpen - 1
-        if open.count > keep {
-            for old in open.sorted(by: { $0.issuedAt < $1.issuedAt }).prefix(open.count - keep) {
-                out.append(.expired(old.name, secure: secure))
-            }
-        }
-        return out
+        // The oldest logins past the limit first, then broken ones, up to the cap.
+        let surplus = open.sorted(by: { $0.issuedAt < $1.issuedAt }).dropLast(TransactionCookies.maxOpen - 1)
+        let cleared = (surplus.map(\.name) + broken).prefix(TransactionCookies.maxCleared)
+        return [SetCookie(name: name, value: value, maxAge: Int(TransactionCookies.lifetime), secure: secure)]
+            + cleared.map { SetCookie.expired($0, secure: secure) }
     }
 
     /// The transaction for `state`, when its cookie came back intact and in time.

@@ -2,9 +2,9 @@ import Glibc
 import Web
 
 /// An answer as the records that carry it, built whole in one buffer so that it leaves in one
-/// write: the CGI-style head (`Status:` line, headers, blank line) in one standard-output record,
-/// the body in records of at most 65,535 bytes, the empty record that ends the output, and the
-/// end of the request.
+/// write: the CGI-style head (`Status:` line, headers, blank line) in one standard-output record
+/// (several when it is longer than a record can be), the body in records of at most 65,535
+/// bytes, the empty record that ends the output, and the end of the request.
 /// - SeeAlso: the FastCGI 1.0 specification, 5.1 (responder) and 5.5 (`FCGI_END_REQUEST`).
 enum AnswerRecords {
     /// Appends `response` (its body left out when `withBody` is false, for `HEAD`) for `requestID`.
@@ -13,22 +13,33 @@ enum AnswerRecords {
         FastCGIRecord.appendHeader(type: FastCGIRecord.stdout, requestID: requestID, contentLength: 0, to: &out)
         appendHead(of: response, to: &out)
         let headLength = out.count - headerAt - FastCGIRecord.headerLength
-        out[headerAt + 4] = UInt8(truncatingIfNeeded: headLength >> 8)
-        out[headerAt + 5] = UInt8(truncatingIfNeeded: headLength)
+        if headLength <= FastCGIRecord.maxContentLength {
+            out[headerAt + 4] = UInt8(truncatingIfNeeded: headLength >> 8)
+            out[headerAt + 5] = UInt8(truncatingIfNeeded: headLength)
+        } else {
+            // Rare (dozens of cookies): the head is written again as records of a legal length;
+            // its length cut to 16 bits had nginx read the head's text as records.
+            let head = out.withBytes { Array($0[(headerAt + FastCGIRecord.headerLength)...]) }
+            out.truncate(to: headerAt)
+            head.withUnsafeBufferPointer { appendOutput($0, requestID: requestID, to: &out) }
+        }
         if withBody {
-            response.body.withUnsafeBufferPointer { body in
-                var start = 0
-                while start < body.count {
-                    let end = min(start + FastCGIRecord.maxContentLength, body.count)
-                    FastCGIRecord.appendHeader(
-                        type: FastCGIRecord.stdout, requestID: requestID, contentLength: end - start, to: &out)
-                    out.append(UnsafeBufferPointer(rebasing: body[start..<end]))
-                    start = end
-                }
-            }
+            response.body.withUnsafeBufferPointer { appendOutput($0, requestID: requestID, to: &out) }
         }
         FastCGIRecord.appendHeader(type: FastCGIRecord.stdout, requestID: requestID, contentLength: 0, to: &out)
         appendEnd(requestID: requestID, protocolStatus: FastCGIRecord.requestComplete, to: &out)
+    }
+
+    /// Appends `bytes` as standard-output records of at most 65,535 bytes each.
+    private static func appendOutput(_ bytes: UnsafeBufferPointer<UInt8>, requestID: Int, to out: inout GrowingBytes) {
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + FastCGIRecord.maxContentLength, bytes.count)
+            FastCGIRecord.appendHeader(
+                type: FastCGIRecord.stdout, requestID: requestID, contentLength: end - start, to: &out)
+            out.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            start = end
+        }
     }
 
     /// Appends the end of a request: application status 0 and `protocolStatus`.

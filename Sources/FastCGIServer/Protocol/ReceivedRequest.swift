@@ -115,11 +115,12 @@ package struct ReceivedRequest {
     }
 
     /// The answer to `FCGI_GET_VALUES` (4.1): of the variables asked for, the one this worker can
-    /// state: it does not multiplex requests on a connection.
+    /// state: it does not multiplex requests on a connection. Stated once however often it is
+    /// asked, so the answer always fits its one record.
     private static func valuesResult(for asked: UnsafeRawBufferPointer) -> [UInt8] {
         var pairs: [UInt8] = []
         _ = eachPair(in: asked) { name, _ in
-            guard name.elementsEqual("FCGI_MPXS_CONNS".utf8) else { return }
+            guard pairs.isEmpty, name.elementsEqual("FCGI_MPXS_CONNS".utf8) else { return }
             pairs.append(UInt8(name.count))
             pairs.append(1)
             pairs.append(contentsOf: name)

@@ -72,6 +72,12 @@ package struct GrowingBytes: ~Copyable {
     /// Forgets what was written, keeping the room (a buffer reused from one answer to the next).
     package mutating func removeAll() { count = 0 }
 
+    /// Forgets what was written past the first `length` bytes.
+    package mutating func truncate(to length: Int) {
+        precondition(length >= 0 && length <= count, "length out of range")
+        count = length
+    }
+
     /// The bytes written so far, in place.
     package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: start, count: count))

@@ -51,6 +51,43 @@ import Web
         #expect(stack.log("dev-tenant").contains("session transfer token refused"))
     }
 
+    /// Review 3, item 6: a link on another site carrying the attacker's own token, followed by
+    /// a fresh browser, logged that browser in as the attacker (login CSRF; only the tenant's IP
+    /// binding stood in the way, and it does not tell apart people behind one address). Now the
+    /// token goes on only for a navigation no page started; the link logs nobody in.
+    @Test func aTokenInALinkFromAnotherSiteIsDropped() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let url = try handOff(stack)
+        for site in ["cross-site", "same-site", "same-origin"] {
+            let login = try TestClient().get(url, headers: [("Sec-Fetch-Site", site)])
+            #expect(login.status == 302)
+            let authorize = try #require(login.header("location"))
+            #expect(authorize.hasPrefix(stack.tenantURL + "/authorize?"))
+            #expect(!authorize.contains("session_transfer_token"), "\(site): \(authorize)")
+        }
+        #expect(stack.log("worker").contains("session transfer token dropped"))
+        // The app's own way in still works with the same, unused token.
+        let opened = try TestClient().get(url, headers: [("Sec-Fetch-Site", "none")])
+        #expect(opened.header("location")?.contains("session_transfer_token=") == true)
+    }
+
+    /// Review 3, smaller: a refused token ended the browser's tenant session, so a made-up token
+    /// in a link logged a person out of the tenant. Auth0 ends it only for a valid token of
+    /// another person; a made-up one leaves it alone.
+    @Test func aMadeUpTokenLeavesTheTenantSessionAlone() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let madeUp = try browser.get(stack.baseURL + "/login?session_transfer_token=made-up-token")
+        let refused = try browser.get(try #require(madeUp.header("location")))
+        #expect(refused.status == 200 && refused.body.contains(Self.refusal))
+        // The tenant session is still there: a new login goes through without a password.
+        let again = try browser.get(try #require(try browser.get(stack.baseURL + "/login").header("location")))
+        #expect(again.status == 302, "asked for a password again: the tenant session ended")
+    }
+
     @Test func anExpiredTokenIsRefusedWithASentence() throws {
         let stack = try Stack(tenantEnvironment: ["DEV_TENANT_SESSION_TRANSFER_SECONDS": "1"])
         defer { stack.stop() }

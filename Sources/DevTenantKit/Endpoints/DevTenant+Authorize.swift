@@ -62,8 +62,10 @@ extension DevTenant {
     /// Native to Web SSO at `/authorize`, as Auth0 documents it: a session transfer token logs
     /// its person in (reusing this browser's session when it is theirs) if it is known, unused,
     /// within its life, from the address it was issued to, and the application accepts it in the
-    /// query. It is used up either way. Refused, or for another person than this browser's session
-    /// (which then ends), the login page asks for a password, with a sentence saying why.
+    /// query. It is used up either way. A valid token for another person than this browser's
+    /// session ends that session (Auth0: "the pre-existing Auth0 session is revoked"); an invalid
+    /// one leaves it alone (a made-up token in a link must not log anyone out). Either way the
+    /// login page asks for a password, with a sentence saying why.
     private func transferSession(_ token: String, pending: JSONValue, client: TenantConfig.Client, request: Request)
         throws -> Response
     {
@@ -76,13 +78,14 @@ extension DevTenant {
             if let (person, sid) = current, person.userID == user.userID {
                 return try afterLogin(pending, user: user, sessionID: sid)
             }
-            if current == nil {
+            if let (_, sid) = current {
+                store.endSession(sid)
+            } else {
                 log(.info, "session transfer token honoured", ["client": client.clientID])
                 let (sid, cookie) = try startSession(for: user)
                 return try afterLogin(pending, user: user, sessionID: sid, newSession: cookie)
             }
         }
-        if let (_, sid) = current { store.endSession(sid) }
         log(.info, "session transfer token refused", ["client": client.clientID])
         let (tx, cookie) = try issueTicket(pending, purpose: "login")
         var page = renderLogin(

@@ -7,9 +7,23 @@ extension Routes {
     func login(_ request: Request, _ context: inout SessionContext) throws -> Response {
         let query = try request.queryParameters()
         // From the iOS app (Native to Web SSO): Universal Login logs the person in without a password.
+        var transferToken = query["session_transfer_token"]
+        if transferToken != nil, !Self.isOpenedFromOutsideTheWeb(request) {
+            // A link on another site carrying the attacker's own token would log this browser in
+            // as the attacker (login CSRF): their next save would go to the attacker's metadata.
+            log(.warning, "session transfer token dropped: not opened by the app", ["id": request.requestID])
+            transferToken = nil
+        }
         return try beginLogin(
-            context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]),
-            sessionTransferToken: query["session_transfer_token"])
+            context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]), sessionTransferToken: transferToken)
+    }
+
+    /// True when the browser says the navigation did not come from a page (`Sec-Fetch-Site:
+    /// none`: opened by an app, typed, a bookmark), or says nothing (a browser without Fetch
+    /// Metadata): how the app opens its address. A link followed from any site is not.
+    static func isOpenedFromOutsideTheWeb(_ request: Request) -> Bool {
+        guard let site = request.headers["sec-fetch-site"] else { return true }
+        return site == "none"
     }
 
     /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.

@@ -61,6 +61,7 @@ import Testing
         #expect(try debian.property("ActiveState", of: "metadata-demo@1.socket") != "failed")
         #expect(try debian.property("Result", of: "metadata-demo@1.socket") == "success")
         #expect(Int(try debian.property("NRestarts", of: "metadata-demo@1.service")) ?? 0 >= 8)
+        #expect(try debian.property("MemoryMax", of: "metadata-demo@1.service") == String(512 << 20))
         #expect(health(debian)?.hasPrefix("Status: 200") == true)
     }
 

@@ -66,6 +66,68 @@ import Testing
         #expect(stack.log("worker").contains("closed a connection: not a FastCGI request"))
     }
 
+    /// Review 3, item 4: the cap of 64 unfinished requests was per process, so a peer forking
+    /// processes got round it, and each worker held up to 96 KiB of head and 64 KiB of body per
+    /// request until its deadline (~790 MB seen). Now the cap is per user and every arriving
+    /// request counts against one budget (32 MiB): 32 processes holding 64 requests of ~150 KB
+    /// each leave the worker's peak memory near its rest, and nginx is answered meanwhile.
+    @Test func aPeerForkingProcessesCannotMakeTheWorkerHoldItsRequests() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let pid = try #require(stack.workerPID())
+        // A head of ~90 KB (in two records: one holds at most 65,535 bytes) and 60 KB of body.
+        let params = [
+            ("REQUEST_METHOD", "POST"), ("CONTENT_LENGTH", "60000"),
+            ("HTTP_X_PAD", String(repeating: "p", count: 60_000)),
+            ("HTTP_X_PAD2", String(repeating: "q", count: 30_000)),
+        ].flatMap { FastCGIRecords.pair($0.0, $0.1) }
+        let head =
+            FastCGIRecords.begin() + FastCGIRecords.record(type: 4, content: Array(params[..<50_000]))
+            + FastCGIRecords.record(type: 4, content: Array(params[50_000...]))
+            + FastCGIRecords.record(type: 4, content: [])
+        let request = head + FastCGIRecords.record(type: 5, content: Array(repeating: 120, count: 60_000))
+        let requestFile = stack.runDir + "/unfinished-request"
+        try Data(request).write(to: URL(fileURLWithPath: requestFile))
+        let script = """
+            import os, socket, sys, time
+            path, data = sys.argv[1], open(sys.argv[2], "rb").read()
+            children = []
+            for _ in range(32):
+                child = os.fork()
+                if child == 0:
+                    held = []
+                    for _ in range(64):
+                        s = socket.socket(socket.AF_UNIX)
+                        try:
+                            s.connect(path)
+                            s.sendall(data)  # never the body's end: the request stays unfinished
+                            held.append(s)
+                        except OSError:
+                            s.close()
+                    time.sleep(2)
+                    os._exit(0)
+                children.append(child)
+            for child in children:
+                os.waitpid(child, 0)
+            print("done")
+            """
+        let before = Self.peakMemoryKB(of: pid)
+        let hoarder = try Stack.run(
+            "/usr/bin/python3", ["-c", script, stack.runDir + "/metadata-demo.sock", requestFile])
+        #expect(hoarder.output.contains("done"), "\(hoarder.output)")
+        let peak = Self.peakMemoryKB(of: pid)
+        #expect(peak - before < 96 * 1024, "the worker's peak memory grew by \(peak - before) kB")
+        #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
+        #expect(stack.workerPID() == pid)
+    }
+
+    /// The peak resident memory of process `pid` (VmHWM), in kB.
+    private static func peakMemoryKB(of pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
     @Test func aHeadTricklingInIsCutAfterThreeSecondsNotTen() throws {
         let stack = try Stack()
         defer { stack.stop() }

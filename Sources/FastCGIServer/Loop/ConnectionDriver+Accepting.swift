@@ -21,7 +21,7 @@ extension ConnectionDriver {
                     Foundation.close(fd)
                     continue
                 }
-                admit(FastCGIConnection(socket: fd, framing: server.newFraming(), peer: peer))
+                admit(FastCGIConnection(socket: fd, framing: server.newFraming(), peer: peer, budget: heldBytes))
                 continue
             }
             switch errno {
@@ -121,7 +121,7 @@ extension ConnectionDriver {
                 }
                 return nil
             }
-            return UInt64(UInt32(bitPattern: pid))
+            return 1 << 61 | UInt64(uid)
         case 0:
             var address: UInt32 = 0
             return CFastCGI_peerIPv4(fd, &address) == 1 ? 1 << 63 | UInt64(address) : 1 << 62

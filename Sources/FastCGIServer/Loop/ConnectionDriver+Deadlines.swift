@@ -67,26 +67,50 @@ extension ConnectionDriver {
     /// `unfinishedPerPeer` of them (a web server sends each whole: this is someone holding them).
     private func closeHoarded(_ connections: [FastCGIConnection]) {
         var arriving: [UInt64: [FastCGIConnection]] = [:]
-        for connection in connections
-        where connection.busySince.load(ordering: .relaxed) != 0 && !connection.isClosing.load(ordering: .relaxed) {
+        for connection in connections where Self.isArriving(connection) {
             arriving[connection.peer, default: []].append(connection)
         }
         for (_, held) in arriving where held.count > options.unfinishedPerPeer {
-            let oldest = held.sorted { $0.busySince.load(ordering: .relaxed) < $1.busySince.load(ordering: .relaxed) }
-            var closed = 0
-            for connection in oldest.prefix(held.count - options.unfinishedPerPeer)
-            where connection.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
-                .exchanged
-            {
-                _ = close(connection)
-                closed += 1
-            }
+            let closed = closeArrivingLongest(held) { $0 < held.count - options.unfinishedPerPeer }
             if closed > 0, let count = hoarded.add(closed) {
                 log(
                     .warning, "closed connections: too many requests arriving from one peer",
                     ["count": String(count), "limit": String(options.unfinishedPerPeer)])
             }
         }
+    }
+
+    /// Closes the requests arriving the longest until what all connections hold is within
+    /// `maxHeldBytes` again (the one calling holds its own connection: it is not among them).
+    func closeArrivingOverBudget() {
+        let arriving = table.snapshot().filter(Self.isArriving)
+        let closed = closeArrivingLongest(arriving) { _ in heldBytes.current > options.maxHeldBytes }
+        if closed > 0, let count = overBudget.add(closed) {
+            log(
+                .warning, "closed connections: requests arriving held more than their memory budget",
+                ["count": String(count), "limit": String(options.maxHeldBytes)])
+        }
+    }
+
+    /// Closes `arriving`'s connections that no thread is using, those arriving the longest first,
+    /// while `more` (given how many were closed so far) says so; returns how many it closed.
+    private func closeArrivingLongest(_ arriving: [FastCGIConnection], while more: (Int) -> Bool) -> Int {
+        var closed = 0
+        for connection in arriving.sorted(by: {
+            $0.busySince.load(ordering: .relaxed) < $1.busySince.load(ordering: .relaxed)
+        }) where more(closed) {
+            guard
+                connection.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+            else { continue }
+            _ = close(connection)
+            closed += 1
+        }
+        return closed
+    }
+
+    /// True while a request is arriving on `connection` (it is not closing).
+    private static func isArriving(_ connection: FastCGIConnection) -> Bool {
+        connection.busySince.load(ordering: .relaxed) != 0 && !connection.isClosing.load(ordering: .relaxed)
     }
 
     private func isDue(_ connection: FastCGIConnection, now: Int64, stopping: Bool) -> Bool {

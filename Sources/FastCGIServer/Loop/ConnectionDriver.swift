@@ -19,6 +19,9 @@ final class ConnectionDriver: Sendable {
     let strangers = RateLimitedCount()
     let hoarded = RateLimitedCount()
     let evicted = RateLimitedCount()
+    let overBudget = RateLimitedCount()
+    /// The bytes of requests still arriving, on every connection.
+    let heldBytes = HeldBytes()
     /// When a page thread last answered the heartbeat (milliseconds, `Uptime`).
     let lastHeartbeat = Atomic<Int64>(0)
 
@@ -125,6 +128,7 @@ final class ConnectionDriver: Sendable {
         case .incomplete:
             connection.hold(arrived)
             if connection.framing.headIsWhole { connection.hasHead.store(true, ordering: .relaxed) }
+            if heldBytes.current > options.maxHeldBytes { closeArrivingOverBudget() }
             return .needsMore
         case .complete:
             return answer(connection, arrived: arrived, seen: seen, scratch: scratch, mayWait: mayWait)

@@ -25,9 +25,12 @@ final class FastCGIConnection: @unchecked Sendable {
     let isClosing = Atomic<Bool>(false)
     /// True once the request now arriving has its whole head (parameters); false between requests.
     let hasHead = Atomic<Bool>(false)
-    /// Who connected: the peer process's id on a unix socket, its IPv4 address over TCP (high
-    /// bit set), for the cap on requests one peer may hold open.
+    /// Who connected: the peer's user id on a unix socket (every process a user forks is one
+    /// peer), its IPv4 address over TCP (high bit set), for the cap on requests one peer may
+    /// hold open.
     let peer: UInt64
+    /// Where the bytes held here are counted with every other connection's.
+    private let budget: HeldBytes?
     /// The token the poller reports this connection by (set once, by the table).
     nonisolated(unsafe) var token: UInt64 = 0
     /// What has arrived of the request now being received. Touched only by the thread driving
@@ -36,10 +39,11 @@ final class FastCGIConnection: @unchecked Sendable {
     @exclusivity(unchecked) var framing: RequestFraming
 
     /// Takes ownership of an accepted (non-blocking) socket.
-    init(socket fd: Int32, framing: RequestFraming, peer: UInt64 = 0) {
+    init(socket fd: Int32, framing: RequestFraming, peer: UInt64 = 0, budget: HeldBytes? = nil) {
         socket = fd
         self.framing = framing
         self.peer = peer
+        self.budget = budget
         idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
     }
 
@@ -56,7 +60,7 @@ final class FastCGIConnection: @unchecked Sendable {
         var count = held.count
         if count > 0 {
             held.withUnsafeBytes { buffer.copyMemory(from: $0) }
-            held = []
+            release()
         }
         while count < buffer.count {
             let asked = buffer.count - count
@@ -79,7 +83,14 @@ final class FastCGIConnection: @unchecked Sendable {
 
     /// Keeps bytes that arrived for a request not yet whole, until the next event.
     func hold(_ bytes: UnsafeRawBufferPointer) {
+        budget?.add(bytes.count - held.count)
         held = Array(bytes)
+    }
+
+    /// Drops what is held, counting it off the budget.
+    private func release() {
+        budget?.add(-held.count)
+        held = []
     }
 
     /// Writes `bytes` whole without waiting, from where they lie: false when the socket would not
@@ -103,7 +114,7 @@ final class FastCGIConnection: @unchecked Sendable {
     /// over TCP a request body left unread cannot reset the connection before the answer is read.
     func beginClosing() {
         shutdown(socket, Int32(SHUT_WR))
-        held = []
+        release()
         isClosing.store(true, ordering: .relaxed)
         busySince.store(Uptime.milliseconds(), ordering: .relaxed)
     }
@@ -125,6 +136,6 @@ final class FastCGIConnection: @unchecked Sendable {
         guard socket >= 0 else { return }
         Foundation.close(socket)
         socket = -1
-        held = []
+        release()
     }
 }

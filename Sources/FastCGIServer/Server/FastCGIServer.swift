@@ -29,10 +29,14 @@ public final class FastCGIServer: Sendable {
         /// How long a request's head (its parameters) may take to arrive, from its first byte: a
         /// web server sends it at once, so a peer trickling it is cut off early.
         public var headSeconds: Int = 3
-        /// The most requests one peer (a process on a unix socket, an address over TCP) may
-        /// have arriving at once; its oldest beyond that are closed. A web server sends each
-        /// request whole, so only a peer holding requests open reaches it.
+        /// The most requests one peer (a user on a unix socket, whatever processes it forks; an
+        /// address over TCP) may have arriving at once; its oldest beyond that are closed. A web
+        /// server sends each request whole, so only a peer holding requests open reaches it.
         public var unfinishedPerPeer: Int = 64
+        /// The most bytes all requests still arriving may hold together; past it, those
+        /// arriving the longest are closed. Two hundred requests of the largest size at once:
+        /// a web server sending whole requests stays far below it.
+        public var maxHeldBytes: Int = 32 * 1024 * 1024
         /// How long a kept connection may stay idle (longer than nginx's keepalive_timeout, 60 s).
         public var idleSeconds: Int = 300
         /// The most connections held at once (also bounded by the open-file limit): the

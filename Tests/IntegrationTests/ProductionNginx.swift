@@ -123,7 +123,7 @@ final class ProductionNginx {
     /// One answer of the site over https (or http), as curl sees it: status, headers and body.
     func fetch(
         _ path: String, host: String = "demo.example.com", tls: Bool = true, method: String = "GET",
-        cookie: String? = nil
+        cookie: String? = nil, headers extra: [String] = []
     ) throws -> (status: Int, headers: [String: String], body: String, curlExit: Int32) {
         let port = tls ? https : http
         let bodyFile = dir + "/body-\(UUID().uuidString.prefix(8))"
@@ -133,6 +133,7 @@ final class ProductionNginx {
             "\(tls ? "https" : "http")://\(host):\(port)\(path)",
         ]
         if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
+        for header in extra { arguments += ["-H", header] }
         if method == "POST" { arguments += ["-H", "Origin: https://demo.example.com", "--data", "csrf=x"] }
         let (status, output) = try Stack.run("/usr/bin/curl", arguments, environment: [:])
         var headers: [String: String] = [:]

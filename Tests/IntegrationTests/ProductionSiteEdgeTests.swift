@@ -41,6 +41,28 @@ import Testing
         }
     }
 
+    /// Review 3, smaller: under Debian's nginx.conf (`gzip on` for text/html) the worker's pages,
+    /// which carry a CSRF token and echo what a request sent, went out compressed: what BREACH
+    /// reads secrets from. The site turns compression off.
+    @Test func pagesAreNotCompressedUnderDebiansNginxConf() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        try FileManager.default.createSymbolicLink(
+            atPath: stack.runDir + "/1.sock", withDestinationPath: stack.runDir + "/metadata-demo.sock")
+        let empty = NSTemporaryDirectory() + "edge-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: empty + "/static", withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
+        let site = try ProductionNginx(
+            site: text, staticRoot: empty, socketDirectory: stack.runDir, main: .debianStock)
+        defer { site.stop() }
+        for path in ["/", "/logged-out?returnTo=%2Fsomething-echoed"] {
+            let page = try site.fetch(path, headers: ["Accept-Encoding: gzip, deflate, br"])
+            #expect(page.status == 200, "\(path): \(page.status)")
+            #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
+            #expect(page.headers["content-encoding"] == nil, "\(path): \(page.headers)")
+        }
+    }
+
     /// 1,100 slow connections from one address took the site down. Now at most 50 requests in
     /// progress per address (the 51st is 429 at once), and a head or body that stalls is cut
     /// after 10 s, not 60.

@@ -10,7 +10,8 @@ enum PrivateKeyPEM {
         return bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
             defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+            // No password, ever: without a callback OpenSSL asks for one on the terminal.
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
         }
     }
 

@@ -1,5 +1,6 @@
 import Auth0Web
 import Foundation
+import OpenSSLCrypto
 import Synchronization
 import TestSupport
 import Testing
@@ -122,16 +123,76 @@ import Web
             })
     }
 
-    @Test func secretsMayComeFromFilesAndRotate() throws {
+    /// A secret file as its owner alone may read it (mode 0600).
+    private func secretFile(_ text: String, mode: Int = 0o600) throws -> String {
         let path = NSTemporaryDirectory() + "secret-\(UUID().uuidString)"
-        try "\(TestSettings.cookieSecret),\(TestSettings.otherCookieSecret)\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    @Test func secretsMayComeFromFilesAndRotate() throws {
+        let path = try secretFile("\(TestSettings.cookieSecret),\(TestSettings.otherCookieSecret)\n")
         var env = Self.good
         env["AUTH0_SECRET"] = nil
         env["AUTH0_SECRET_FILE"] = path
         #expect(try Auth0Settings(environment: env).cookieSecrets.count == 2)
         env["AUTH0_SECRET_FILE"] = "/nonexistent/secret"
         #expect(throws: SettingsProblems.self) { try Auth0Settings(environment: env) }
+    }
+
+    /// Review 3, smaller: a secret file others could read was taken as it was.
+    @Test(arguments: [0o644, 0o604, 0o620, 0o666])
+    func aSecretFileOthersCanReadIsRefused(mode: Int) throws {
+        let path = try secretFile(TestSettings.cookieSecret, mode: mode)
+        var env = Self.good
+        env["AUTH0_SECRET"] = nil
+        env["AUTH0_SECRET_FILE"] = path
+        #expect(
+            performing: { try Auth0Settings(environment: env) },
+            throws: { error in
+                (error as? SettingsProblems)?.lines
+                    == [
+                        "AUTH0_SECRET_FILE: \(path) can be read or changed by other users (mode \(String(mode, radix: 8))); "
+                            + "run `chmod 600 \(path)`"
+                    ]
+            })
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        #expect(try Auth0Settings(environment: env).cookieSecrets == [TestSettings.cookieSecret], "its group may read")
+    }
+
+    /// Review 3, smaller: `openssl ecparam -genkey` writes an EC PARAMETERS block before the key,
+    /// which was refused as "not a key"; an encrypted key is refused with why (OpenSSL would have
+    /// asked for its password on the terminal).
+    @Test func assertionKeysAsOpenSSLWritesThemAndEncryptedOnesSayWhy() throws {
+        let parameters = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n"
+        let key = try ECPrivateKey().pem()
+        var env = Self.good
+        env["ASSERTION_KEY_FILE"] = try secretFile(parameters + key)
+        #expect(try Auth0Settings(environment: env).assertionKeys.count == 1)
+        let encrypted = try Self.openssl(["pkey", "-aes256", "-passout", "pass:secret"], input: key)
+        #expect(encrypted.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----"))
+        env["ASSERTION_KEY_FILE"] = try secretFile(encrypted)
+        #expect(
+            performing: { try Auth0Settings(environment: env) },
+            throws: { error in
+                (error as? SettingsProblems)?.lines.first?.hasPrefix("ASSERTION_KEY: PEM block 1 is encrypted") == true
+            })
+    }
+
+    private static func openssl(_ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        let (stdin, stdout) = (Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
     }
 
     @Test func theManagementAPIIsTheAudienceWhenItIsOne() throws {

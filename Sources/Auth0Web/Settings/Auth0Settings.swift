@@ -120,6 +120,15 @@ public struct Auth0Settings: Sendable {
                 problems.append("\(setting): cannot read \(path)")
                 return ""
             }
+            // A secret others can read is no secret (systemd's credentials are the service's alone).
+            if setting.hasSuffix("_FILE"),
+                let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+                mode & 0o027 != 0
+            {
+                problems.append(
+                    "\(setting): \(path) can be read or changed by other users (mode \(String(mode & 0o777, radix: 8))); "
+                        + "run `chmod 600 \(path)`")
+            }
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { problems.append("\(setting): \(path) is empty") }
             return trimmed
@@ -210,12 +219,21 @@ public struct Auth0Settings: Sendable {
     }
 
     /// The P-256 keys of `ASSERTION_KEY`'s PEM blocks; each block that is not one is a problem.
+    /// An `EC PARAMETERS` block (`openssl ecparam -genkey` writes one before the key) only
+    /// names the curve, which the key names too; an encrypted key is refused, never asked a
+    /// password for (OpenSSL would prompt on the terminal, and a service has none).
     private static func assertionKeys(_ text: String?, _ problems: inout [String]) -> [ECPrivateKey] {
         guard let text, !text.isEmpty else { return [] }
         let blocks = text.split(separator: "-----BEGIN ").map { "-----BEGIN " + $0 }
+            .filter { !$0.hasPrefix("-----BEGIN EC PARAMETERS-----") }
         var keys: [ECPrivateKey] = []
         for (index, block) in blocks.enumerated() {
-            if let key = try? ECPrivateKey(pem: block) {
+            if block.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----") || block.contains("Proc-Type: 4,ENCRYPTED") {
+                problems.append(
+                    "ASSERTION_KEY: PEM block \(index + 1) is encrypted; give the key unencrypted "
+                        + "(`openssl pkey -in KEY -out KEY.pem`, then chmod 600) or make one with "
+                        + "`metadata-demo new-assertion-key`")
+            } else if let key = try? ECPrivateKey(pem: block) {
                 keys.append(key)
             } else {
                 problems.append(

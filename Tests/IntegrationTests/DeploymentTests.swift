@@ -354,6 +354,39 @@ import Web
         #expect(set[0]["d"] == nil, "the private part is never published")
     }
 
+    /// Review 3, smaller: an assertion taken from an earlier request (a log, a proxy) opened the
+    /// sibling for the rest of its minute, and each made-up `kid` cost the site a key fetch. Now
+    /// each assertion opens one request (its `jti`), names its login (`sid`), and unknown kids
+    /// make the sibling fetch the keys again at most once per 30 s.
+    @Test func anAssertionOpensOneRequestAndMadeUpKeyIDsDoNotHammerTheSite() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let token = try assertion(for: browser)
+        #expect(try askSibling([("X-Auth-Assertion", token)]).hasPrefix("200 mini app for"))
+        #expect(try askSibling([("X-Auth-Assertion", token)]).hasPrefix("401 identity assertion refused"))
+        let next = try assertion(for: browser)
+        #expect(try askSibling([("X-Auth-Assertion", next)]).hasPrefix("200 mini app for"))
+        let claims = try [token, next].map { token -> JSONValue in
+            let payload = try #require(Base64URL.decode(token.split(separator: ".")[1]))
+            return try #require(JSONValue.parse(payload))
+        }
+        #expect(claims[0]["jti"] != claims[1]["jti"] && claims[0]["sid"] == claims[1]["sid"])
+        #expect(claims[0]["sid"]?.string?.isEmpty == false)
+
+        let fetches = { self.stack.log("worker").components(separatedBy: "route=/.well-known/jwks.json").count - 1 }
+        let before = fetches()
+        let stranger = try ECPrivateKey()
+        let payload = String(token.split(separator: ".")[1])
+        for index in 0..<30 {
+            let header = Base64URL.encode(Array(#"{"alg":"ES256","typ":"JWT","kid":"made-up-\#(index)"}"#.utf8))
+            let input = header + "." + payload
+            let forged = input + "." + Base64URL.encode(try stranger.signES256(Array(input.utf8)))
+            #expect(try askSibling([("X-Auth-Assertion", forged)]).hasPrefix("401 identity assertion refused"))
+        }
+        usleep(300_000)  // the worker's log lines are written after each answer
+        #expect(fetches() - before <= 1, "\(fetches() - before) key fetches for 30 made-up kids")
+    }
+
     /// An assertion is for one audience: a sibling that expects another refuses it.
     @Test func anAssertionForAnotherAudienceIsRefused() throws {
         let browser = TestClient()

@@ -14,6 +14,12 @@ import Web
     let profile = Session.Profile(
         sub: "auth0|1", name: "Skippy", email: "skippy@example.com", emailVerified: true, picture: "", updatedAt: "")
 
+    private func session(csrf: String = "login-one") -> Session {
+        Session(
+            profile: profile, accessToken: nil, refreshToken: nil, tenantSessionID: nil, csrfToken: csrf,
+            createdAt: 1_700_000_000)
+    }
+
     private func claims(_ token: String) throws -> JSONValue {
         let parts = token.split(separator: ".")
         try #require(parts.count == 3)
@@ -33,7 +39,7 @@ import Web
             try IdentityAssertions(
                 keys: [try ECPrivateKey()], baseURL: "https://demo.example.com", audience: "https://mini.example.com/",
                 clock: time.clock))
-        let token = try assertions.assertion(for: profile)
+        let token = try assertions.assertion(for: session())
         let said = try claims(token)
         #expect(
             said["iss"]?.string == "https://demo.example.com/" && said["aud"]?.string == "https://mini.example.com/")
@@ -45,20 +51,24 @@ import Web
             token.split(separator: ".").last.flatMap { Base64URL.decode($0) }?.count == 64, "r and s, 32 bytes each")
     }
 
-    @Test func oneIsKeptForHalfAMinuteThenANewOneIsSigned() throws {
+    /// Review 3, smaller: one assertion was reused for half a minute and said nothing of the
+    /// login, so a copy taken before a logout stayed good. Each is now signed for one request,
+    /// with an id of its own (`jti`) and the login's public id (`sid`).
+    @Test func eachAssertionHasItsOwnIDAndNamesItsLogin() throws {
         let time = ManualClock()
         let assertions = try #require(
             try IdentityAssertions(
                 keys: [try ECPrivateKey()], baseURL: "https://d.example", audience: "a", clock: time.clock))
-        let first = try assertions.assertion(for: profile)
-        time.advance(29)
-        #expect(try assertions.assertion(for: profile) == first)
-        time.advance(2)
-        let second = try assertions.assertion(for: profile)
-        let issuedAt = try claims(second)["iat"]?.number
-        #expect(second != first && issuedAt == 1_700_000_031)
-        var renamed = profile
-        renamed.name = "Skippy the Kangaroo"
+        let (first, second) = (
+            try claims(try assertions.assertion(for: session())), try claims(try assertions.assertion(for: session()))
+        )
+        let ids = [first["jti"]?.string, second["jti"]?.string].compactMap { $0 }
+        #expect(ids.count == 2 && ids[0] != ids[1] && ids.allSatisfy { Base64URL.decode($0)?.count == 16 })
+        #expect(first["sid"]?.string == session().publicID && second["sid"]?.string == session().publicID)
+        let other = try claims(try assertions.assertion(for: session(csrf: "login-two")))
+        #expect(other["sid"]?.string == session(csrf: "login-two").publicID && other["sid"] != first["sid"])
+        var renamed = session()
+        renamed.profile.name = "Skippy the Kangaroo"
         #expect(try claims(try assertions.assertion(for: renamed))["name"]?.string == "Skippy the Kangaroo")
     }
 
@@ -70,7 +80,7 @@ import Web
         let ids = keys.compactMap { $0["kid"]?.string }
         let (x, y) = try new.publicCoordinates()
         #expect(ids.count == 2 && ids[0] == IdentityAssertions.thumbprint(x: x, y: y))
-        #expect(try header(try assertions.assertion(for: profile))["kid"]?.string == ids[0])
+        #expect(try header(try assertions.assertion(for: session()))["kid"]?.string == ids[0])
         #expect(keys.allSatisfy { $0["d"] == nil && $0["alg"]?.string == "ES256" && $0["use"]?.string == "sig" })
     }
 

@@ -2,9 +2,14 @@
 """The sample sibling ("mini") app behind nginx's /mini/ location.
 
 It believes who the visitor is only from X-Auth-Assertion: a JWT (ES256) that Metadata demo's
-/auth/check signs for the minute, which it verifies on its own with the public keys at
+/auth/check signs for each request, which it verifies on its own with the public keys at
 /.well-known/jwks.json (PyJWT, Debian's python3-jwt), its issuer and its audience. So it trusts
 neither the network between nginx and itself nor the X-Auth-* headers beside the assertion.
+Each assertion is for one request: its jti is refused a second time while it is valid, so one
+copied from an earlier request (a log, a proxy) opens nothing. Its sid names the login it speaks
+for, for an app that keeps sessions of its own (end yours when the sid changes). A kid the key
+set does not hold makes it fetch the set again at most once per 30 s, so made-up kids cannot
+make it hammer the site.
 
   mini_app.py --listen unix:/path/mini.sock|HOST:PORT --site https://demo.example.com
               [--audience URL] [--jwks URL]
@@ -18,6 +23,8 @@ import http.server
 import os
 import socket
 import socketserver
+import threading
+import time
 
 import jwt
 
@@ -34,10 +41,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not token:
             return self.answer(401, "no identity assertion\n")
         try:
-            key = self.server.keys.get_signing_key_from_jwt(token).key
+            key = self.server.keys.key_for(token)
             claims = jwt.decode(token, key, algorithms=["ES256"], audience=self.server.audience,
                                 issuer=self.server.issuer, leeway=5,
-                                options={"require": ["iss", "aud", "sub", "iat", "exp"]})
+                                options={"require": ["iss", "aud", "sub", "iat", "exp", "jti", "sid"]})
+            self.server.seen.first_use(claims["jti"], claims["exp"])
         except (jwt.PyJWTError, OSError) as error:
             return self.answer(401, f"identity assertion refused: {error}\n")
         self.answer(200, f"mini app for {claims['sub']} ({claims.get('email', '')})\n")
@@ -52,6 +60,45 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass  # nginx logs the requests; a unix peer has no address to print
+
+
+class Keys:
+    """The site's published keys, fetched again when a kid is not among them, but at most once
+    per REFETCH_SECONDS: an unknown kid in a forged token must not cost a fetch each."""
+    REFETCH_SECONDS = 30
+
+    def __init__(self, url):
+        self.client = jwt.PyJWKClient(url, cache_jwk_set=True, lifespan=300)
+        self.lock = threading.Lock()
+        self.last_refetch = float("-inf")
+
+    def key_for(self, token):
+        kid = jwt.get_unverified_header(token).get("kid")
+        with self.lock:
+            keys = {key.key_id: key for key in self.client.get_signing_keys()}
+            if kid not in keys and time.monotonic() - self.last_refetch >= self.REFETCH_SECONDS:
+                self.last_refetch = time.monotonic()
+                keys = {key.key_id: key for key in self.client.get_signing_keys(refresh=True)}
+        if kid not in keys:
+            raise jwt.PyJWTError(f"no published key has the kid {kid!r}")
+        return keys[kid].key
+
+
+class SeenAssertions:
+    """The jti of every assertion used, until it expires: a second use is refused."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.expiry = {}
+
+    def first_use(self, jti, expires):
+        now = time.time()
+        with self.lock:
+            if len(self.expiry) > 10000:
+                self.expiry = {seen: at for seen, at in self.expiry.items() if at > now - 10}
+            if jti in self.expiry:
+                raise jwt.PyJWTError("this assertion was used already")
+            self.expiry[jti] = float(expires)
 
 
 class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
@@ -92,7 +139,8 @@ def main():
     server = serve(args.listen)
     server.issuer = site + "/"
     server.audience = args.audience or site + "/mini/"
-    server.keys = jwt.PyJWKClient(args.jwks or site + "/.well-known/jwks.json", cache_keys=True, lifespan=300)
+    server.keys = Keys(args.jwks or site + "/.well-known/jwks.json")
+    server.seen = SeenAssertions()
     server.serve_forever()
 
 

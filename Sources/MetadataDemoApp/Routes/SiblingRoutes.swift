@@ -20,7 +20,7 @@ extension Routes {
         response.add("X-Auth-Email", Routes.headerSafe(String(session.profile.email)))
         response.add("X-Auth-Name", Routes.headerSafe(String(session.profile.name)))
         // Without it a sibling must trust the network; a failed signature leaves only the above.
-        if let assertion = try? services.assertions?.assertion(for: session.profile) {
+        if let assertion = try? services.assertions?.assertion(for: session) {
             response.add("X-Auth-Assertion", assertion)
         }
         return response  // the context extends the session when due

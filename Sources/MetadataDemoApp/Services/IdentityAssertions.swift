@@ -1,19 +1,18 @@
 import Auth0Web
 import OpenSSLCrypto
-import PerThread
 import Web
 
 /// Who is logged in, said in a form a sibling app on another host can check on its own: a JWT
-/// (ES256) signed with the product's key, `iss` the site, `aud` the sibling, a minute's life.
-/// `/auth/check` hands one to nginx, which passes it on as `X-Auth-Assertion`; the public keys
-/// are at `/.well-known/jwks.json`. A sibling that verifies it trusts neither the network between
-/// them nor the `X-Auth-*` headers beside it.
+/// (ES256) signed with the product's key, `iss` the site, `aud` the sibling, a minute's life,
+/// `jti` its own random id and `sid` the login it speaks for (`Session.publicID`). `/auth/check`
+/// signs one for each sibling request and hands it to nginx, which passes it on as
+/// `X-Auth-Assertion`; the public keys are at `/.well-known/jwks.json`. A sibling that verifies
+/// it trusts neither the network between them nor the `X-Auth-*` headers beside it, and one that
+/// refuses a `jti` it has seen cannot be handed an assertion taken from an earlier request (one
+/// was reused for half a minute: a copy stayed good after its login ended).
 public final class IdentityAssertions: Sendable {
-    /// How long an assertion is valid (`exp` − `iat`).
+    /// How long an assertion is valid (`exp` − `iat`): the clocks of two hosts may differ.
     static let lifetimeSeconds: Int64 = 60
-    /// An assertion is reused while it has at least this long to live: one signature per person
-    /// per half minute and thread, instead of one per sibling request.
-    static let reuseSeconds: Int64 = 30
 
     private let signer: ECPrivateKey
     private let signerID: String
@@ -22,7 +21,6 @@ public final class IdentityAssertions: Sendable {
     private let clock: Clock
     /// The key set, as `/.well-known/jwks.json` serves it.
     public let keySet: [UInt8]
-    private let recent = ThreadLocal { RecentAssertions() }
 
     /// Assertions signed by the first of `keys` (all of them published), for `audience`, issued
     /// by the site at `baseURL`; nil when there are no keys (the feature is off).
@@ -56,28 +54,18 @@ public final class IdentityAssertions: Sendable {
         return Base64URL.encode(SHA256.hash(Array(canonical.utf8)))
     }
 
-    /// An assertion of `profile`'s identity, valid for a minute.
-    public func assertion(for profile: Session.Profile) throws -> String {
+    /// An assertion of `session`'s person, for one request, valid for a minute.
+    public func assertion(for session: Session) throws -> String {
         let now = Int64(clock.now())
-        let cacheKey = [profile.sub, profile.email, profile.name].map(String.init).joined(separator: "\u{0}")
-        let cache = recent.value()
-        if let kept = cache.byPerson[cacheKey], kept.expires - now >= Self.reuseSeconds { return kept.token }
+        let profile = session.profile
         let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])
         let claims: JSONValue = .object([
             "iss": .string(issuer), "aud": .string(audience), "sub": .string(String(profile.sub)),
             "email": .string(String(profile.email)), "name": .string(String(profile.name)),
+            "sid": .string(session.publicID), "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
         ])
         let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
-        let token = signingInput + "." + Base64URL.encode(try signer.signES256(Array(signingInput.utf8)))
-        if cache.byPerson.count >= RecentAssertions.limit { cache.byPerson.removeAll(keepingCapacity: true) }
-        cache.byPerson[cacheKey] = (token, now + Self.lifetimeSeconds)
-        return token
+        return signingInput + "." + Base64URL.encode(try signer.signES256(Array(signingInput.utf8)))
     }
-}
-
-/// One thread's recent assertions, by person (bounded: emptied when full).
-private final class RecentAssertions {
-    static let limit = 4096
-    var byPerson: [String: (token: String, expires: Int64)] = [:]
 }

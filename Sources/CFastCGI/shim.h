@@ -163,7 +163,9 @@ static inline int CFastCGI_notify(const char *path, const char *message) {
     if (path[0] == '@') address.sun_path[0] = 0;
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
-    ssize_t sent = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&address,
+    /* Never waits: a notice the manager's full queue cannot take is dropped (the next one comes),
+       where a blocking send hung the thread that sent it, the one that waits for SIGTERM. */
+    ssize_t sent = sendto(fd, message, strlen(message), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&address,
                           (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
     close(fd);
     return sent < 0 ? -1 : 0;

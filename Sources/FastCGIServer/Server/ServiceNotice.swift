@@ -5,7 +5,8 @@ import Foundation
 /// with `Type=notify`, or the run script's supervisor): `READY=1` once requests are served, so a
 /// graceful reload stops the old worker only after the new one serves; `STOPPING=1` at shutdown;
 /// `WATCHDOG=1` while the event loop turns (`WatchdogSec=`). One datagram each (sd_notify's
-/// protocol); nothing when no one asked.
+/// protocol), sent without waiting: a manager whose queue is full loses a notice rather than
+/// hold the thread that sent it; nothing when no one asked.
 enum ServiceNotice {
     static func send(_ message: String) {
         guard let path else { return }

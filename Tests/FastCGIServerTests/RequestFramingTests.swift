@@ -27,6 +27,38 @@ import Testing
         }
     }
 
+    /// After a 413, the rest of the body is walked record by record and dropped, the judged
+    /// records forgotten as they go, to its empty record; what follows is the next request's.
+    @Test func theRestOfARefusedBodyIsSkippedToItsEnd() {
+        let rest = Self.record(5, [UInt8](repeating: 0x62, count: 500), padding: 3) + Self.record(2, []) + Self.body
+        let next = Self.begin
+        var framing = RequestFraming(maxHeadBytes: 1024, maxBodyBytes: 16)
+        framing.skipBody(thenClose: false)
+        #expect(framing.isSkippingBody && !framing.closesAfterBody)
+        // In pieces, each piece starting where the last whole record ended.
+        let bytes = rest + next
+        var held: [UInt8] = []
+        var offset = 0
+        var verdict = RequestFraming.Verdict.incomplete
+        while verdict == .incomplete, offset < bytes.count {
+            let piece = held + bytes[offset..<min(offset + 37, bytes.count)]
+            offset = min(offset + 37, bytes.count)
+            verdict = piece.withUnsafeBytes { framing.judge($0) }
+            if verdict == .incomplete {
+                held = Array(piece[framing.judgedLength...])
+                framing.dropJudged()
+            } else {
+                held = Array(piece[framing.judgedLength...])
+            }
+        }
+        #expect(verdict == .skipped)
+        #expect(next.starts(with: held + bytes[offset...]))
+        var other = RequestFraming(maxHeadBytes: 1024, maxBodyBytes: 16)
+        other.skipBody(thenClose: true)
+        #expect(other.closesAfterBody)
+        #expect(Self.params.withUnsafeBytes { other.judge($0) } == .malformed, "only the body's records may come")
+    }
+
     @Test func judgingAsBytesArriveGivesTheSameVerdicts() {
         var framing = RequestFraming(maxHeadBytes: 1024, maxBodyBytes: 1024)
         for end in 1...Self.request.count {

@@ -69,9 +69,11 @@ import Testing
         #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
     }
 
-    /// A body announced over the limit is answered 413 from the head alone: the worker neither
-    /// reads it nor waits for it.
-    @Test func aBodyOverTheLimitIsRefusedWithoutBeingRead() throws {
+    /// A body announced over the limit is answered 413 from the head alone, without waiting for
+    /// it; the rest of it is read and dropped as it comes, and then the kept connection serves
+    /// the web server's next request (review 3, smaller: the worker shut its side after the 413,
+    /// and nginx, which keeps connections, sent its next request into it: a 502).
+    @Test func aBodyOverTheLimitIsRefusedAtOnceAndTheConnectionServesOn() throws {
         let stack = try Stack()
         defer { stack.stop() }
         let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(1)))
@@ -88,9 +90,12 @@ import Testing
         try client.send(FastCGIRecords.head(params: params) + full + announced)
         let answer = try client.readAnswer()
         #expect(answer.hasPrefix("Status: 413"))
-        var byte: UInt8 = 0
-        // The worker ends its side after the answer (the rest is never read): the end, not a wait.
-        #expect(recv(fd, &byte, 1, 0) == 0)
+        // The rest of the body, well past the limit, its end, and the next request.
+        try client.send([UInt8](repeating: 0x61, count: 65435))
+        for _ in 0..<20 { try client.send(full) }
+        try client.send(FastCGIRecords.record(type: 5, id: 1, content: []))
+        var next = client
+        #expect(try next.get("/healthz").hasPrefix("Status: 200"))
     }
 
     /// With the supervisor holding the socket (as systemd does), a worker killed under load is

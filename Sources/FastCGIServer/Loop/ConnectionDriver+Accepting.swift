@@ -90,12 +90,12 @@ extension ConnectionDriver {
         return true
     }
 
-    /// Closes, among the connections `eligible` says and not closing, the one whose `since` is
+    /// Closes, among the connections `eligible` says, the one whose `since` is
     /// oldest and that no thread is using; true if it did.
     private func closeOldest(
         since: (FastCGIConnection) -> Int64, where eligible: (FastCGIConnection) -> Bool
     ) -> Bool {
-        let candidates = table.snapshot().filter { eligible($0) && !$0.isClosing.load(ordering: .relaxed) }
+        let candidates = table.snapshot().filter(eligible)
         for candidate in candidates.sorted(by: {
             since($0) < since($1)
         })

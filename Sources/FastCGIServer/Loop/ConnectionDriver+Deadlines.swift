@@ -7,7 +7,7 @@ import Web
 /// watchdog's heartbeat.
 extension ConnectionDriver {
     /// The sweeper: every quarter second (a tenth while stopping), closes connections whose
-    /// request did not arrive whole in time (a second, while stopping), that finished closing,
+    /// request did not arrive whole in time (a second, while stopping),
     /// that stayed idle too long, or (stopping) that are idle at all.
     ///
     /// With a watchdog (`watchdogMilliseconds`, from systemd's `WATCHDOG_USEC`), it also says
@@ -52,8 +52,7 @@ extension ConnectionDriver {
                 }
                 continue
             }
-            let wasReceiving =
-                connection.busySince.load(ordering: .relaxed) != 0 && !connection.isClosing.load(ordering: .relaxed)
+            let wasReceiving = Self.isArriving(connection)
             _ = close(connection)
             if wasReceiving, let count = overdue.add() {
                 log(
@@ -108,14 +107,13 @@ extension ConnectionDriver {
         return closed
     }
 
-    /// True while a request is arriving on `connection` (it is not closing).
+    /// True while a request is arriving on `connection` (or the rest of a refused body).
     private static func isArriving(_ connection: FastCGIConnection) -> Bool {
-        connection.busySince.load(ordering: .relaxed) != 0 && !connection.isClosing.load(ordering: .relaxed)
+        connection.busySince.load(ordering: .relaxed) != 0
     }
 
     private func isDue(_ connection: FastCGIConnection, now: Int64, stopping: Bool) -> Bool {
         let busySince = connection.busySince.load(ordering: .relaxed)
-        if connection.isClosing.load(ordering: .relaxed) { return now - busySince > 2_000 }
         // A head trickling in: a web server sends it at once.
         if busySince != 0, !connection.hasHead.load(ordering: .relaxed),
             now - busySince > Int64(options.headSeconds) * 1000

@@ -87,6 +87,9 @@ final class ConnectionDriver: Sendable {
         case answered
         /// Nothing more to do until more arrives.
         case needsMore
+        /// What arrived filled the buffer and was dealt with: more may be waiting, and no event
+        /// will report it (a refused body larger than the buffer, read and dropped).
+        case readAgain
         /// The waiting pool owns the connection now.
         case handedOff
         /// The connection is closed.
@@ -100,11 +103,11 @@ final class ConnectionDriver: Sendable {
             let done = step(connection, seen: seen, scratch: scratch, mayWait: mayWait)
             // Bytes that came with the request answered (a web server that does not wait for
             // answers) may hold the next one, and no event will report them again.
-            if done == .answered, connection.isHolding { continue }
+            if done == .readAgain || (done == .answered && connection.isHolding) { continue }
             switch done {
             case .handedOff, .closed:
                 return
-            case .answered, .needsMore:
+            case .answered, .needsMore, .readAgain:
                 let left = connection.pending.wrappingSubtract(seen, ordering: .acquiringAndReleasing).newValue
                 if left == 0 { return }
                 seen = left
@@ -114,9 +117,6 @@ final class ConnectionDriver: Sendable {
 
     private func step(_ connection: FastCGIConnection, seen: Int, scratch: Scratch, mayWait: Bool) -> Step {
         guard connection.isOpen else { return close(connection) }
-        if connection.isClosing.load(ordering: .relaxed) {
-            return connection.discardArrived() ? .needsMore : close(connection)
-        }
         let count = connection.receive(into: scratch.buffer)
         if count == 0 { return close(connection) }  // the peer hung up
         if count < 0 { return errno == EAGAIN || errno == EINTR ? .needsMore : close(connection) }
@@ -125,6 +125,16 @@ final class ConnectionDriver: Sendable {
         }
         let arrived = UnsafeRawBufferPointer(rebasing: scratch.buffer[..<count])
         switch connection.framing.judge(arrived) {
+        case .incomplete where connection.framing.isSkippingBody:
+            // A peer sending without end would keep this thread reading: its deadline still holds.
+            let began = connection.busySince.load(ordering: .relaxed)
+            if Uptime.milliseconds() - began > Int64(options.requestSeconds) * 1000 { return close(connection) }
+            // Only the record not yet whole is kept: the body is dropped as it comes.
+            connection.hold(UnsafeRawBufferPointer(rebasing: arrived[connection.framing.judgedLength...]))
+            connection.framing.dropJudged()
+            return count == scratch.buffer.count ? .readAgain : .needsMore
+        case .skipped:
+            return afterSkippedBody(connection, arrived: arrived)
         case .incomplete:
             connection.hold(arrived)
             if connection.framing.headIsWhole { connection.hasHead.store(true, ordering: .relaxed) }
@@ -176,22 +186,38 @@ final class ConnectionDriver: Sendable {
         return .handedOff
     }
 
-    /// Answers 413 from the request's head alone, then closes once the peer has its answer.
+    /// Answers 413 from the request's head alone, then reads the rest of the body and drops it
+    /// (see `RequestFraming.skipBody`): the connection then serves the next request, or closes
+    /// when the web server did not ask to keep it. The request's deadline still runs meanwhile.
     private func refuseTooLarge(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer, scratch: Scratch)
         -> Step
     {
-        connection.framing.reset()
+        let bodyStart = connection.framing.judgedLength  // the first body record not judged
         connection.hasHead.store(true, ordering: .relaxed)
-        guard let received = ReceivedRequest.read(arrived, maxBodyBytes: 0, readingBody: false) else {
-            return close(connection)
-        }
+        guard
+            let received = ReceivedRequest.read(
+                UnsafeRawBufferPointer(rebasing: arrived[..<bodyStart]), maxBodyBytes: 0, readingBody: false)
+        else { return close(connection) }
+        connection.framing.skipBody(thenClose: !received.keepsConnection)
         server.inFlight.add(1, ordering: .relaxed)
         let step = send(
             server.responder.respond(to: received.head, rejectedWith: .contentTooLarge), for: received,
-            on: connection, scratch: scratch)
+            on: connection, scratch: scratch, keeping: true)
         guard step == .answered else { return step }
-        connection.beginClosing()
-        return .needsMore
+        connection.hold(UnsafeRawBufferPointer(rebasing: arrived[bodyStart...]))
+        return .answered
+    }
+
+    /// The refused body's end arrived: the connection serves what follows, or closes.
+    private func afterSkippedBody(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer) -> Step {
+        let length = connection.framing.judgedLength
+        let closes = connection.framing.closesAfterBody
+        connection.framing.reset()
+        connection.busySince.store(0, ordering: .relaxed)
+        connection.hasHead.store(false, ordering: .relaxed)
+        if closes { return close(connection) }
+        if length < arrived.count { connection.hold(UnsafeRawBufferPointer(rebasing: arrived[length...])) }
+        return .answered
     }
 
     /// Ends a request for a role other than responder as the protocol says (`FCGI_UNKNOWN_ROLE`).
@@ -207,7 +233,8 @@ final class ConnectionDriver: Sendable {
     /// not fit in the socket's buffer (a peer not reading) fails and closes the connection, as
     /// does a web server that did not ask to keep it.
     private func send(
-        _ response: Response, for received: ReceivedRequest, on connection: FastCGIConnection, scratch: Scratch
+        _ response: Response, for received: ReceivedRequest, on connection: FastCGIConnection, scratch: Scratch,
+        keeping: Bool = false
     ) -> Step {
         // The thread's own buffer, kept from one answer to the next.
         scratch.output.removeAll()
@@ -220,7 +247,7 @@ final class ConnectionDriver: Sendable {
         let sent = scratch.output.withBytes { connection.send($0) }
         server.inFlight.subtract(1, ordering: .releasing)
         connection.idleSince.store(Uptime.milliseconds(), ordering: .relaxed)
-        guard sent, received.keepsConnection else { return close(connection) }
+        guard sent, received.keepsConnection || keeping else { return close(connection) }
         if server.stopping.load(ordering: .acquiring) { return close(connection) }
         return .answered
     }

@@ -16,13 +16,11 @@ final class FastCGIConnection: @unchecked Sendable {
     private var held: [UInt8] = []
     /// Events reported and not yet handled; the thread that raises it from zero owns the connection.
     let pending = Atomic<Int>(0)
-    /// When the request now arriving sent its first byte (milliseconds, `Uptime`), or when the
-    /// connection began closing; 0 between requests.
+    /// When the request now arriving sent its first byte (milliseconds, `Uptime`); 0 between
+    /// requests.
     let busySince = Atomic<Int64>(0)
     /// When the last request was answered (or the connection accepted), for closing idle ones.
     let idleSince = Atomic<Int64>(0)
-    /// True once the answer is sent and the connection only waits for the peer's end.
-    let isClosing = Atomic<Bool>(false)
     /// True once the request now arriving has its whole head (parameters); false between requests.
     let hasHead = Atomic<Bool>(false)
     /// Who connected: the peer's user id on a unix socket (every process a user forks is one
@@ -108,27 +106,6 @@ final class FastCGIConnection: @unchecked Sendable {
             }
         }
         return true
-    }
-
-    /// Sends the end of the answer and keeps reading (and dropping) until the peer's end, so that
-    /// over TCP a request body left unread cannot reset the connection before the answer is read.
-    func beginClosing() {
-        shutdown(socket, Int32(SHUT_WR))
-        release()
-        isClosing.store(true, ordering: .relaxed)
-        busySince.store(Uptime.milliseconds(), ordering: .relaxed)
-    }
-
-    /// Drops what has arrived while closing: true while the peer has not hung up.
-    func discardArrived() -> Bool {
-        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { trash in
-            while true {
-                let count = recv(socket, trash.baseAddress, trash.count, Int32(MSG_DONTWAIT))
-                if count > 0 { continue }
-                if count == 0 { return false }
-                return errno == EAGAIN || errno == EINTR
-            }
-        }
     }
 
     /// Closes the socket.

@@ -16,6 +16,8 @@ package struct RequestFraming {
         case headTooLarge
         /// Not a FastCGI request as a web server sends one.
         case malformed
+        /// The rest of a refused body has been read and dropped, to its end (see `skipBody`).
+        case skipped
     }
 
     /// The most parameter bytes a request may have.
@@ -28,9 +30,18 @@ package struct RequestFraming {
     private var headEnded = false
     private var headBytes = 0
     private var bodyBytes = 0
+    private var skipping = false
+    private var closesAfterSkipping = false
 
     /// True once the request's parameters (its head) have all arrived.
     package var headIsWhole: Bool { headEnded }
+
+    /// True while the rest of a refused body is being read and dropped.
+    package var isSkippingBody: Bool { skipping }
+
+    /// True when the connection is to close once the body is skipped (the web server did not
+    /// ask to keep it).
+    package var closesAfterBody: Bool { closesAfterSkipping }
 
     /// The bytes of the records judged so far: the whole request's length once it is complete.
     package var judgedLength: Int { judged }
@@ -52,6 +63,7 @@ package struct RequestFraming {
     /// Judges the bytes received so far on the connection (always from the request's first byte;
     /// records already judged are not judged again).
     package mutating func judge(_ bytes: UnsafeRawBufferPointer) -> Verdict {
+        if skipping { return skip(bytes) }
         while bytes.count - judged >= 8 {
             let header = UnsafeRawBufferPointer(rebasing: bytes[judged..<(judged + 8)])
             guard header[0] == 1 else { return .malformed }  // FCGI_VERSION_1
@@ -92,5 +104,35 @@ package struct RequestFraming {
     /// Starts over for the connection's next request.
     package mutating func reset() {
         self = RequestFraming(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes)
+    }
+
+    /// After a request was answered 413 from its head, reads the rest of its body (from the
+    /// record at the start of the bytes judged next) and drops it, to the body's empty record.
+    /// A web server that keeps the connection (`FCGI_KEEP_CONN`) sends the body whole whatever
+    /// the answer, and then the next request: a worker that stopped reading and shut its side
+    /// had nginx send that next request into a closed connection (502).
+    package mutating func skipBody(thenClose: Bool) {
+        reset()
+        skipping = true
+        closesAfterSkipping = thenClose
+    }
+
+    /// The records judged so far were dropped: what is judged next starts at a record again.
+    package mutating func dropJudged() { judged = 0 }
+
+    /// Walks whole standard-input records without keeping them, to the empty one.
+    private mutating func skip(_ bytes: UnsafeRawBufferPointer) -> Verdict {
+        while bytes.count - judged >= 8 {
+            let header = UnsafeRawBufferPointer(rebasing: bytes[judged..<(judged + 8)])
+            let contentLength = Int(header[4]) << 8 | Int(header[5])
+            let recordLength = 8 + contentLength + Int(header[6])
+            guard header[0] == 1, header[1] == FastCGIRecord.stdin || header[1] == FastCGIRecord.abortRequest else {
+                return .malformed
+            }
+            guard bytes.count - judged >= recordLength else { return .incomplete }
+            judged += recordLength
+            if header[1] == FastCGIRecord.stdin, contentLength == 0 { return .skipped }
+        }
+        return .incomplete
     }
 }

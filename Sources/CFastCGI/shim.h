@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/uio.h>
 
 /* Writes the coverage counts of a build instrumented for it (LLVM's profile runtime, linked in
    only then: the weak reference is null in any other build). Swift cannot declare a weak symbol. */
@@ -152,23 +154,68 @@ static inline long CFastCGI_raiseFileLimit(long most) {
     return (long)limit.rlim_cur;
 }
 
-/* Sends one datagram to the service manager (sd_notify's protocol: a unix datagram socket named
-   by NOTIFY_SOCKET, a leading '@' for the abstract namespace). 0 when sent, -1 otherwise. */
-static inline int CFastCGI_notify(const char *path, const char *message) {
-    if (path == NULL || path[0] == 0) return -1;
-    struct sockaddr_un address = { .sun_family = AF_UNIX };
+/* The service manager's address (NOTIFY_SOCKET: a unix datagram socket, a leading '@' for the
+   abstract namespace) in `address`: its length, or 0 when there is none or it is too long. */
+static inline socklen_t CFastCGI_notifyAddress(const char *path, struct sockaddr_un *address) {
+    if (path == NULL || path[0] == 0) return 0;
     size_t length = strlen(path);
-    if (length >= sizeof address.sun_path) return -1;
-    memcpy(address.sun_path, path, length);
-    if (path[0] == '@') address.sun_path[0] = 0;
+    if (length >= sizeof address->sun_path) return 0;
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    memcpy(address->sun_path, path, length);
+    if (path[0] == '@') address->sun_path[0] = 0;
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length);
+}
+
+/* Sends one datagram to the service manager (sd_notify's protocol). 0 when sent, -1 otherwise. */
+static inline int CFastCGI_notify(const char *path, const char *message) {
+    struct sockaddr_un address;
+    socklen_t length = CFastCGI_notifyAddress(path, &address);
+    if (length == 0) return -1;
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     /* Never waits: a notice the manager's full queue cannot take is dropped (the next one comes),
        where a blocking send hung the thread that sent it, the one that waits for SIGTERM. */
-    ssize_t sent = sendto(fd, message, strlen(message), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&address,
-                          (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
+    ssize_t sent =
+        sendto(fd, message, strlen(message), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&address, length);
     close(fd);
     return sent < 0 ? -1 : 0;
+}
+
+/* sd_notify's barrier: sends BARRIER=1 with the write end of a new pipe, closes its own copy,
+   and waits (at most timeout_ms) until the manager closes the one it received, which it does
+   once it has read every notice sent before. 0 when it did, -1 otherwise. */
+static inline int CFastCGI_notifyBarrier(const char *path, int timeout_ms) {
+    struct sockaddr_un address;
+    socklen_t length = CFastCGI_notifyAddress(path, &address);
+    if (length == 0) return -1;
+    int pipes[2];
+    if (pipe2(pipes, O_CLOEXEC) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) { close(pipes[0]); close(pipes[1]); return -1; }
+    char text[] = "BARRIER=1";
+    struct iovec part = { .iov_base = text, .iov_len = sizeof text - 1 };
+    union { char buffer[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {
+        .msg_name = &address, .msg_namelen = length,
+        .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer,
+    };
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &pipes[1], sizeof(int));
+    ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+    close(fd);
+    close(pipes[1]);
+    int result = -1;
+    if (sent >= 0) {
+        struct pollfd waiting = { .fd = pipes[0], .events = POLLIN };
+        result = poll(&waiting, 1, timeout_ms) == 1 ? 0 : -1;  /* POLLHUP: the manager closed it */
+    }
+    close(pipes[0]);
+    return result;
 }
 
 #endif

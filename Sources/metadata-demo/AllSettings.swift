@@ -1,4 +1,5 @@
 import Auth0Web
+import FastCGIServer
 import Foundation
 import Web
 
@@ -29,8 +30,13 @@ struct AllSettings {
             + "put comments on lines of their own)"
     }
 
-    /// Writes each problem as one line on standard error.
+    /// Writes each problem as one line on standard error, and the first as the service's status
+    /// line (the unit's own line in `systemctl status`, for a worker about to exit with status 2:
+    /// "Job … canceled" alone said nothing of why).
     static func report(_ problems: [String]) {
         for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
+        guard let first = problems.first else { return }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more: see the journal)" : ""
+        FastCGIServer.reportFinalStatus("stopped, a setting is wrong: " + first + more)
     }
 }

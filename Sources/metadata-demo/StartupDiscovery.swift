@@ -1,4 +1,5 @@
 import Auth0Web
+import FastCGIServer
 import Foundation
 import Web
 
@@ -25,6 +26,8 @@ enum StartupDiscovery {
                     setting: settings.issuerSetting)
             } catch  where error.transient && Date() < deadline {
                 log(.warning, "tenant discovery failed; trying again", ["error": error.reason])
+                FastCGIServer.reportStatus(
+                    "starting: Auth0 does not answer yet (\(error.reason)); asking again for up to \(Int(patience)) s")
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }

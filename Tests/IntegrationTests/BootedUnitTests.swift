@@ -65,6 +65,71 @@ import Testing
         #expect(health(debian)?.hasPrefix("Status: 200") == true)
     }
 
+    /// The package again as its next version (1.0.1) whose settings file changed: what an
+    /// upgrade brings when the operator has edited that conffile.
+    private static func nextVersion(of package: String) throws -> String {
+        let work = NSTemporaryDirectory() + "next-deb-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try Stack.check("/usr/bin/dpkg-deb", ["-R", package, work + "/root"])
+        let control = work + "/root/DEBIAN/control"
+        let text = try String(contentsOfFile: control, encoding: .utf8)
+        try text.replacingOccurrences(of: "Version: 1.0.0", with: "Version: 1.0.1")
+            .write(toFile: control, atomically: true, encoding: .utf8)
+        let settings = work + "/root/etc/metadata-demo/metadata-demo.env"
+        let shipped = try String(contentsOfFile: settings, encoding: .utf8)
+        try (shipped + "# A line the next version added.\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        let next = work + "/metadata-demo_1.0.1_amd64.deb"
+        try Stack.check("/usr/bin/dpkg-deb", ["--root-owner-group", "-b", work + "/root", next])
+        return next
+    }
+
+    /// Issue 43, item 1: a scripted `apt install -y` of a newer package over a settings file the
+    /// operator had edited stopped at dpkg's question ("end of file on stdin at conffile prompt"),
+    /// left the package half-configured and the workers on the old code, silently. The running
+    /// worker now says so in its status line, and the guide's unattended command upgrades,
+    /// keeping the operator's file (the new one beside it as .dpkg-dist), onto the new version.
+    @Test func anUnattendedUpgradeOverAnEditedSettingsFileRunsTheNewVersion() throws {
+        let stack = try Stack(workers: 0)
+        defer { stack.stop() }
+        let next = try Self.nextVersion(of: try PackageTests.package())
+        let debian = try BootedDebian(package: try PackageTests.package())
+        defer { debian.stop() }
+        let guide = try String(contentsOfFile: Stack.repoRoot + "/deploy/README.md", encoding: .utf8)
+        try debian.check("printf %s '\(Self.secret)' > /etc/metadata-demo/client-secret")
+        try debian.check("cat > /etc/metadata-demo/metadata-demo.env <<'EOF'\n\(settings(stack))\nEOF")
+        try debian.check("systemctl enable --now metadata-demo@1.socket metadata-demo@1.service")
+        #expect(health(debian)?.hasPrefix("Status: 200") == true)
+        try FileManager.default.copyItem(atPath: next, toPath: debian.hostPath("/root/metadata-demo_1.0.1_amd64.deb"))
+        let before = try debian.property("MainPID", of: "metadata-demo@1.service")
+
+        // As a script ran it before: dpkg's question has no terminal to ask.
+        let asked = try debian.run("cd /root && apt-get install -y ./metadata-demo_1.0.1_amd64.deb < /dev/null")
+        #expect(asked.status != 0 && asked.output.contains("conffile prompt"), "\(asked.output.suffix(800))")
+        var status = ""
+        for _ in 0..<150 where !status.contains("not running") {
+            usleep(100_000)
+            status = try debian.property("StatusText", of: "metadata-demo@1.service")
+        }
+        #expect(status.contains("is installed but not running: restart"), "status: \(status)")
+
+        let unattended =
+            "apt-get install -y -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "
+            + "./metadata-demo_1.0.1_amd64.deb"
+        #expect(guide.contains(unattended), "the guide no longer says \(unattended)")
+        let upgraded = try debian.run("cd /root && \(unattended) < /dev/null")
+        #expect(upgraded.status == 0, "\(upgraded.output.suffix(800))")
+        #expect(
+            try debian.check("dpkg-query -W -f='${Version} ${Status}' metadata-demo") == "1.0.1 install ok installed")
+        #expect(
+            try debian.check("cat /etc/metadata-demo/metadata-demo.env").contains("LOG_LEVEL=info"), "the edit kept")
+        #expect(try debian.run("test -f /etc/metadata-demo/metadata-demo.env.dpkg-dist").status == 0)
+        let after = try debian.property("MainPID", of: "metadata-demo@1.service")
+        #expect(after != before && after != "0", "the worker was not restarted on the new version")
+        #expect(try debian.run("readlink /proc/\(after)/exe").output.contains("deleted") == false)
+        #expect(health(debian)?.hasPrefix("Status: 200") == true)
+        #expect(try debian.property("StatusText", of: "metadata-demo@1.service") == "serving")
+    }
+
     /// Issue 23, item 1: with a wrong setting, every connection nginx made started the service
     /// again; in 0.3 s the start limit was hit and the socket failed (service-start-limit-hit),
     /// and the guide's restart failed after the file was fixed. Now the unit stops once, with
@@ -96,6 +161,9 @@ import Testing
         let problemLines = journal.split(separator: "\n").filter { $0.contains("AUTH0_LOGOUT") }
         #expect(problemLines.count == 1, "\(journal.suffix(1500))")
         #expect(problemLines.first?.contains("comment") == true, "\(problemLines)")
+        // Issue 43, item 5: the unit's own line names the problem, where "Job … canceled" did not.
+        let statusText = try debian.property("StatusText", of: "metadata-demo@1.service")
+        #expect(statusText.hasPrefix("stopped, a setting is wrong: AUTH0_LOGOUT"), "status: \(statusText)")
         // Fixed, then the guide's commands, word for word.
         try debian.check("cat > /etc/metadata-demo/metadata-demo.env <<'EOF'\n\(settings(stack))\nEOF")
         for command in [

@@ -116,7 +116,15 @@ import Testing
             "/usr/bin/python3", ["-c", script, stack.runDir + "/metadata-demo.sock", requestFile])
         #expect(hoarder.output.contains("done"), "\(hoarder.output)")
         let peak = Self.peakMemoryKB(of: pid)
-        #expect(peak - before < 96 * 1024, "the worker's peak memory grew by \(peak - before) kB")
+        // Under a sanitizer, freed memory is kept in quarantine: the peak says nothing there.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["ASAN_OPTIONS"] == nil, environment["TSAN_OPTIONS"] == nil {
+            #expect(peak - before < 96 * 1024, "the worker's peak memory grew by \(peak - before) kB")
+        }
+        let log = stack.log("worker")
+        #expect(
+            log.contains("closed connections: too many requests arriving from one peer")
+                || log.contains("closed connections: requests arriving held more than their memory budget"))
         #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
         #expect(stack.workerPID() == pid)
     }

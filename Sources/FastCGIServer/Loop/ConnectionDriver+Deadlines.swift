@@ -15,6 +15,7 @@ extension ConnectionDriver {
     /// for: a worker whose event loop is stuck stops saying it, and systemd restarts it.
     func sweepUntilStopped(watchdogMilliseconds: Int64?) {
         var sweeps = 0
+        var upgradeNoted = false
         var heartbeatAskedAt: Int64 = 0
         var lastWatchdogNotice: Int64 = 0
         while true {
@@ -25,6 +26,13 @@ extension ConnectionDriver {
             // Every 30 s, the memory freed since goes back to the system (a burst's high water
             // mark would otherwise stay resident); it takes well under a millisecond.
             if sweeps % 120 == 0 { malloc_trim(0) }
+            // Every 5 s: an upgrade that replaced the program without restarting this process
+            // (an unattended one stopped at a question, say) is said, not left silent.
+            if sweeps % 20 == 0, !upgradeNoted, let path = RunningProgram.replacedPath() {
+                upgradeNoted = true
+                log(.warning, "the program was replaced on disk: this worker still runs the old one", ["path": path])
+                ServiceStatus.note("; a newer \(path) is installed but not running: restart this worker")
+            }
             let now = Uptime.milliseconds()
             if let interval = watchdogMilliseconds, now - lastWatchdogNotice >= interval / 2 {
                 if lastHeartbeat.load(ordering: .acquiring) >= heartbeatAskedAt {

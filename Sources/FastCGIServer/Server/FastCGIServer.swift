@@ -82,8 +82,13 @@ public final class FastCGIServer: Sendable {
 
     /// Tells the service manager what the worker is doing now (`STATUS=`: the line `systemctl
     /// status` shows first); nothing when no one asked (`NOTIFY_SOCKET` unset).
-    public static func reportStatus(_ text: String) {
-        ServiceNotice.send("STATUS=" + text.replacingOccurrences(of: "\n", with: " "))
+    public static func reportStatus(_ text: String) { ServiceStatus.report(text) }
+
+    /// Says `text` as the status and waits (at most a second) until the service manager has
+    /// read it: for a worker about to exit, whose last word would otherwise be lost with it.
+    public static func reportFinalStatus(_ text: String) {
+        ServiceStatus.report(text)
+        ServiceNotice.barrier()
     }
 
     /// Opens the socket, serves until SIGTERM/SIGINT, drains, and returns.
@@ -119,7 +124,8 @@ public final class FastCGIServer: Sendable {
                 "address": address.description, "page_threads": String(options.pageThreads),
                 "threads": String(options.threads), "connections": String(table.capacity),
             ])
-        ServiceNotice.send("READY=1\nSTATUS=" + options.readyStatus)
+        ServiceNotice.send("READY=1")
+        ServiceStatus.report(options.readyStatus)
         let signal = CFastCGI_waitForStopSignal()
         log(.info, "stopping", ["signal": String(signal)])
         ServiceNotice.send("STOPPING=1")

@@ -13,6 +13,13 @@ enum ServiceNotice {
         _ = CFastCGI_notify(path, message)
     }
 
+    /// Waits until the service manager has read every notice sent before (sd_notify's
+    /// `BARRIER=1`: it closes the file descriptor sent with it once it has), at most a second.
+    static func barrier() {
+        guard let path else { return }
+        _ = CFastCGI_notifyBarrier(path, 1000)
+    }
+
     /// Read once: the environment does not change while the worker runs.
     private static let path = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"]
 

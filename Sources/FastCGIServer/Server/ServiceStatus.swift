@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// The status line the service manager shows (`systemctl status`: `Status: "…"`): what the
+/// worker is doing, and a note that stays after each change of it (an upgrade installed that
+/// this process does not run yet).
+enum ServiceStatus {
+    private static let line = Mutex<(text: String, note: String)>(("", ""))
+
+    /// Says `text`, with the note if there is one.
+    static func report(_ text: String) {
+        let shown = line.withLock { line in
+            line.text = text
+            return line.text + line.note
+        }
+        ServiceNotice.send("STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
+    }
+
+    /// Adds `note` after whatever the status says, now and from now on.
+    static func note(_ note: String) {
+        let shown = line.withLock { line in
+            line.note = note
+            return line.text + line.note
+        }
+        ServiceNotice.send("STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
+    }
+}
+
+/// Whether the program file this process runs was replaced on disk (an upgrade unpacked a new
+/// one: the kernel then names the running one "(deleted)"), and by which path.
+enum RunningProgram {
+    /// The path of a replaced program, or nil while the file on disk is the one running.
+    static func replacedPath() -> String? {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            path.hasSuffix(" (deleted)")
+        else { return nil }
+        return String(path.dropLast(" (deleted)".count))
+    }
+}

@@ -14,6 +14,13 @@ enum CheckConfig {
     static func run(environment: [String: String], problems earlier: [String] = []) -> Int32 {
         let all = AllSettings(environment: environment)
         var problems = earlier + all.problems
+        // The trial's settings work (the worker serves them) but are no production's.
+        if let trial = environment["TRIAL_MODE"], !trial.isEmpty {
+            problems.append(
+                "TRIAL_MODE: \(trial): these are the trial's settings (metadata-demo-trial on), with a local stand-in "
+                    + "for Auth0 and demo logins, not a production's: run `metadata-demo-trial off`, then set your Auth0 "
+                    + "application's settings")
+        }
         var ledger = "session ledger reachable"
         if let worker = all.worker {
             do { _ = try worker.loadPages() } catch { problems += error.lines }

@@ -15,15 +15,17 @@ final class BootedDebian {
     /// The container's PID 1 (systemd), as the host sees it.
     let initPID: pid_t
 
-    /// Boots the kept root file system (making it first if needed) with `package` installed.
-    init(package: String) throws {
-        try Self.prepareRoot(for: package)
+    /// Boots the kept root file system (making it first if needed) with `package` installed,
+    /// then each of `also` (the trial package, say).
+    init(package: String, also: [String] = []) throws {
+        try Self.prepareRoot(for: [package] + also)
         let nspawn = ChildProcess()
         nspawn.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-nspawn")
-        nspawn.arguments = [
-            "--register=no", "--keep-unit", "--quiet", "-D", Self.cache, "--volatile=overlay",
-            "--bind-ro=\(package):/root/metadata-demo.deb", "-b", "--console=pipe",
-        ]
+        nspawn.arguments =
+            [
+                "--register=no", "--keep-unit", "--quiet", "-D", Self.cache, "--volatile=overlay",
+                "--bind-ro=\(package):/root/metadata-demo.deb",
+            ] + also.enumerated().map { "--bind-ro=\($1):/root/also-\($0).deb" } + ["-b", "--console=pipe"]
         nspawn.standardOutput = FileHandle.nullDevice
         nspawn.standardError = FileHandle.nullDevice
         nspawn.standardInput = FileHandle.nullDevice
@@ -51,6 +53,7 @@ final class BootedDebian {
             throw StackError("the container did not boot: \(state)")
         }
         try check("dpkg -i /root/metadata-demo.deb")
+        for index in also.indices { try check("dpkg -i /root/also-\(index).deb") }
     }
 
     deinit { stop() }
@@ -101,13 +104,21 @@ final class BootedDebian {
     }
 
     /// Makes the kept root file system when it is missing or was made for other dependencies:
-    /// Debian 12 (minbase) with systemd, and what the package depends on.
-    private static func prepareRoot(for package: String) throws {
-        let depends = try Stack.check("/usr/bin/dpkg-deb", ["-f", package, "Depends"])
-        let names = depends.split(separator: ",").compactMap {
-            $0.split(separator: "|").first?.split(separator: "(").first?.trimmingCharacters(in: .whitespaces)
-        }.filter { !$0.isEmpty }
-        let wanted = (["systemd", "systemd-sysv", "dbus", "python3-minimal"] + names).sorted().joined(separator: ",")
+    /// Debian 12 (minbase) with systemd, and what the packages depend on (but themselves).
+    private static func prepareRoot(for packages: [String]) throws {
+        var names: Set<String> = []
+        for package in packages {
+            let depends = try Stack.check("/usr/bin/dpkg-deb", ["-f", package, "Depends"])
+            for name in depends.split(separator: ",").compactMap({
+                $0.split(separator: "|").first?.split(separator: "(").first?.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+            }) where !name.isEmpty && !name.hasPrefix("metadata-demo") {
+                names.insert(name)
+            }
+        }
+        // nginx always (the guide installs it beside the package): one root for every test.
+        let wanted = (["systemd", "systemd-sysv", "dbus", "python3-minimal", "nginx"] + names.subtracting(["nginx"]))
+            .sorted().joined(separator: ",")
         let marker = cache + "/.metadata-demo-packages"
         if (try? String(contentsOfFile: marker, encoding: .utf8)) == wanted { return }
         try? FileManager.default.removeItem(atPath: cache)

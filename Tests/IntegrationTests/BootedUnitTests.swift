@@ -130,6 +130,49 @@ import Testing
         #expect(try debian.property("StatusText", of: "metadata-demo@1.service") == "serving")
     }
 
+    /// Issue 43, item 3: a trial without Auth0. The trial package's one command turns it on (the
+    /// trial tenant as a unit on loopback, its nginx site, the product's settings pointed at it),
+    /// a demo person logs in through nginx, check-config refuses the trial's settings as a
+    /// production's, and the other command puts back what was there before.
+    @Test func theTrialLogsInThroughNginxWithoutAuth0AndEndsAsItBegan() throws {
+        let package = try PackageTests.package()
+        let trial = (package as NSString).deletingLastPathComponent + "/metadata-demo-trial_1.0.0_amd64.deb"
+        let debian = try BootedDebian(package: package, also: [trial])
+        defer { debian.stop() }
+        let guide = try String(contentsOfFile: Stack.repoRoot + "/deploy/README.md", encoding: .utf8)
+        let settingsBefore = try debian.check("cat /etc/metadata-demo/metadata-demo.env")
+        for command in ["apt install ./metadata-demo-trial_1.0.0_amd64.deb", "metadata-demo-trial on"] {
+            #expect(guide.contains(command), "the guide no longer says \(command)")
+        }
+        let on = try debian.check("metadata-demo-trial on")
+        #expect(on.contains("http://127.0.0.1:8080/") && on.contains("skippy@example.com"), "\(on)")
+
+        let (app, tenant) = ("http://127.0.0.1:8080", "http://127.0.0.1:8081")
+        let browser = TestClient()
+        let login = try browser.get(app + "/login")
+        let authorize = try #require(login.header("location"))
+        #expect(authorize.hasPrefix(tenant + "/authorize?"))
+        let callback = try browser.signIn(
+            at: authorize, email: DemoUser.skippy.email, password: DemoUser.skippy.password)
+        #expect(try browser.get(callback).status == 302)
+        let home = try browser.get(app + "/")
+        #expect(home.status == 200 && home.body.contains("You’re logged in!"), "\(home.body.prefix(400))")
+        #expect(try browser.get(app + "/static/app.css").status == 200)
+
+        let check =
+            "CREDENTIALS_DIRECTORY=/etc/metadata-demo metadata-demo check-config --env-file /etc/metadata-demo/metadata-demo.env"
+        #expect(guide.contains(check))
+        let refused = try debian.run(check)
+        #expect(refused.status != 0 && refused.output.contains("TRIAL_MODE: on: these are the trial's settings"))
+
+        #expect(guide.contains("metadata-demo-trial off"))
+        try debian.check("metadata-demo-trial off")
+        #expect(try debian.check("cat /etc/metadata-demo/metadata-demo.env") == settingsBefore)
+        #expect(try debian.property("ActiveState", of: "metadata-demo-trial-tenant.service") == "inactive")
+        #expect(try debian.property("ActiveState", of: "metadata-demo@1.service") == "inactive")
+        #expect(try debian.run("test -e /etc/nginx/sites-enabled/metadata-demo-trial").status != 0)
+    }
+
     /// Issue 23, item 1: with a wrong setting, every connection nginx made started the service
     /// again; in 0.3 s the start limit was hit and the socket failed (service-start-limit-hit),
     /// and the guide's restart failed after the file was fixed. Now the unit stops once, with

@@ -124,8 +124,7 @@ public final class FastCGIServer: Sendable {
                 "address": address.description, "page_threads": String(options.pageThreads),
                 "threads": String(options.threads), "connections": String(table.capacity),
             ])
-        ServiceNotice.send("READY=1")
-        ServiceStatus.report(options.readyStatus)
+        ServiceStatus.report(options.readyStatus, ready: true)
         let signal = CFastCGI_waitForStopSignal()
         log(.info, "stopping", ["signal": String(signal)])
         ServiceNotice.send("STOPPING=1")

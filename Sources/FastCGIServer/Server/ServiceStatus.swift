@@ -7,13 +7,14 @@ import Synchronization
 enum ServiceStatus {
     private static let line = Mutex<(text: String, note: String)>(("", ""))
 
-    /// Says `text`, with the note if there is one.
-    static func report(_ text: String) {
+    /// Says `text`, with the note if there is one; `ready`: in the same notice as `READY=1`
+    /// (sd_notify's way: the manager sees both at once).
+    static func report(_ text: String, ready: Bool = false) {
         let shown = line.withLock { line in
             line.text = text
             return line.text + line.note
         }
-        ServiceNotice.send("STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
+        ServiceNotice.send((ready ? "READY=1\n" : "") + "STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
     }
 
     /// Adds `note` after whatever the status says, now and from now on.

@@ -66,8 +66,9 @@ enum CheckConfig {
     }
 
     /// Proves the client id and secret by asking the token endpoint to renew a refresh token that
-    /// does not exist: the tenant authenticates the application first (a wrong id or secret: 401),
-    /// then refuses the token (403 `invalid_grant`). Nothing is made or changed at the tenant.
+    /// does not exist: the tenant authenticates the application first (a wrong id or secret: 401
+    /// or `invalid_client`), then refuses the token (Auth0: 403 `invalid_grant`; others their own
+    /// way). Nothing is made or changed at the tenant.
     private static func proveCredentials(_ settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient)
         -> [String]
     {
@@ -89,7 +90,7 @@ enum CheckConfig {
                 return [
                     "\(settings.issuerSetting): the token endpoint answered \(error.detail); the credentials were not checked"
                 ]
-            case .refreshFailed where error.answerStatus == 401:
+            case .refreshFailed where error.answerStatus == 401 || error.oauthError == "invalid_client":
                 return [
                     "AUTH0_CLIENT_ID or AUTH0_CLIENT_SECRET: the tenant refused the application's credentials (\(error.detail))"
                 ]
@@ -101,9 +102,10 @@ enum CheckConfig {
                         + "for offline_access: allow the Refresh Token grant in its settings"
                 ]
             default:
-                return [
-                    "AUTH0_CLIENT_ID: the token endpoint answered a check of the credentials with \(error.description)"
-                ]
+                // Only a 401 or `invalid_client` says the credentials are wrong (RFC 6749, 5.2);
+                // a provider may refuse the made-up token its own way (400 `invalid_request`),
+                // which says nothing against a correct client id.
+                return []
             }
         }
     }

@@ -73,6 +73,12 @@ import Web
         let renamed = try checkConfig()
         #expect(renamed.status == 1)
         #expect(renamed.output.contains("ISSUER_BASE_URL: the tenant calls itself \(issuer)/, not \(issuer)"))
+        // Issue 41: a provider that answers a made-up refresh token with 400 invalid_request
+        // (not invalid_grant) had check-config blame a correct client id.
+        #expect(try TestClient().post(issuer + "/misbehave", form: [("mode", "refresh-invalid-request")]).status == 200)
+        let ownWay = try checkConfig()
+        #expect(ownWay.status == 0, "\(ownWay.output)")
+        #expect(!ownWay.output.contains("AUTH0_CLIENT_ID"))
     }
 
     /// Revalidation with a provider that has no metadata: its refresh token is the check. Renewed,

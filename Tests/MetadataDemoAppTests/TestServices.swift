@@ -7,11 +7,15 @@ import Web
 /// The product's services over a scripted tenant, with the shared test settings and a session
 /// ledger in a fresh in-memory store of its own.
 enum TestServices {
-    static func make(http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system) throws -> AppServices {
+    static func make(
+        http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system, extra: [String: String?] = [:]
+    ) throws -> AppServices {
         // In memory: the contract suite holds it to SQLite's and Redis's promises.
         let store = MemorySharedStore(clock: clock)
+        let settings =
+            extra.isEmpty ? TestSettings.auth0 : try Auth0Settings(environment: TestSettings.environment(extra))
         return try AppServices(
-            settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: http, store: store, clock: clock)
+            settings: settings, endpoints: TestSettings.endpoints, http: http, store: store, clock: clock)
     }
 
     /// The product with its real templates over a scripted tenant.

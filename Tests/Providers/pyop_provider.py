@@ -59,6 +59,7 @@ MISBEHAVIOURS = {
     "userinfo-bad-sub": None,
     "discovery-issuer": None,
     "refresh-refused": None,
+    "refresh-invalid-request": None,
 }
 
 
@@ -221,6 +222,10 @@ def serve(options):
             elif path == "/token":
                 if state["mode"] == "refresh-refused" and "grant_type=refresh_token" in body:
                     self.json(400, {"error": "invalid_grant", "error_description": "the session ended here"})
+                    return
+                # As a certified provider answers an unknown refresh token (review of issue 41).
+                if state["mode"] == "refresh-invalid-request" and "grant_type=refresh_token" in body:
+                    self.json(400, {"error": "invalid_request", "error_description": "refresh_token not found"})
                     return
                 try:
                     response = provider.handle_token_request(body, {"Authorization": self.headers.get("Authorization")})

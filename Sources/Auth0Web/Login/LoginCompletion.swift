@@ -102,7 +102,7 @@ extension Session.Profile {
     init(claims: JSONValue) {
         self.init(
             sub: claims["sub"]?.string ?? "", name: claims["name"]?.string ?? claims["nickname"]?.string ?? "",
-            email: claims["email"]?.string ?? "", emailVerified: claims["email_verified"]?.bool ?? false,
+            email: claims["email"]?.string ?? "", emailVerified: claims["email_verified"]?.bool,
             picture: claims["picture"]?.string.flatMap { MetadataSnapshot.isSafeLink($0) ? $0 : nil } ?? "",
             updatedAt: claims["updated_at"]?.string ?? "")
     }

@@ -13,7 +13,8 @@ extension Session {
         w.write(profile.sub)
         w.write(profile.name)
         w.write(profile.email)
-        w.write(profile.emailVerified)
+        // 0 or 1, as a Bool was written before; 2: the provider did not say.
+        w.write(UInt8(profile.emailVerified.map { $0 ? 1 : 0 } ?? 2))
         w.write(profile.picture)
         w.write(profile.updatedAt)
         w.write(optional: refreshToken)
@@ -43,7 +44,7 @@ extension Session {
             guard (2...Session.formatVersion).contains(version) else { return nil }
             let profile = Profile(
                 sub: try r.readText(in: bytes), name: try r.readText(in: bytes), email: try r.readText(in: bytes),
-                emailVerified: try r.readBool(), picture: try r.readText(in: bytes),
+                emailVerified: try readEmailVerified(&r), picture: try r.readText(in: bytes),
                 updatedAt: try r.readText(in: bytes))
             let refreshToken = try r.readOptionalText(in: bytes)
             let sid = try r.readOptionalText(in: bytes)
@@ -100,4 +101,11 @@ extension AccessToken {
             return nil
         }
     }
+}
+
+/// `email_verified` as `Session.encoded()` wrote it: 0, 1, or 2 for not said.
+private func readEmailVerified(_ r: inout ByteReader) throws -> Bool? {
+    let flag = try r.readByte()
+    guard flag <= 2 else { throw ByteReader.Malformed() }
+    return flag == 2 ? nil : flag == 1
 }

@@ -13,8 +13,8 @@ public struct Session: Sendable, Equatable {
         public var name: TextBytes
         /// `email`.
         public var email: TextBytes
-        /// `email_verified`.
-        public var emailVerified: Bool
+        /// `email_verified`; nil when the provider did not say (nothing is claimed for it).
+        public var emailVerified: Bool?
         /// `picture`, when it is a safe http(s) link; else empty.
         public var picture: TextBytes
         /// `updated_at`.
@@ -22,7 +22,7 @@ public struct Session: Sendable, Equatable {
 
         /// A profile with these claims.
         public init(
-            sub: TextBytes, name: TextBytes, email: TextBytes, emailVerified: Bool, picture: TextBytes,
+            sub: TextBytes, name: TextBytes, email: TextBytes, emailVerified: Bool?, picture: TextBytes,
             updatedAt: TextBytes
         ) {
             self.sub = sub
@@ -34,7 +34,8 @@ public struct Session: Sendable, Equatable {
         }
 
         /// A profile with these claims.
-        public init(sub: String, name: String, email: String, emailVerified: Bool, picture: String, updatedAt: String) {
+        public init(sub: String, name: String, email: String, emailVerified: Bool?, picture: String, updatedAt: String)
+        {
             self.init(
                 sub: TextBytes(sub), name: TextBytes(name), email: TextBytes(email), emailVerified: emailVerified,
                 picture: TextBytes(picture),

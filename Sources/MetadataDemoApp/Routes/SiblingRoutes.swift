@@ -41,13 +41,17 @@ extension Routes {
             return Response.json(JSONValue.object(["error": "not_logged_in"]).serialized(), status: 401)
         }
         let profile = session.profile
-        let body: JSONValue = .object([
+        var fields: [String: JSONValue] = [
             "sub": .string(String(profile.sub)), "name": .string(String(profile.name)),
-            "email": .string(String(profile.email)), "email_verified": .bool(profile.emailVerified),
-            "picture": .string(String(profile.picture)), "updated_at": .string(String(profile.updatedAt)),
-            "user_metadata": .object(["personal_affirmation": .string(String(session.metadata.affirmation))]),
-        ])
-        return Response.json(body.serialized())
+            "email": .string(String(profile.email)), "picture": .string(String(profile.picture)),
+            "updated_at": .string(String(profile.updatedAt)),
+        ]
+        // Only what the provider said: not a `false` it never sent, nor metadata it does not keep.
+        if let verified = profile.emailVerified { fields["email_verified"] = .bool(verified) }
+        if services.metadata.isOffered {
+            fields["user_metadata"] = .object(["personal_affirmation": .string(String(session.metadata.affirmation))])
+        }
+        return Response.json(JSONValue.object(fields).serialized())
     }
 
     /// Header values carry no control characters (a name could hold anything).

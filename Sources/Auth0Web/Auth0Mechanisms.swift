@@ -40,7 +40,9 @@ public struct Auth0Mechanisms: Sendable {
             clock: clock, events: events)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
-            idTokens: IDTokenVerifier(issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock),
+            idTokens: IDTokenVerifier(
+                issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
+                algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
             keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock)
     }

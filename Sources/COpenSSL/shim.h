@@ -30,6 +30,12 @@ static inline int COpenSSL_set_tag(EVP_CIPHER_CTX *c, int len, void *tag) {
 static inline int COpenSSL_set_rsa_keygen_bits(EVP_PKEY_CTX *c, int bits) {
     return EVP_PKEY_CTX_set_rsa_keygen_bits(c, bits);
 }
+/* RSASSA-PSS as JWS's PS256/384/512 use it (RFC 7518, 3.5): MGF1 with the message's digest, a
+   salt as long as that digest. */
+static inline int COpenSSL_set_rsa_pss(EVP_PKEY_CTX *c) {
+    return EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PSS_PADDING) == 1 &&
+           EVP_PKEY_CTX_set_rsa_pss_saltlen(c, RSA_PSS_SALTLEN_DIGEST) == 1 ? 1 : 0;
+}
 static inline int COpenSSL_set_rsa_pkcs1_padding(EVP_PKEY_CTX *c) {
     return EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING);
 }

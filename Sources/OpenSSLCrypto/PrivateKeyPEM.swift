@@ -30,11 +30,18 @@ enum PrivateKeyPEM {
 
     /// `key`'s SHA-256 signature of `message`.
     static func signSHA256(_ key: OpaquePointer, _ message: [UInt8]) throws -> [UInt8] {
+        try sign(key, message, digest: .sha256, pss: false)
+    }
+
+    /// `key`'s signature of `message` with `digest` (RSA: PSS padding when `pss`).
+    static func sign(_ key: OpaquePointer, _ message: [UInt8], digest: Digest, pss: Bool) throws -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
+        var keyContext: OpaquePointer?
+        guard EVP_DigestSignInit(context, &keyContext, digest.evp, nil, key) == 1 else {
             throw CryptoError("EVP_DigestSignInit")
         }
+        if pss { guard let keyContext, COpenSSL_set_rsa_pss(keyContext) == 1 else { throw CryptoError("RSA-PSS") } }
         var length = 0
         guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
             throw CryptoError("EVP_DigestSign")

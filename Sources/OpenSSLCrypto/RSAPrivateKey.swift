@@ -41,6 +41,12 @@ public final class RSAPrivateKey: @unchecked Sendable {
     /// An RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.
     public func signRS256(_ message: [UInt8]) throws -> [UInt8] { try PrivateKeyPEM.signSHA256(key, message) }
 
+    /// A signature of `message` with `digest`: RSASSA-PKCS1-v1_5 (RS256/384/512), or RSASSA-PSS
+    /// with a salt as long as the digest (PS256/384/512).
+    public func sign(_ message: [UInt8], digest: Digest, pss: Bool) throws -> [UInt8] {
+        try PrivateKeyPEM.sign(key, message, digest: digest, pss: pss)
+    }
+
     private func component(_ name: UnsafePointer<CChar>) throws -> [UInt8] {
         var number: OpaquePointer?
         guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {

@@ -51,12 +51,20 @@ public final class RSAPublicKey: @unchecked Sendable {
 
     /// True when `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.
     public func verifyRS256(signature: [UInt8], message: [UInt8]) -> Bool {
+        verify(signature: signature, message: message, digest: .sha256, pss: false)
+    }
+
+    /// True when `signature` is a valid signature of `message` with `digest`: RSASSA-PKCS1-v1_5
+    /// (JWS's RS256/384/512), or RSASSA-PSS with a salt as long as the digest (PS256/384/512).
+    public func verify(signature: [UInt8], message: [UInt8], digest: Digest, pss: Bool) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(context)
             ERR_clear_error()
         }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        var keyContext: OpaquePointer?
+        guard EVP_DigestVerifyInit(context, &keyContext, digest.evp, nil, key) == 1 else { return false }
+        if pss { guard let keyContext, COpenSSL_set_rsa_pss(keyContext) == 1 else { return false } }
         return EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
     }
 }

@@ -47,6 +47,56 @@ import Web
         #expect(failure(missingAzp) == .wrongAuthorizedParty)
     }
 
+    /// Issue 41, item 1: every algorithm a provider may be registered to sign with, each
+    /// accepted when it is the registered one and refused when another is (HS512 is the
+    /// default of a certified provider in Debian; the person saw "The login could not be
+    /// verified").
+    @Test(arguments: SigningAlgorithm.allCases)
+    func theRegisteredAlgorithmIsAcceptedAndNoOther(_ algorithm: SigningAlgorithm) throws {
+        let secret = "the-client-secret-of-client-1-0123456789abcdef"
+        let cache = JWKSCache(
+            url: Self.issuer + ".well-known/jwks.json", http: keys, clock: time.clock, timeoutSeconds: 5)
+        func verifier(_ registered: SigningAlgorithm) -> IDTokenVerifier {
+            IDTokenVerifier(
+                issuer: Self.issuer, clientID: "client-1", keys: cache, clock: time.clock, algorithm: registered,
+                clientSecret: secret)
+        }
+        let token = try keys.token(algorithm, secret: secret, claims: claims())
+        #expect(try verifier(algorithm).verify(token, nonce: "n-1")["sub"]?.string == "auth0|123")
+        for other in SigningAlgorithm.allCases where other != algorithm {
+            #expect(throws: AuthError(.unsupportedAlgorithm, algorithm.rawValue)) {
+                try verifier(other).verify(token, nonce: "n-1")
+            }
+        }
+        // Signed with the wrong secret, or its signature changed: refused.
+        let forged = try keys.token(algorithm, secret: "another-secret", claims: claims())
+        if algorithm.isHMAC {
+            #expect(throws: AuthError(.badSignature)) { try verifier(algorithm).verify(forged, nonce: "n-1") }
+        }
+        var bytes = Array(token.utf8)
+        bytes[bytes.count - 5] = bytes[bytes.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        #expect(throws: AuthError.self) {
+            try verifier(algorithm).verify(String(decoding: bytes, as: UTF8.self), nonce: "n-1")
+        }
+    }
+
+    /// An HMAC-registered application never takes a key from the JWKS, and an RSA-registered
+    /// one never takes the secret: HS256 with the public key's bytes as the secret is refused
+    /// under either.
+    @Test func anHMACTokenMadeWithThePublicKeyIsRefusedEitherWay() throws {
+        let (n, _) = try keys.key.publicComponents()
+        let publicBytes = String(decoding: Base64URL.encode(n).utf8, as: UTF8.self)
+        let token = try keys.token(.hs256, secret: publicBytes, claims: claims())
+        #expect(failure(token) == .unsupportedAlgorithm)
+        let cache = JWKSCache(
+            url: Self.issuer + ".well-known/jwks.json", http: keys, clock: time.clock, timeoutSeconds: 5)
+        let hmac = IDTokenVerifier(
+            issuer: Self.issuer, clientID: "client-1", keys: cache, clock: time.clock, algorithm: .hs256,
+            clientSecret: "the-real-secret-0123456789abcdef")
+        #expect(throws: AuthError(.badSignature)) { try hmac.verify(token, nonce: "n-1") }
+        #expect(cache.fetchCount == 0, "no key of the set is ever used for HMAC")
+    }
+
     @Test func refusesAlgNone() throws {
         let token = try keys.token(header: ["alg": "none", "typ": "JWT"], claims: claims(), signature: [])
         #expect(failure(token) == .unsupportedAlgorithm)

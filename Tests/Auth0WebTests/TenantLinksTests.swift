@@ -36,6 +36,30 @@ import Web
         #expect(!generic.contains("session_transfer_token"))
     }
 
+    /// Issue 41, item 1: the registered algorithm must be one the provider says it signs with,
+    /// when it says; one line names the setting and what the provider lists.
+    @Test func theSigningAlgorithmMustBeOneTheProviderLists() throws {
+        let listed = try TenantEndpoints(
+            discovery: .object([
+                "issuer": "https://tenant.example.com/",
+                "authorization_endpoint": "https://tenant.example.com/authorize",
+                "token_endpoint": "https://tenant.example.com/oauth/token",
+                "jwks_uri": "https://tenant.example.com/.well-known/jwks.json",
+                "id_token_signing_alg_values_supported": .array(["RS256", "HS256"]),
+            ]), expectedIssuer: "https://tenant.example.com/")
+        #expect(try links(["ID_TOKEN_SIGNING_ALG": "HS256"], endpoints: listed).problems().isEmpty)
+        #expect(
+            try links(["ID_TOKEN_SIGNING_ALG": "HS512"], endpoints: listed).problems() == [
+                "ID_TOKEN_SIGNING_ALG: HS512 is not among the algorithms the provider signs ID tokens with "
+                    + "(RS256, HS256): set the one the application is registered for"
+            ])
+        let silent = try endpoints(
+            authorization: "https://tenant.example.com/authorize", token: "https://tenant.example.com/oauth/token",
+            jwks: "https://tenant.example.com/.well-known/jwks.json")
+        #expect(try links(["ID_TOKEN_SIGNING_ALG": "PS512"], endpoints: silent).problems().isEmpty)
+        #expect(throws: SettingsProblems.self) { try links(["ID_TOKEN_SIGNING_ALG": "none"]) }
+    }
+
     @Test func v2AndOIDCLogoutURLs() throws {
         #expect(
             try links().logout(tenantSessionID: "sid-1")

@@ -1,3 +1,4 @@
+import Auth0Web
 import Locking
 import OpenSSLCrypto
 import Web
@@ -39,6 +40,22 @@ public final class TestKeys: HTTPClient {
 
     /// A JWKS document of `keys`.
     public static func jwks(_ keys: [JSONValue]) -> JSONValue { .object(["keys": .array(keys)]) }
+
+    /// A compact JWT signed with `algorithm`: RSA ones with this key (and its `kid`), HMAC ones
+    /// with `secret`.
+    public func token(_ algorithm: SigningAlgorithm, secret: String = "", claims: [String: JSONValue]) throws -> String
+    {
+        var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": "JWT"]
+        if !algorithm.isHMAC { header["kid"] = .string(kid) }
+        let input =
+            Base64URL.encode(JSONValue.object(header).serialized()) + "."
+            + Base64URL.encode(JSONValue.object(claims).serialized())
+        let signature =
+            algorithm.isHMAC
+            ? try HMAC.mac(algorithm.digest, key: Array(secret.utf8), message: Array(input.utf8))
+            : try key.sign(Array(input.utf8), digest: algorithm.digest, pss: algorithm.isPSS)
+        return input + "." + Base64URL.encode(signature)
+    }
 
     /// A compact JWT with the given header and claims, signed RS256 (or given a signature).
     public func token(header: [String: JSONValue]? = nil, claims: [String: JSONValue], signature: [UInt8]? = nil) throws

@@ -50,6 +50,11 @@ public struct Auth0Settings: Sendable {
     /// `AUTH0_TIMEOUT_SECONDS`: the limit of each call to the tenant (default 10).
     public let timeoutSeconds: Double
 
+    /// `ID_TOKEN_SIGNING_ALG`: how the provider signs this application's ID tokens, as the
+    /// application is registered there (RS256 unless told; HS256/384/512 are checked with the
+    /// client secret). A token signed otherwise is refused.
+    public let idTokenSigningAlgorithm: SigningAlgorithm
+
     /// `CLIENT_AUTH_METHOD`: `client_secret_basic` or `client_secret_post`; nil lets
     /// `ClientAuthentication.chosen` decide from the provider's discovery document.
     public let clientAuthentication: ClientAuthentication?
@@ -185,6 +190,14 @@ public struct Auth0Settings: Sendable {
         if authMethodText != nil, authMethod == nil {
             problems.append("CLIENT_AUTH_METHOD: must be client_secret_basic or client_secret_post")
         }
+        let algorithmText = value("ID_TOKEN_SIGNING_ALG") ?? "RS256"
+        let algorithm = SigningAlgorithm(rawValue: algorithmText)
+        if algorithm == nil {
+            problems.append(
+                "ID_TOKEN_SIGNING_ALG: \"\(algorithmText)\" must be one of "
+                    + SigningAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", as the application is registered at the provider")
+        }
         let timeout = value("AUTH0_TIMEOUT_SECONDS").map { Double($0) } ?? 10
         if timeout == nil || !(0.1...120).contains(timeout!) {
             problems.append("AUTH0_TIMEOUT_SECONDS: must be a number of seconds from 0.1 to 120")
@@ -195,8 +208,9 @@ public struct Auth0Settings: Sendable {
         let assertionAudience = value("ASSERTION_AUDIENCE") ?? baseURL.map { $0 + "/mini/" }
 
         guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
-            let rolling, let absolute, let timeout, let revalidate, let assertionAudience
+            let rolling, let absolute, let timeout, let revalidate, let assertionAudience, let algorithm
         else { throw SettingsProblems(lines: problems) }
+        idTokenSigningAlgorithm = algorithm
         self.assertionKeys = assertionKeys
         self.assertionAudience = assertionAudience
         self.issuer = issuer

@@ -22,6 +22,8 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let authMethods: [String]?
     /// `scopes_supported`, when published.
     public let scopes: [String]?
+    /// `id_token_signing_alg_values_supported`, when published.
+    public let idTokenAlgorithms: [String]?
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { Auth0Settings.withSlash(issuer) + "v2/logout" }
@@ -33,14 +35,16 @@ public struct TenantEndpoints: Sendable, Equatable {
             jwks: issuer + ".well-known/jwks.json", userinfo: issuer + "userinfo", revocation: issuer + "oauth/revoke",
             endSession: issuer + "oidc/logout",
             authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
-            scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"])
+            scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"],
+            idTokenAlgorithms: ["HS256", "RS256", "PS256"])
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
-        endSession: String?, authMethods: [String]?, scopes: [String]?
+        endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?
     ) {
         self.scopes = scopes
+        self.idTokenAlgorithms = idTokenAlgorithms
         self.issuer = issuer
         self.authorization = authorization
         self.token = token
@@ -84,7 +88,8 @@ public struct TenantEndpoints: Sendable, Equatable {
             revocation: try endpoint("revocation_endpoint", required: false),
             endSession: try endpoint("end_session_endpoint", required: false),
             authMethods: document["token_endpoint_auth_methods_supported"]?.array?.compactMap(\.string),
-            scopes: document["scopes_supported"]?.array?.compactMap(\.string))
+            scopes: document["scopes_supported"]?.array?.compactMap(\.string),
+            idTokenAlgorithms: document["id_token_signing_alg_values_supported"]?.array?.compactMap(\.string))
     }
 
     /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`; a problem

@@ -89,6 +89,12 @@ public struct TenantLinks: Sendable {
                 "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"
             )
         }
+        let algorithm = settings.idTokenSigningAlgorithm.rawValue
+        if let listed = endpoints.idTokenAlgorithms, !listed.contains(algorithm) {
+            problems.append(
+                "ID_TOKEN_SIGNING_ALG: \(algorithm) is not among the algorithms the provider signs ID tokens with "
+                    + "(\(listed.joined(separator: ", "))): set the one the application is registered for")
+        }
         return problems
     }
 }

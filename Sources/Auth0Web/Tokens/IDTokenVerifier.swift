@@ -1,15 +1,22 @@
 import Web
 
-/// Checks an ID token as OpenID Connect requires: RS256 signature against the tenant's JWKS,
-/// `iss`, `aud` (and `azp` when there are several audiences), `exp` and `iat` with leeway, `nonce`.
+/// Checks an ID token as OpenID Connect requires: signed with the algorithm the application is
+/// registered for (RS256 unless told), `iss`, `aud` (and `azp` when there are several
+/// audiences), `exp` and `iat` with leeway, `nonce`.
 public struct IDTokenVerifier: Sendable {
     /// Clock skew allowed on `exp` and `iat`, in seconds.
     public static let leewaySeconds: Double = 60
     private let tenant: TenantJWT
 
-    /// Checks tokens from `issuer` for the application `clientID`, with keys from `keys`.
-    public init(issuer: String, clientID: String, keys: JWKSCache, clock: Clock) {
-        tenant = TenantJWT(issuer: issuer, clientID: clientID, keys: keys, clock: clock)
+    /// Checks tokens from `issuer` for the application `clientID` signed with `algorithm`, with
+    /// keys from `keys` (RSA) or `clientSecret` (HMAC).
+    public init(
+        issuer: String, clientID: String, keys: JWKSCache, clock: Clock, algorithm: SigningAlgorithm = .rs256,
+        clientSecret: String = ""
+    ) {
+        tenant = TenantJWT(
+            issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm],
+            clientSecret: Array(clientSecret.utf8))
     }
 
     /// The token's claims once every check passes; throws `AuthError` naming the first failure.

@@ -9,9 +9,15 @@ public struct LogoutTokenVerifier: Sendable {
     public static let event = "http://schemas.openid.net/event/backchannel-logout"
     private let tenant: TenantJWT
 
-    /// Checks tokens from `issuer` for the application `clientID`, with keys from `keys`.
-    public init(issuer: String, clientID: String, keys: JWKSCache, clock: Clock) {
-        tenant = TenantJWT(issuer: issuer, clientID: clientID, keys: keys, clock: clock)
+    /// Checks tokens from `issuer` for the application `clientID`, signed as its ID tokens are
+    /// (`algorithm`) or with RS256 and the tenant's keys, which every provider publishes.
+    public init(
+        issuer: String, clientID: String, keys: JWKSCache, clock: Clock, algorithm: SigningAlgorithm = .rs256,
+        clientSecret: String = ""
+    ) {
+        tenant = TenantJWT(
+            issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm, .rs256],
+            clientSecret: Array(clientSecret.utf8))
     }
 
     /// What a valid logout token ends.

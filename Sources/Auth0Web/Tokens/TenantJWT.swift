@@ -1,26 +1,40 @@
+import OpenSSLCrypto
 import Web
 
 /// The checks every token the tenant signs for this application passes, ID token or logout
-/// token: RS256 only, a key of the tenant's JWKS, the signature, `iss`, `aud`, and `exp` and
-/// `iat` with leeway.
+/// token: an algorithm it is registered to sign with (`accepted`), the signature (RSA: a key of
+/// the tenant's JWKS; HMAC: the client secret), `iss`, `aud`, and `exp` and `iat` with leeway.
 struct TenantJWT: Sendable {
     let issuer: String
     let clientID: String
     let keys: JWKSCache
     let clock: Clock
+    /// The algorithms a token may name; any other (`none` among them) is refused.
+    let accepted: Set<SigningAlgorithm>
+    /// The HMAC key of HS256/384/512: the client secret's bytes.
+    let clientSecret: [UInt8]
 
     func verify(_ token: String) throws(AuthError) -> JWT {
         guard let jwt = JWT(token) else { throw AuthError(.malformedToken) }
-        // Only RS256: `none`, HS256 (which would accept the public key as a secret) and the rest are refused.
-        guard jwt.header["alg"]?.string == "RS256" else {
-            throw AuthError(.unsupportedAlgorithm, jwt.header["alg"]?.string ?? "none")
+        let named = jwt.header["alg"]?.string
+        guard let algorithm = named.flatMap(SigningAlgorithm.init(rawValue:)), accepted.contains(algorithm) else {
+            throw AuthError(.unsupportedAlgorithm, named ?? "none")
         }
-        // A `kid` that is there must be a string; one that is absent asks for the set's only key.
-        let kid = jwt.header["kid"]
-        guard kid == nil || kid?.string != nil, let key = try keys.key(for: kid?.string) else {
-            throw AuthError(.unknownKey)
+        if algorithm.isHMAC {
+            guard !clientSecret.isEmpty,
+                HMAC.verify(algorithm.digest, key: clientSecret, message: jwt.signedPart, mac: jwt.signature)
+            else { throw AuthError(.badSignature) }
+        } else {
+            // A `kid` that is there must be a string; one that is absent asks for the set's only key.
+            let kid = jwt.header["kid"]
+            guard kid == nil || kid?.string != nil, let key = try keys.key(for: kid?.string) else {
+                throw AuthError(.unknownKey)
+            }
+            guard
+                key.verify(
+                    signature: jwt.signature, message: jwt.signedPart, digest: algorithm.digest, pss: algorithm.isPSS)
+            else { throw AuthError(.badSignature) }
         }
-        guard key.verifyRS256(signature: jwt.signature, message: jwt.signedPart) else { throw AuthError(.badSignature) }
         let claims = jwt.claims
         guard claims["iss"]?.string == issuer else { throw AuthError(.wrongIssuer) }
         guard jwt.audiences.contains(clientID) else { throw AuthError(.wrongAudience) }

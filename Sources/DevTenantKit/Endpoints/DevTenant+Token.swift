@@ -206,7 +206,9 @@ extension DevTenant {
                 claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
                 claims["sid"] = .string(sessionID)
                 if let nonce { claims["nonce"] = .string(nonce) }
-                body["id_token"] = .string(try signer.sign(claims))
+                let client = config.client(clientID)
+                body["id_token"] = .string(
+                    try signer.sign(claims, as: client?.idTokenAlgorithm ?? "RS256", secret: client?.clientSecret))
             }
             if granted.contains("offline_access") {
                 body["refresh_token"] = .string(

@@ -36,11 +36,23 @@ final class TenantSigner: Sendable {
     }
 
     /// A signed JWT with `typ: JWT`, `alg: RS256` and this key's `kid`.
-    func sign(_ claims: [String: JSONValue]) throws -> String {
-        let header: JSONValue = .object(["alg": "RS256", "typ": "JWT", "kid": .string(kid)])
+    func sign(_ claims: [String: JSONValue]) throws -> String { try sign(claims, as: "RS256", secret: nil) }
+
+    /// A JWT signed as an application's ID tokens are (`jwt_configuration.alg`): RS256 or PS256
+    /// with this key (and its `kid`), HS256 with the application's client secret (no `kid`).
+    func sign(_ claims: [String: JSONValue], as algorithm: String, secret: String?) throws -> String {
+        var header: [String: JSONValue] = ["alg": .string(algorithm), "typ": "JWT"]
+        if algorithm != "HS256" { header["kid"] = .string(kid) }
         let signingInput =
-            Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
-        let signature = try privateKey.signRS256(Array(signingInput.utf8))
+            Base64URL.encode(JSONValue.object(header).serialized()) + "."
+            + Base64URL.encode(JSONValue.object(claims).serialized())
+        let message = Array(signingInput.utf8)
+        let signature =
+            switch algorithm {
+            case "HS256": try HMAC.mac(.sha256, key: Array((secret ?? "").utf8), message: message)
+            case "PS256": try privateKey.sign(message, digest: .sha256, pss: true)
+            default: try privateKey.signRS256(message)
+            }
         return signingInput + "." + Base64URL.encode(signature)
     }
 

@@ -30,6 +30,10 @@ public struct TenantConfig: Sendable {
         /// `session_transfer.allowed_authentication_methods`: how a session transfer token may
         /// reach `/authorize` for this (web) application: `query` and/or `cookie`.
         public let sessionTransferMethods: [String]
+        /// `jwt_configuration.alg`: how its ID tokens are signed, `RS256` (the default) with the
+        /// tenant's key, `PS256` likewise, or `HS256` with its client secret (the Management API's
+        /// application setting, "JSON Web Token Signature Algorithm").
+        public let idTokenAlgorithm: String
     }
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
@@ -137,6 +141,12 @@ public struct TenantConfig: Sendable {
                         continue
                     }
                     let transfer = entry["session_transfer"]
+                    let algorithm = entry["jwt_configuration"]?["alg"]?.string ?? "RS256"
+                    if !["RS256", "PS256", "HS256"].contains(algorithm) || (algorithm == "HS256" && secret == nil) {
+                        problems.append(
+                            "DEV_TENANT_CONFIG: \(id): jwt_configuration.alg must be RS256, PS256 or HS256 (HS256: with a secret)"
+                        )
+                    }
                     clients.append(
                         Client(
                             name: entry["name"]?.string ?? id, clientID: id, clientSecret: secret,
@@ -151,7 +161,7 @@ public struct TenantConfig: Sendable {
                                 $0 == "none" ? nil : $0
                             },
                             sessionTransferMethods: transfer?["allowed_authentication_methods"]?.array?
-                                .compactMap(\.string) ?? []))
+                                .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm))
                 }
                 users = document["users"]?.array ?? []
             } else {

@@ -69,7 +69,8 @@ public struct AppServices: Sendable {
         metadata = mechanisms.metadata
         logins = mechanisms.logins
         logoutTokens = LogoutTokenVerifier(
-            issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock)
+            issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
+            algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret)
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),

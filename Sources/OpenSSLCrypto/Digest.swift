@@ -1,0 +1,56 @@
+internal import COpenSSL
+
+/// The SHA-2 digests JWS algorithms name (the number after RS, PS, ES and HS).
+public enum Digest: Sendable, CaseIterable {
+    case sha256, sha384, sha512
+
+    /// The digest's length in bytes.
+    public var size: Int {
+        switch self {
+        case .sha256: 32
+        case .sha384: 48
+        case .sha512: 64
+        }
+    }
+
+    var evp: OpaquePointer? {
+        switch self {
+        case .sha256: EVP_sha256()
+        case .sha384: EVP_sha384()
+        case .sha512: EVP_sha512()
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .sha256: "SHA256"
+        case .sha384: "SHA384"
+        case .sha512: "SHA512"
+        }
+    }
+}
+
+/// HMAC with a SHA-2 digest (JWS's HS256/384/512).
+/// - SeeAlso: `EVP_Q_mac`.
+public enum HMAC {
+    /// The HMAC of `message` under `key`.
+    public static func mac(_ digest: Digest, key: [UInt8], message: [UInt8]) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: digest.size)
+        var length = 0
+        // A key of no bytes is still a key to HMAC; OpenSSL wants a pointer all the same.
+        let keyBytes = key.isEmpty ? [0] : key
+        let made = out.withUnsafeMutableBufferPointer { buffer in
+            EVP_Q_mac(
+                nil, "HMAC", nil, digest.name, nil, keyBytes, key.count, message, message.count, buffer.baseAddress,
+                buffer.count, &length)
+        }
+        guard made != nil, length == digest.size else { throw CryptoError("EVP_Q_mac(HMAC)") }
+        return out
+    }
+
+    /// True when `mac` is `message`'s HMAC under `key`, compared in constant time.
+    public static func verify(_ digest: Digest, key: [UInt8], message: [UInt8], mac: [UInt8]) -> Bool {
+        guard let expected = try? Self.mac(digest, key: key, message: message) else { return false }
+        return ConstantTime.equal(expected, mac)
+    }
+}

@@ -52,4 +52,6 @@ static const char *const COpenSSL_DIGEST_SHA256 = "SHA256";
 static const char *const COpenSSL_PKEY_PARAM_EC_PUB_X = OSSL_PKEY_PARAM_EC_PUB_X;
 static const char *const COpenSSL_PKEY_PARAM_EC_PUB_Y = OSSL_PKEY_PARAM_EC_PUB_Y;
 static const char *const COpenSSL_PKEY_PARAM_GROUP_NAME = OSSL_PKEY_PARAM_GROUP_NAME;
+static const char *const COpenSSL_PKEY_PARAM_PUB_KEY = OSSL_PKEY_PARAM_PUB_KEY;
+static const int COpenSSL_EVP_PKEY_ED25519 = EVP_PKEY_ED25519;
 #endif

@@ -47,23 +47,7 @@ public final class ECPrivateKey: @unchecked Sendable {
     /// An ECDSA SHA-256 signature of `message` as JWS wants it (RFC 7518 3.4): `r` then `s`, 32
     /// bytes each, not OpenSSL's DER.
     public func signES256(_ message: [UInt8]) throws -> [UInt8] {
-        let der = try PrivateKeyPEM.signSHA256(key, message)
-        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            var start: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_ECDSA_SIG(nil, &start, buffer.count)
-        }
-        guard let parsed else { throw CryptoError("d2i_ECDSA_SIG") }
-        defer { ECDSA_SIG_free(parsed) }
-        var r: OpaquePointer?
-        var s: OpaquePointer?
-        ECDSA_SIG_get0(parsed, &r, &s)
-        var raw = [UInt8](repeating: 0, count: 64)
-        guard let r, let s,
-            raw.withUnsafeMutableBufferPointer({ out in
-                BN_bn2binpad(r, out.baseAddress, 32) == 32 && BN_bn2binpad(s, out.baseAddress! + 32, 32) == 32
-            })
-        else { throw CryptoError("BN_bn2binpad") }
-        return raw
+        try SignaturePrivateKey.raw(der: try PrivateKeyPEM.signSHA256(key, message), half: 32)
     }
 
     private func coordinate(_ name: UnsafePointer<CChar>) throws -> [UInt8] {

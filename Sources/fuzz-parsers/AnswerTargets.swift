@@ -40,8 +40,12 @@ let answerTargets = [
             url: endpoints.jwks, http: CannedAnswer(status: 200, body: input), clock: Clock { 1_700_000_000 },
             timeoutSeconds: 1)
         let listed = Set(JSONValue.parse(input)?["keys"]?.array?.compactMap { $0["kid"]?.string } ?? [])
-        for kid in ["k1", "", "0"] where (try? keys.key(for: kid)) != nil {
-            precondition(listed.contains(kid), "a key for a kid the document does not list")
+        for kid in ["k1", "", "0"] {
+            for algorithm in SigningAlgorithm.allCases where !algorithm.isHMAC {
+                let found = (try? keys.candidates(kid: kid, for: algorithm)) ?? []
+                precondition(found.isEmpty || listed.contains(kid), "a key for a kid the document does not list")
+                precondition(found.count <= 1, "several keys for one kid")
+            }
         }
     },
     FuzzTarget(name: "session-bytes") { input in

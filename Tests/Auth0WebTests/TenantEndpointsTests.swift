@@ -14,7 +14,8 @@ import Web
         "end_session_endpoint":"https://tenant.example.com/oidc/logout","response_types_supported":["code"],
         "code_challenge_methods_supported":["S256","plain"],"subject_types_supported":["public"],
         "token_endpoint_auth_methods_supported":["client_secret_basic","client_secret_post","private_key_jwt"],
-        "scopes_supported":["openid","profile","offline_access","name","nickname","picture","email","email_verified"]}
+        "scopes_supported":["openid","profile","offline_access","name","nickname","picture","email","email_verified"],
+        "id_token_signing_alg_values_supported":["HS256","RS256","PS256"]}
         """
 
     @Test func readsAuth0sDocumentAsItsDocumentedPaths() throws {

@@ -4,29 +4,26 @@ import Web
 
 /// The provider's signing keys, fetched from its JWKS and cached.
 ///
-/// A token names its key by `kid`; one without `kid` is checked with the set's only signing key
-/// (a set of several gives no way to choose, and the token is refused). A `kid` the cache does not
-/// know means the provider rotated its keys: the set is fetched again at once, so the first login
-/// after a rotation works. Made-up `kid`s cannot turn that into a flood of fetches: fetches are
-/// one at a time and spend from a bucket of `refetchBurst`, refilled by one every
-/// `refillSeconds`; an empty bucket means the token is refused without asking the provider.
+/// A token names its key by `kid`; one without `kid` may have been signed by any key of the
+/// kind its algorithm uses, and each is tried. A `kid` the cache does not know, or a kid-less
+/// token none of the cached keys verifies, means the provider may have rotated its keys: the
+/// set is fetched again at once, so the first login after a rotation works. Made-up tokens
+/// cannot turn that into a flood of fetches: fetches are one at a time and spend from a bucket
+/// of `refetchBurst`, refilled by one every `refillSeconds`; an empty bucket means the token is
+/// refused without asking the provider.
 public final class JWKSCache: Sendable {
     private struct State {
-        var named: [String: RSAPublicKey] = [:]
-        var unnamed: [RSAPublicKey] = []
+        var named: [String: TenantKey] = [:]
+        var unnamed: [TenantKey] = []
         var fetched = false
         var fetches = 0
         var bucket = Double(JWKSCache.refetchBurst)
         var bucketTime: Double = -.infinity
 
-        /// The set's one signing key, when it has exactly one.
-        var onlyKey: RSAPublicKey? {
-            named.count + unnamed.count == 1 ? named.values.first ?? unnamed.first : nil
-        }
-
-        func key(for kid: String?) -> RSAPublicKey? {
-            if let kid { return named[kid] }
-            return onlyKey
+        /// The keys a token signed with `algorithm` may name (`kid`), or may have used without one.
+        func candidates(_ kid: String?, _ algorithm: SigningAlgorithm) -> [TenantKey] {
+            if let kid { return named[kid].map { $0.fits(algorithm) ? [$0] : [] } ?? [] }
+            return (Array(named.values) + unnamed).filter { $0.fits(algorithm) }
         }
     }
 
@@ -53,23 +50,36 @@ public final class JWKSCache: Sendable {
     /// How many times the set was fetched (for metrics and tests).
     public var fetchCount: Int { state.withLock { $0.fetches } }
 
-    /// The key for `kid` (or, with no `kid`, the set's only key), fetching the set when the cache
-    /// cannot answer and the bucket allows; nil when the provider has no such key.
-    public func key(for kid: String?) throws(AuthError) -> RSAPublicKey? {
-        if let key = state.withLock({ $0.key(for: kid) }) { return key }
+    /// The keys a token signed with `algorithm` may have used: the one named `kid` (when it is
+    /// of the algorithm's kind), or without `kid` every key of that kind. Fetches the set when
+    /// the cache has none and the bucket allows; empty when the provider has none.
+    public func candidates(kid: String?, for algorithm: SigningAlgorithm) throws(AuthError) -> [TenantKey] {
+        let cached = state.withLock { $0.candidates(kid, algorithm) }
+        if !cached.isEmpty { return cached }
+        return try fetched(kid: kid, for: algorithm, again: false)
+    }
+
+    /// The candidates after fetching the set again (bucket permitting): for a kid-less token
+    /// that none of the cached keys verified, which a rotation may explain.
+    public func candidatesAfterRefetch(for algorithm: SigningAlgorithm) throws(AuthError) -> [TenantKey] {
+        try fetched(kid: nil, for: algorithm, again: true)
+    }
+
+    private func fetched(kid: String?, for algorithm: SigningAlgorithm, again: Bool) throws(AuthError) -> [TenantKey] {
+        let fetchesBefore = state.withLock { $0.fetches }
         return try fetchLock.withLock { _ throws(AuthError) in
-            // Another caller may have fetched while this one waited.
-            if let key = state.withLock({ $0.key(for: kid) }) { return key }
-            // Without a kid, a set already known to hold several keys will not hold one after a fetch.
-            if kid == nil, state.withLock({ $0.fetched }) { return nil }
-            guard spendFetch() else { return nil }
+            // Another caller may have fetched while this one waited: its set is as new as ours would be.
+            let fetchedMeanwhile = state.withLock { $0.fetches } != fetchesBefore
+            let cached = state.withLock { $0.candidates(kid, algorithm) }
+            if fetchedMeanwhile || (!again && !cached.isEmpty) { return cached }
+            guard spendFetch() else { return again ? [] : cached }
             let (named, unnamed) = try fetch()
             return state.withLock {
                 $0.named = named
                 $0.unnamed = unnamed
                 $0.fetched = true
                 $0.fetches += 1
-                return $0.key(for: kid)
+                return $0.candidates(kid, algorithm)
             }
         }
     }
@@ -88,7 +98,7 @@ public final class JWKSCache: Sendable {
         }
     }
 
-    private func fetch() throws(AuthError) -> (named: [String: RSAPublicKey], unnamed: [RSAPublicKey]) {
+    private func fetch() throws(AuthError) -> (named: [String: TenantKey], unnamed: [TenantKey]) {
         let response: HTTPClientResponse
         do {
             response = try http.send(HTTPClientRequest(method: "GET", url: url, timeoutSeconds: timeoutSeconds))
@@ -97,17 +107,12 @@ public final class JWKSCache: Sendable {
         }
         guard response.status == 200, let document = JSONValue.parse(response.body), let list = document["keys"]?.array
         else { throw AuthError(.jwksUnavailable, "the provider's JWKS answered \(response.status)") }
-        var named: [String: RSAPublicKey] = [:]
-        var unnamed: [RSAPublicKey] = []
-        // Only RSA signing keys for RS256: an encryption key or another algorithm's is not a
-        // candidate, so it neither verifies a token nor makes a lone signing key ambiguous.
+        var named: [String: TenantKey] = [:]
+        var unnamed: [TenantKey] = []
+        // Only signing keys of the kinds JWS uses: an encryption key, or one not understood, is
+        // no candidate for any token.
         for entry in list {
-            guard entry["kty"]?.string == "RSA", entry["use"]?.string ?? "sig" == "sig",
-                entry["alg"]?.string ?? "RS256" == "RS256",
-                let n = entry["n"]?.string.flatMap(Base64URL.decode),
-                let e = entry["e"]?.string.flatMap(Base64URL.decode),
-                let key = try? RSAPublicKey(modulus: n, exponent: e)
-            else { continue }
+            guard let key = TenantKey(jwk: entry) else { continue }
             if let kid = entry["kid"]?.string {
                 named[kid] = key
             } else {

@@ -25,15 +25,18 @@ struct TenantJWT: Sendable {
                 HMAC.verify(algorithm.digest, key: clientSecret, message: jwt.signedPart, mac: jwt.signature)
             else { throw AuthError(.badSignature) }
         } else {
-            // A `kid` that is there must be a string; one that is absent asks for the set's only key.
+            // A `kid` that is there must be a string; one that is absent lets every key of the
+            // algorithm's kind try, and the set is fetched again (rate-limited) if none verifies.
             let kid = jwt.header["kid"]
-            guard kid == nil || kid?.string != nil, let key = try keys.key(for: kid?.string) else {
-                throw AuthError(.unknownKey)
+            guard kid == nil || kid?.string != nil else { throw AuthError(.unknownKey) }
+            let candidates = try keys.candidates(kid: kid?.string, for: algorithm)
+            guard !candidates.isEmpty else { throw AuthError(.unknownKey) }
+            let verifies = { (key: TenantKey) in key.verifies(jwt.signature, of: jwt.signedPart, with: algorithm) }
+            if !candidates.contains(where: verifies) {
+                guard kid == nil, try keys.candidatesAfterRefetch(for: algorithm).contains(where: verifies) else {
+                    throw AuthError(.badSignature)
+                }
             }
-            guard
-                key.verify(
-                    signature: jwt.signature, message: jwt.signedPart, digest: algorithm.digest, pss: algorithm.isPSS)
-            else { throw AuthError(.badSignature) }
         }
         let claims = jwt.claims
         guard claims["iss"]?.string == issuer else { throw AuthError(.wrongIssuer) }

@@ -66,7 +66,10 @@ final class Stack: @unchecked Sendable {
     /// Starts worker `index` (1: `worker` on metadata-demo.sock; n: `worker-n` on
     /// metadata-demo-n.sock, as `scripts/nginx-conf` lists them) pointed at the dev tenant, with
     /// the stack's worker settings and then `extra`.
-    func startWorker(_ index: Int = 1, extra: [String: String] = [:], waitSeconds: Double = 10) throws {
+    /// The worker listens once it has read the tenant's discovery document, which it asks for up
+    /// to 15 s (`StartupDiscovery.patience`): the wait is longer than that, so a slow start under a
+    /// sanitizer on a loaded machine is waited for, not taken for a failure.
+    func startWorker(_ index: Int = 1, extra: [String: String] = [:], waitSeconds: Double = 30) throws {
         let name = Stack.workerName(index)
         let socket = workerSocket(index)
         var env = devEnvironment
@@ -264,6 +267,8 @@ final class Stack: @unchecked Sendable {
         for _ in 0..<Int(seconds * 40) {
             // The file appears at bind(); wait until connect() is accepted, i.e. after listen().
             if FileManager.default.fileExists(atPath: path), Stack.accepts(unixSocket: path) { return }
+            // A process that has exited will not listen: no waiting out the rest.
+            if lock.withLock({ processes[name] }).map({ !$0.isRunning }) == true { break }
             usleep(25_000)
         }
         throw StackError("no socket at \(path); log: \(log(name))")

@@ -1,8 +1,8 @@
 internal import COpenSSL
 
 /// A private key on one of `SignaturePublicKey`'s curves, signing as JWS writes signatures:
-/// ECDSA's `r || s` (ES256/384/512) or Ed25519's 64 bytes (EdDSA). For the tests' providers
-/// and the dev tenant, which sign what the product verifies.
+/// ECDSA's `r || s` (ES256/384/512) or Ed25519's 64 bytes (EdDSA): what the tests sign for the
+/// product to verify. Its DER-to-`r || s` conversion is `ECPrivateKey`'s too.
 /// - SeeAlso: `EVP_PKEY_generate`, `EVP_DigestSign`, `d2i_ECDSA_SIG`.
 public final class SignaturePrivateKey: @unchecked Sendable {
     /// Its curve.

@@ -32,10 +32,9 @@ struct ChunkedSealedCookie: Sendable {
     /// as the planter wished (500 names: nginx refused it, and that browser could not log in).
     func sentNames(in cookies: Cookies) -> [String] {
         var names: [String] = []
-        for pair in cookies.pairs where !names.contains(where: { $0 == pair.name }) {
-            if pair.name == name || (pair.name.utf8.count == name.utf8.count + 2 && chunkNames.contains(pair.name)) {
-                names.append(pair.name)
-            }
+        for pair in cookies.pairs
+        where (pair.name == name || chunkNames.contains(pair.name)) && !names.contains(pair.name) {
+            names.append(pair.name)
         }
         return names
     }

@@ -40,11 +40,13 @@ package struct EndedSessions {
     // Ended from "Your sessions": rare, so a page view hashes its public id only when there are any.
     private var sessions: [UInt64: Int64] = [:]
     private var peopleExcept: [UInt64: EndsExcept] = [:]
-    private var endsExceptCount = 0
 
     /// How many ends are remembered: one per login, tenant session, person and ended session,
     /// and one per person and kept session for "Log out everywhere else" (the newest of each wins).
-    var count: Int { logins.count + tenantSessions.count + people.count + sessions.count + endsExceptCount }
+    var count: Int {
+        logins.count + tenantSessions.count + people.count + sessions.count
+            + peopleExcept.values.reduce(0) { $0 + $1.count }
+    }
 
     /// True when nothing is remembered (a page view then skips the lookup).
     var isEmpty: Bool {
@@ -68,11 +70,8 @@ package struct EndedSessions {
             let id = Self.fingerprint(publicID)
             sessions[id] = max(until, sessions[id] ?? 0)
         case .personExcept(let sub, let before, let keep, let until):
-            if peopleExcept[Self.fingerprint(sub), default: EndsExcept()].add(
+            peopleExcept[Self.fingerprint(sub), default: EndsExcept()].add(
                 keep: Self.fingerprint(keep), before: before, until: until)
-            {
-                endsExceptCount += 1
-            }
         }
     }
 
@@ -121,7 +120,6 @@ package struct EndedSessions {
             live.prune(now: now)
             return live.isEmpty ? nil : live
         }
-        endsExceptCount = peopleExcept.values.reduce(0) { $0 + $1.count }
     }
 }
 
@@ -139,14 +137,12 @@ struct EndsExcept {
     var count: Int { byKeep.count }
     var isEmpty: Bool { byKeep.isEmpty }
 
-    /// Takes an end (again: ends are idempotent, and only ever move later); true when it is the
-    /// first for this kept session.
-    mutating func add(keep: UInt64, before: Int64, until: Int64) -> Bool {
+    /// Takes an end (again: ends are idempotent, and only ever move later).
+    mutating func add(keep: UInt64, before: Int64, until: Int64) {
         let known = byKeep[keep]
         let latest = max(before, known?.before ?? .min)
         byKeep[keep] = (latest, max(until, known?.until ?? 0))
         rank(keep: keep, before: latest)
-        return known == nil
     }
 
     /// True when an end kept another session than `kept` and came at or after `createdAt`.

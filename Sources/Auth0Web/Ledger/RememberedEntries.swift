@@ -6,9 +6,6 @@
 struct RememberedEntries {
     private var entries: [EndedSessions.Entry.Subject: EndedSessions.Entry] = [:]
 
-    /// How many are remembered.
-    var count: Int { entries.count }
-
     /// Keeps `entry` until it expires, unless a later one for the same thing is known.
     mutating func remember(_ entry: EndedSessions.Entry) {
         let subject = entry.subject
@@ -16,10 +13,9 @@ struct RememberedEntries {
         entries[subject] = entry
     }
 
-    /// The entries still in force at `now`, newest first (`before`, then `until`), encoded, with
-    /// when each expires.
+    /// The entries still in force at `now`, encoded, with when each expires.
     func live(now: Int64) -> [(encoded: [UInt8], until: Int64)] {
-        entries.values.filter { $0.until > now }.sorted { $0.isLater(than: $1) }.map { ($0.encoded, $0.until) }
+        entries.values.filter { $0.until > now }.map { ($0.encoded, $0.until) }
     }
 
     /// Forgets what no valid cookie can match any more.

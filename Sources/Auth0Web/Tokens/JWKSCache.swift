@@ -15,7 +15,6 @@ public final class JWKSCache: Sendable {
     private struct State {
         var named: [String: TenantKey] = [:]
         var unnamed: [TenantKey] = []
-        var fetched = false
         var fetches = 0
         var bucket = Double(JWKSCache.refetchBurst)
         var bucketTime: Double = -.infinity
@@ -77,7 +76,6 @@ public final class JWKSCache: Sendable {
             return state.withLock {
                 $0.named = named
                 $0.unnamed = unnamed
-                $0.fetched = true
                 $0.fetches += 1
                 return $0.candidates(kid, algorithm)
             }

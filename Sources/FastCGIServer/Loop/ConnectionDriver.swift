@@ -158,11 +158,7 @@ final class ConnectionDriver: Sendable {
     private func answer(
         _ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer, seen: Int, scratch: Scratch, mayWait: Bool
     ) -> Step {
-        let length = connection.framing.judgedLength
-        connection.framing.reset()
-        connection.busySince.store(0, ordering: .relaxed)
-        connection.hasHead.store(false, ordering: .relaxed)
-        if length < arrived.count { connection.hold(UnsafeRawBufferPointer(rebasing: arrived[length...])) }
+        let length = endOfRequest(connection, arrived: arrived)
         var received = ReceivedRequest()  // read in place (see ReceivedRequest.read)
         guard received.read(UnsafeRawBufferPointer(rebasing: arrived[..<length]), maxBodyBytes: options.maxBodyBytes)
         else {
@@ -210,14 +206,22 @@ final class ConnectionDriver: Sendable {
 
     /// The refused body's end arrived: the connection serves what follows, or closes.
     private func afterSkippedBody(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer) -> Step {
+        if connection.framing.closesAfterBody { return close(connection) }
+        _ = endOfRequest(connection, arrived: arrived)
+        return .answered
+    }
+
+    /// The request the framing judged whole (or the refused body it skipped) is over: the
+    /// connection waits for its next, and keeps the bytes after it, which begin that next one.
+    /// Returns the length of what ended. (In line: every request passes here.)
+    @inline(__always)
+    private func endOfRequest(_ connection: FastCGIConnection, arrived: UnsafeRawBufferPointer) -> Int {
         let length = connection.framing.judgedLength
-        let closes = connection.framing.closesAfterBody
         connection.framing.reset()
         connection.busySince.store(0, ordering: .relaxed)
         connection.hasHead.store(false, ordering: .relaxed)
-        if closes { return close(connection) }
         if length < arrived.count { connection.hold(UnsafeRawBufferPointer(rebasing: arrived[length...])) }
-        return .answered
+        return length
     }
 
     /// Ends a request for a role other than responder as the protocol says (`FCGI_UNKNOWN_ROLE`).

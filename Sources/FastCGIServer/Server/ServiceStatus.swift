@@ -9,21 +9,18 @@ enum ServiceStatus {
 
     /// Says `text`, with the note if there is one; `ready`: in the same notice as `READY=1`
     /// (sd_notify's way: the manager sees both at once).
-    static func report(_ text: String, ready: Bool = false) {
+    static func report(_ text: String, ready: Bool = false) { say(ready: ready) { $0.text = text } }
+
+    /// Adds `note` after whatever the status says, now and from now on.
+    static func note(_ note: String) { say { $0.note = note } }
+
+    /// Changes the line and says it whole.
+    private static func say(ready: Bool = false, _ change: (inout (text: String, note: String)) -> Void) {
         let shown = line.withLock { line in
-            line.text = text
+            change(&line)
             return line.text + line.note
         }
         ServiceNotice.send((ready ? "READY=1\n" : "") + "STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
-    }
-
-    /// Adds `note` after whatever the status says, now and from now on.
-    static func note(_ note: String) {
-        let shown = line.withLock { line in
-            line.note = note
-            return line.text + line.note
-        }
-        ServiceNotice.send("STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
     }
 }
 

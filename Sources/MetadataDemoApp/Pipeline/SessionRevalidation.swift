@@ -34,10 +34,7 @@ struct SessionRevalidation: Sendable {
             services.metrics.revalidated()
         } catch let error as SessionEnded {
             log(.info, "session ended at revalidation", ["id": request.requestID, "reason": error.reason])
-            // Ended everywhere at once: a copy of this cookie, on any worker, would otherwise
-            // open pages until its own revalidation came round.
-            if let session = context.session { services.ledger.endLogin(session) }
-            context.end()
+            services.endEndedByTenant(&context)
         } catch {
             log(.warning, "revalidation failed", ["id": request.requestID, "error": "\(error)"])
             let asked = (error as? ManagementError)?.retryAfterSeconds.map(Int64.init) ?? 0

@@ -34,7 +34,7 @@ extension Routes {
             return .redirect(to: "/", status: 303)
         } catch let error as SessionEnded {
             log(.info, "session ended", ["id": request.requestID, "reason": error.reason])
-            services.ledger.endLogin(session)  // the tenant ended it: every copy of the cookie too
+            services.endEndedByTenant(&context)
             return try logInAgain(&context, pending: pending)
         } catch let error as any HTTPResponseError {
             // The tenant's trouble: the person stays logged in and sees why, with their text.

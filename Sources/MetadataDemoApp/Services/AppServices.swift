@@ -78,4 +78,12 @@ public struct AppServices: Sendable {
     public var securityHeaders: SecurityHeaders {
         SecurityHeaders(formTargets: [settings.tenantOrigin], imageSources: [settings.tenantOrigin])
     }
+
+    /// Ends a session the tenant ended (it refused the refresh token): in this browser and,
+    /// through the ledger, for every copy of its cookie on every worker at once, not at each
+    /// copy's own next check.
+    func endEndedByTenant(_ context: inout SessionContext) {
+        if let session = context.session { ledger.endLogin(session) }
+        context.end()
+    }
 }

@@ -32,7 +32,8 @@ public struct TenantPendingApp: Responder {
         if request.path == "/healthz" {
             response = .text("tenant unreachable\n", status: 503)
         } else {
-            response = pages[Language.of(request)].problem(status: 503, key: "error.auth0_unreachable")
+            response = pages[Language.of(request, cookies: request.cookies)].problem(
+                status: 503, key: "error.auth0_unreachable")
         }
         response.add("Retry-After", String(Self.retryAfterSeconds))
         return record.finish(response, for: request, route: "tenant_pending", started: started, calls: 0)

@@ -25,20 +25,20 @@ import Web
     @Test func aPageViewWritesNothingUntilATouchIsDue() throws {
         let cookies = try stored
         #expect(try context(cookies).setCookies().isEmpty)  // never opened
-        var viewed = context(cookies)
+        let viewed = context(cookies)
         #expect(viewed.session?.profile.sub == "auth0|123")
         #expect(viewed.session?.accessToken == nil)  // page views never carry it
         #expect(try viewed.setCookies().isEmpty)
         time.advance(Double(sessions.touchInterval))
-        var touched = context(cookies)
+        let touched = context(cookies)
         _ = touched.session
         #expect(try touched.setCookies().map(\.name) == ["mds"])
     }
 
     @Test func theAccessTokenIsOpenedOnlyOnItsPath() throws {
         let cookies = try stored
-        var atSaves = context(cookies, path: "/affirmation")
-        var atPages = context(cookies, path: "/me")
+        let atSaves = context(cookies, path: "/affirmation")
+        let atPages = context(cookies, path: "/me")
         #expect(atSaves.session?.accessToken != nil)
         #expect(atPages.session?.accessToken == nil)
     }
@@ -50,7 +50,7 @@ import Web
         let middle = characters.count / 2
         characters[middle] = characters[middle] == "A" ? "B" : "A"
         cookies[0].value = String(characters)
-        var context = context(cookies)
+        let context = context(cookies)
         #expect(context.session == nil)
         let written = try context.setCookies()
         #expect(written.contains { $0.name == "mds" && $0.maxAge == 0 })
@@ -58,13 +58,13 @@ import Web
 
     @Test func anUpdateIsStoredAndAnEndClearsEverything() throws {
         let cookies = try stored
-        var updating = context(cookies)
+        let updating = context(cookies)
         updating.update { $0.metadata.affirmation = "Changed" }
         let written = try updating.setCookies()
-        var reopened = context(written)
+        let reopened = context(written)
         #expect(reopened.session?.metadata.affirmation == "Changed")
 
-        var ending = context(cookies)
+        let ending = context(cookies)
         ending.setFlash("Bye")
         ending.end()
         let cleared = try ending.setCookies()
@@ -74,37 +74,37 @@ import Web
 
     @Test func aFlashIsShownOnceWithoutSealingTheSessionAgain() throws {
         let cookies = try stored
-        var saving = context(cookies)
+        let saving = context(cookies)
         saving.setFlash("Affirmation saved.")
         let flash = try saving.setCookies()
         #expect(flash.map(\.name) == ["mdf"])
-        var showing = context(cookies + flash)
+        let showing = context(cookies + flash)
         #expect(showing.takeFlash() == "Affirmation saved.")
         let after = try showing.setCookies()
         #expect(after.map(\.name) == ["mdf"])
         #expect(after.allSatisfy { $0.maxAge == 0 })
-        var withoutFlash = context(cookies)
+        let withoutFlash = context(cookies)
         #expect(withoutFlash.takeFlash() == nil)
     }
 
     @Test func aNewSessionReplacesWhateverWasSent() throws {
         var cookies = try stored
         cookies[0].value = "garbage"
-        var login = context(cookies)
+        let login = context(cookies)
         login.start(SessionCookiesTests.session(affirmation: "Fresh", createdAt: Int64(time.clock.now())))
         let written = try login.setCookies()
-        var reopenedLogin = context(written)
+        let reopenedLogin = context(written)
         #expect(reopenedLogin.session?.metadata.affirmation == "Fresh")
     }
 
     @Test func theCSRFTokenIsTheSessions() throws {
-        var context = context(try stored)
+        let context = context(try stored)
         let (right, wrong, missing) = (
             context.isValidCSRFToken("csrf-token"), context.isValidCSRFToken("csrf-tokem"),
             context.isValidCSRFToken(nil)
         )
         #expect(right && !wrong && !missing)
-        var visitor = self.context([])
+        let visitor = self.context([])
         let visitorsGuess = visitor.isValidCSRFToken("csrf-token")
         #expect(!visitorsGuess)
     }

@@ -222,7 +222,7 @@ import Web
     @Test func logsHoldNoTokensCodesOrCookies() throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.skippy)
-        let log = stack.log("worker")
+        let log = try stack.log("worker")
         // The log holds the login (a missing or empty log would pass every absence below).
         #expect(log.contains("route=/callback") && log.contains("route=/login"), "\(log.suffix(600))")
         #expect(!browser.cookies.isEmpty)

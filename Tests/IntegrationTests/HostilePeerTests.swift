@@ -38,7 +38,7 @@ import Testing
         for _ in 0..<5 { #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200) }
         #expect(Date().timeIntervalSince(began) < 2)
         usleep(1_200_000)
-        #expect(stack.log("worker").contains("closed connections: full, their requests arriving the longest"))
+        #expect(try stack.log("worker").contains("closed connections: full, their requests arriving the longest"))
     }
 
     /// Review 3, item 1: `CONTENT_LENGTH=-1` trapped the worker (twelve crashes in ten seconds
@@ -63,7 +63,7 @@ import Testing
         }
         #expect(stack.workerPID() == pid, "the worker was started again: it crashed")
         #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
-        #expect(stack.log("worker").contains("closed a connection: not a FastCGI request"))
+        #expect(try stack.log("worker").contains("closed a connection: not a FastCGI request"))
     }
 
     /// Review 3, item 4: the cap of 64 unfinished requests was per process, so a peer forking
@@ -121,7 +121,7 @@ import Testing
         if environment["ASAN_OPTIONS"] == nil, environment["TSAN_OPTIONS"] == nil {
             #expect(peak - before < 96 * 1024, "the worker's peak memory grew by \(peak - before) kB")
         }
-        let log = stack.log("worker")
+        let log = try stack.log("worker")
         #expect(
             log.contains("closed connections: too many requests arriving from one peer")
                 || log.contains("closed connections: requests arriving held more than their memory budget"))
@@ -170,7 +170,7 @@ import Testing
         for fd in held where !cut.contains(fd) && Self.hungUp(fd, within: 0) { cut.insert(fd) }
         #expect(Date().timeIntervalSince(began) < 2.9, "too slow to tell the cap from the head deadline")
         #expect(cut.count == 6, "\(cut.count) of 70 closed")
-        #expect(stack.log("worker").contains("closed connections: too many requests arriving from one peer"))
+        #expect(try stack.log("worker").contains("closed connections: too many requests arriving from one peer"))
     }
 
     /// With FASTCGI_PEER_USERS, the kernel's word on who connected decides: nginx's user (and
@@ -205,6 +205,6 @@ import Testing
         let rootToo = try Stack.run("/usr/bin/python3", ["-c", script, socket, hex])
         #expect(rootToo.output.contains("answered"), "\(rootToo.output)")
         usleep(1_100_000)
-        #expect(stack.log("worker").contains("refused connections: a user not in FASTCGI_PEER_USERS"))
+        #expect(try stack.log("worker").contains("refused connections: a user not in FASTCGI_PEER_USERS"))
     }
 }

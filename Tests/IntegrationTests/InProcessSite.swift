@@ -47,7 +47,7 @@ final class InProcessSite: TestSite, @unchecked Sendable {
         network.serve(tenantURL, with: tenant)
     }
 
-    func tenantRequests(path: String, status: Int?) -> Int {
+    func tenantRequests(path: String, status: Int?) throws -> Int {
         network.answered(by: tenantURL).filter { $0.path.hasPrefix(path) && (status == nil || $0.status == status) }
             .count
     }

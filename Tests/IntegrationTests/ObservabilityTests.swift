@@ -12,7 +12,7 @@ import Web
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.skippy)
         _ = try browser.get(stack.baseURL + "/no-such-page")
-        let lines = stack.log("worker").split(separator: "\n")
+        let lines = try stack.log("worker").split(separator: "\n")
         let callback = try #require(lines.first { $0.contains("route=/callback") })
         // The code exchange, the JWKS and the metadata: three calls to the tenant.
         #expect(callback.contains("status=302"))

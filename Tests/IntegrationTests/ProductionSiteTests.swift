@@ -202,7 +202,7 @@ import Web
         let line = try #require(found, "no access log line for the request")
         let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }).dropFirst(3)
         #expect(id.count == 32 && id.allSatisfy(\.isHexDigit), "\(line)")
-        let workers = stack.log("worker") + stack.log("worker-2")
+        let workers = try stack.log("worker") + stack.log("worker-2")
         #expect(workers.contains("id=\(id)"), "no worker line with id=\(id)")
     }
 }

@@ -51,7 +51,7 @@ import Testing
             running = stack.isRunning("worker-2")
         }
         #expect(!running, "the worker did not stop: its READY=1 blocked the thread that waits for SIGTERM")
-        #expect(stack.log("worker-2").contains("msg=stopped"))
+        #expect(try stack.log("worker-2").contains("msg=stopped"))
     }
 
     @Test func theSupervisorReadsNoticesBetweenReloadsToo() throws {

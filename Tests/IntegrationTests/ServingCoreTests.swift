@@ -65,7 +65,7 @@ import Testing
         }
         #expect(closed)
         #expect(sent < 40, "the worker waited for \(sent) bytes, 150 ms apart")
-        #expect(stack.log("worker").contains("closed connections: request not whole in time"))
+        #expect(try stack.log("worker").contains("closed connections: request not whole in time"))
         #expect(try TestClient().get(stack.baseURL + "/healthz").status == 200)
     }
 
@@ -112,7 +112,7 @@ import Testing
         }
         #expect(outcome.answered > 100)
         #expect(outcome.failed <= clients, "\(outcome.failed) failed; \(outcome.statuses)")
-        let nginxErrors = stack.log("nginx-error")
+        let nginxErrors = try stack.log("nginx-error")
         #expect(!nginxErrors.contains("connect() to unix"), "a connection was refused: \(nginxErrors)")
         let replacement = try #require(stack.workerPID(1))
         #expect(replacement != victim)
@@ -130,7 +130,7 @@ import Testing
         }
         #expect(outcome.answered > 100)
         #expect(outcome.failed == 0, "\(outcome.statuses)")
-        #expect(stack.log("worker").contains("is ready; stopping pid \(before)"))
+        #expect(try stack.log("worker").contains("is ready; stopping pid \(before)"))
         let after = try #require(stack.workerPID(1))
         #expect(after != before)
         #expect(kill(before, 0) == -1)  // the old worker has exited
@@ -200,7 +200,7 @@ import Testing
         #expect(status == 0)
         for _ in 0..<100 where saved.withLock({ $0 }) == nil { usleep(50_000) }
         #expect(saved.withLock { $0 } == 303)
-        #expect(stack.log("worker").contains("msg=stopped unfinished=0"))
+        #expect(try stack.log("worker").contains("msg=stopped unfinished=0"))
     }
 }
 

@@ -151,11 +151,11 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
     /// Waits (bounded) for a worker to say it wrote lost logouts back, restarts each worker in
     /// turn (a deploy: none remembers anything but what the store holds), then checks `thief`.
     private func expectRewrittenThenLoggedOutAfterADeploy(_ thief: TestClient, _ stack: Stack, csrf: String) throws {
-        let logs = { stack.log("worker") + stack.log("worker-2") }
+        let logs = { try stack.log("worker") + stack.log("worker-2") }
         var rewritten = false
         for _ in 0..<50 where !rewritten {
             usleep(100_000)
-            rewritten = logs().contains("came back without its log")
+            rewritten = try logs().contains("came back without its log")
         }
         #expect(rewritten, "no worker noticed the lost logouts")
         for index in 1...2 {
@@ -215,7 +215,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
             #expect(try laptop.get(stack.baseURL + "/me").status == 200)
         }
         #expect(
-            stack.log("dev-tenant").split(separator: "\n").contains {
+            try stack.log("dev-tenant").split(separator: "\n").contains {
                 $0.contains("back-channel logout sent") && $0.contains("status=200")
             })
         // An admin deletes every session of the person: a token with `sub` only ends the laptop's too.
@@ -231,7 +231,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
         let other = TestClient()
         try other.logIn(stack, as: DemoUser.random)
         #expect(try other.get(stack.baseURL + "/me").status == 200)
-        let workerLogs = stack.log("worker") + stack.log("worker-2")
+        let workerLogs = try stack.log("worker") + stack.log("worker-2")
         #expect(workerLogs.contains("scope=session") && workerLogs.contains("scope=person"))
     }
 }
@@ -250,8 +250,8 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
 
 /// Renewals shared across workers, the store going away, and revalidation.
 @Suite(.serialized) struct SessionLedgerLifecycleTests {
-    private func refreshGrants(_ stack: Stack) -> Int {
-        stack.log("dev-tenant").split(separator: "\n").filter { $0.contains("grant_type=refresh_token") }.count
+    private func refreshGrants(_ stack: Stack) throws -> Int {
+        try stack.log("dev-tenant").split(separator: "\n").filter { $0.contains("grant_type=refresh_token") }.count
     }
 
     private func save(_ browser: TestClient, _ stack: Stack, _ text: String) throws -> TestClient.Answer {
@@ -269,7 +269,7 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.random)
         let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
-        let before = refreshGrants(stack)
+        let before = try refreshGrants(stack)
         let tabs = (0..<16).map { _ in browser.copy() }
         let statuses = Lock<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: tabs.count) { index in
@@ -280,10 +280,10 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
             statuses.withLock { $0.append(answer?.status ?? 0) }
         }
         #expect(statuses.withLock { $0 } == Array(repeating: 303, count: 16))
-        #expect(refreshGrants(stack) == before + 1)
-        #expect(!stack.log("dev-tenant").contains("reuse"))
+        #expect(try refreshGrants(stack) == before + 1)
+        #expect(try !stack.log("dev-tenant").contains("reuse"))
         // Both workers served some of them, and the session goes on with any tab's cookies.
-        for worker in ["worker", "worker-2"] { #expect(stack.log(worker).contains("route=/affirmation")) }
+        for worker in ["worker", "worker-2"] { #expect(try stack.log(worker).contains("route=/affirmation")) }
         #expect(try save(tabs[7], stack, "Still logged in").header("location") == "/")
     }
 
@@ -305,18 +305,18 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
             stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
         #expect(logout.status == 303)
         #expect(leaving.cookies["mds"] == nil)
-        let logs = { stack.log("worker") + stack.log("worker-2") }
-        #expect(logs().contains("session ledger store failed"))
+        let logs = { try stack.log("worker") + stack.log("worker-2") }
+        #expect(try logs().contains("session ledger store failed"))
         // Back on the same port, empty: the ended session is written again and every worker refuses the copy.
         try redis.start()
         usleep(2_000_000)
-        #expect(logs().contains("session ledger store answers again"))
+        #expect(try logs().contains("session ledger store answers again"))
         try expectEachWorkerRefuses(copy, stack)
         #expect(try staying.get(stack.baseURL + "/me").status == 200)
     }
 
-    private func metadataReads(_ stack: Stack) -> Int {
-        stack.log("dev-tenant").split(separator: "\n").filter {
+    private func metadataReads(_ stack: Stack) throws -> Int {
+        try stack.log("dev-tenant").split(separator: "\n").filter {
             $0.contains("method=GET") && $0.contains("path=/api/v2/users/")
         }.count
     }
@@ -331,8 +331,8 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.random)
         usleep(2_100_000)
-        let reads = metadataReads(stack)
-        let grants = refreshGrants(stack)
+        let reads = try metadataReads(stack)
+        let grants = try refreshGrants(stack)
         let tabs = (0..<60).map { _ in browser.copy() }
         let shown = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: tabs.count) { index in
@@ -343,9 +343,9 @@ func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
             }
         }
         #expect(shown.load(ordering: .relaxed) == 60)
-        #expect(metadataReads(stack) == reads + 1)
-        #expect(refreshGrants(stack) == grants + 1)
-        for worker in ["worker", "worker-2"] { #expect(stack.log(worker).contains("route=/")) }
+        #expect(try metadataReads(stack) == reads + 1)
+        #expect(try refreshGrants(stack) == grants + 1)
+        for worker in ["worker", "worker-2"] { #expect(try stack.log(worker).contains("route=/")) }
     }
 
     @Test func revalidationShowsChangesMadeElsewhereAndEndsARevokedSession() throws {

@@ -12,7 +12,7 @@ extension Stack {
         let port = try Stack.freePort()
         try start(name, String(python), arguments(port))
         guard LoopbackPort.waitUntilAccepting(port, seconds: 15) else {
-            throw StackError("\(name) does not listen on port \(port): \(log(name))")
+            throw StackError("\(name) does not listen on port \(port): \(logForAMessage(name))")
         }
         return port
     }

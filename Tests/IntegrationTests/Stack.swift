@@ -132,7 +132,7 @@ final class Stack: @unchecked Sendable {
             }
             usleep(25_000)
         }
-        throw StackError("\(name) does not listen on port \(port); log: \(log(name))")
+        throw StackError("\(name) does not listen on port \(port); log: \(logForAMessage(name))")
     }
 
     /// Starts the dev tenant; its state and key files stay in the run folder across restarts.
@@ -217,10 +217,14 @@ final class Stack: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// What a process wrote to its log so far.
-    func log(_ name: String) -> String {
-        (try? String(contentsOfFile: "\(runDir)/\(name).log", encoding: .utf8)) ?? ""
+    /// What a process wrote to its log so far; throws when there is no such log to read, so a
+    /// check that a line is absent cannot pass on a log that was never written.
+    func log(_ name: String) throws -> String {
+        try String(contentsOfFile: "\(runDir)/\(name).log", encoding: .utf8)
     }
+
+    /// The log for a failure's message: what was written, or that there is none.
+    func logForAMessage(_ name: String) -> String { (try? log(name)) ?? "(no log at \(runDir)/\(name).log)" }
 
     func stop() {
         let all = lock.withLock { () -> [ChildProcess] in
@@ -271,7 +275,7 @@ final class Stack: @unchecked Sendable {
             if lock.withLock({ processes[name] }).map({ !$0.isRunning }) == true { break }
             usleep(25_000)
         }
-        throw StackError("no socket at \(path); log: \(log(name))")
+        throw StackError("no socket at \(path); log: \(logForAMessage(name))")
     }
 
     private func waitForPort(_ port: Int) throws {
@@ -280,7 +284,7 @@ final class Stack: @unchecked Sendable {
             if (try? client.get("http://127.0.0.1:\(port)/healthz")) != nil { return }
             usleep(25_000)
         }
-        throw StackError("nothing answers on port \(port); nginx log: \(log("nginx"))")
+        throw StackError("nothing answers on port \(port); nginx log: \(logForAMessage("nginx"))")
     }
 
     /// True when a connection to the unix socket is accepted.

@@ -17,7 +17,7 @@ protocol TestSite: AnyObject, Sendable {
     /// Starts the dev tenant again (its people and their metadata kept) with these settings added.
     func restartTenant(_ extra: [String: String]) throws
     /// How many requests to the tenant under `path` (a prefix) it answered, with `status` if given.
-    func tenantRequests(path: String, status: Int?) -> Int
+    func tenantRequests(path: String, status: Int?) throws -> Int
     /// The sum of a metric's samples on the product's `/metrics`.
     func metric(_ name: String) throws -> Double
 }
@@ -44,9 +44,9 @@ enum SiteKind: String, CaseIterable, CustomTestStringConvertible {
 extension Stack: TestSite {
     func browser() -> TestClient { TestClient() }
 
-    func tenantRequests(path: String, status: Int?) -> Int {
+    func tenantRequests(path: String, status: Int?) throws -> Int {
         // The dev tenant's request lines: `… path=/oauth/token status=200 …`.
-        log("dev-tenant").split(separator: "\n").filter { line in
+        try log("dev-tenant").split(separator: "\n").filter { line in
             guard let range = line.range(of: " path=" + path) else { return false }
             guard let status else { return true }
             let rest = line[range.upperBound...]

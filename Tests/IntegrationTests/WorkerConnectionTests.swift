@@ -106,7 +106,7 @@ import Testing
         defer { close(refused) }
         var byte: UInt8 = 0
         #expect(read(refused, &byte, 1) == 0)  // hung up on before any request
-        #expect(stack.log("elsewhere").contains("msg=\"refused a connection\" peer=127.0.0.1"))
+        #expect(try stack.log("elsewhere").contains("msg=\"refused a connection\" peer=127.0.0.1"))
 
         let open = try stack.startWorkerOnTCP(name: "here", extra: ["FCGI_WEB_SERVER_ADDRS": "192.0.2.10,127.0.0.1"])
         let fd = try #require(Stack.connect(tcpPort: open))
@@ -126,7 +126,7 @@ import Testing
         defer { close(refused) }
         var byte: UInt8 = 0
         #expect(read(refused, &byte, 1) == 0)  // hung up on before any request
-        #expect(stack.log("everywhere").contains("msg=\"refused a connection\" peer=\(outside)"))
+        #expect(try stack.log("everywhere").contains("msg=\"refused a connection\" peer=\(outside)"))
         let local = try #require(Stack.connect(tcpPort: port))
         defer { close(local) }
         var client = FastCGITestClient(socket: local)

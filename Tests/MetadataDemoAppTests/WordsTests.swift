@@ -34,6 +34,21 @@ import Web
         }
     }
 
+    /// The keys an error can say are worked out from its cases, not listed beside them.
+    @Test func everyErrorsKeysComeFromItsCases() {
+        #expect(AuthError.allWordsKeys.count == 11)
+        #expect(AuthError.allWordsKeys.contains("error.login_cancelled"))
+        #expect(AuthError.allWordsKeys.contains(AuthError(.tenantError, "something_new").wordsKey))
+        #expect(ManagementError.allWordsKeys.count == 12)
+        #expect(ManagementError.allWordsKeys.contains("save.rate_limited_wait_one"))
+        #expect(ManagementError.allWordsKeys.contains("load.forbidden"))
+        #expect(
+            WebError.allWordsKeys == [
+                "request.bad_percent", "request.nul", "request.not_utf8", "request.unsupported_form",
+                "request.too_large",
+            ])
+    }
+
     @Test func keptWordsAreSaidWithTheirValues() throws {
         let pages = try Self.pages()
         let busy = ManagementError(.rateLimited, status: 429, retryAfterSeconds: 3)

@@ -4,7 +4,7 @@ import Web
 /// for the person. Descriptions never hold tokens, codes or cookies.
 public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// The stable code, logged and counted.
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         // The callback
         case missingState = "missing_state"
         case unknownState = "unknown_state"
@@ -79,11 +79,19 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// Its words in the pages' catalogue.
     public var wordsKey: String { page.key }
 
-    /// Every key `wordsKey` can be.
-    public static let allWordsKeys = [
-        "error.login_expired", "error.login_cancelled", "error.account_blocked", "error.login_needed",
-        "error.login_failed", "error.login_not_accepted", "error.auth0_unreachable", "error.auth0_busy",
-        "error.logged_out", "error.auth0_refused", "error.login_not_verified",
+    /// Every key `wordsKey` can be: every code's, and every tenant error's.
+    public static var allWordsKeys: [String] {
+        let tenantErrors = tenantErrorPages.keys.map { AuthError(.tenantError, $0) } + [AuthError(.tenantError)]
+        let keys = (Code.allCases.map { AuthError($0) } + tenantErrors).map(\.wordsKey)
+        return Array(Set(keys)).sorted()
+    }
+
+    /// The pages of the tenant's own errors at the callback (`error=` in the query); any other is
+    /// "Login failed".
+    private static let tenantErrorPages: [String: (status: Int, key: String)] = [
+        "access_denied": (403, "error.login_cancelled"), "unauthorized": (403, "error.account_blocked"),
+        "login_required": (401, "error.login_needed"), "consent_required": (401, "error.login_needed"),
+        "interaction_required": (401, "error.login_needed"),
     ]
 
     private var page: (status: Int, key: String) {
@@ -91,15 +99,7 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case .missingState, .unknownState:
             (400, "error.login_expired")
         case .tenantError:
-            switch detail {
-            case "access_denied":
-                (403, "error.login_cancelled")
-            case "unauthorized":
-                (403, "error.account_blocked")
-            case "login_required", "consent_required", "interaction_required":
-                (401, "error.login_needed")
-            default: (400, "error.login_failed")
-            }
+            Self.tenantErrorPages[detail] ?? (400, "error.login_failed")
         case .missingCode, .codeExchangeFailed, .badTokenResponse, .userinfoFailed:
             (400, "error.login_not_accepted")
         case .tenantUnreachable, .jwksUnavailable:

@@ -4,7 +4,7 @@ import Web
 /// say something plain and the log a stable code.
 public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// What kind of failure, from the status (or no answer at all).
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         case unauthorized, forbidden, notFound, badRequest, rateLimited, serverError, timeout, unreachable, badResponse
         /// The provider is not Auth0: there is no Management API, so no metadata to read or save.
         case notOffered
@@ -97,13 +97,16 @@ public struct ManagementError: HTTPResponseError, Equatable, CustomStringConvert
     /// The seconds to wait, for `save.rate_limited_wait`.
     public var wordsArguments: [String: String] { retryAfterSeconds.map { ["seconds": String($0)] } ?? [:] }
 
-    /// Every key `wordsKey` can be.
-    public static let allWordsKeys = [
-        "save.rate_limited", "save.rate_limited_wait", "save.rate_limited_wait_one", "save.server_error",
-        "save.unreachable", "save.unauthorized",
-        "save.forbidden", "save.not_found", "save.bad_request", "load.server_error", "load.forbidden",
-        "metadata.not_offered",
-    ]
+    /// Every key `wordsKey` can be: every kind's, saving and reading, with each kind of wait.
+    public static var allWordsKeys: [String] {
+        let errors = Kind.allCases.flatMap { kind in
+            [nil, 1, 2].flatMap { wait in
+                let error = ManagementError(kind, retryAfterSeconds: wait)
+                return [error, error.whileReading()]
+            }
+        }
+        return Array(Set(errors.map(\.wordsKey))).sorted()
+    }
 
     /// A stable code with the status and Auth0's `errorCode`, for the log.
     public var description: String {

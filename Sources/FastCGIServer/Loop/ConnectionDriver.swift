@@ -170,12 +170,11 @@ final class ConnectionDriver: Sendable {
         if mayWait {
             return send(server.responder.respond(to: received.head), for: received, on: connection, scratch: scratch)
         }
-        received.head.mayWait = false  // marked in place (see Responder.respondWithoutWaiting)
         if let response = server.responder.respondWithoutWaiting(to: received.head) {
             return send(response, for: received, on: connection, scratch: scratch)
         }
         pool.submit { [self, received] scratch in
-            let response = server.responder.respond(to: received.head.settingMayWait(true))
+            let response = server.responder.respond(to: received.head)
             let step = send(response, for: received, on: connection, scratch: scratch)
             if step == .answered { drive(connection, seen: seen, scratch: scratch, mayWait: true) }
         }

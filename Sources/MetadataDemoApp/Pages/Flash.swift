@@ -2,7 +2,7 @@ import Web
 
 /// A one-time confirmation on the next page, kept in its own sealed cookie as words (a key of
 /// the catalogue and its values), so the page says it in the language it is read in.
-enum Flash: Equatable {
+public enum Flash: Equatable, Sendable {
     /// "Affirmation saved."
     case saved
     /// "Affirmation refreshed."

@@ -9,22 +9,12 @@ public enum Language: String, Sendable, CaseIterable {
     /// The cookie the switch sets (`en` or `zh`).
     static let cookie = "lang"
 
-    /// The language of a request.
-    static func of(_ request: Request) -> Language { chosen(request) ?? browsers(request) }
-
-    /// `of(_:)` for a request whose cookies the chain has parsed already (the session stage's):
-    /// the choice is looked up among them, not found by scanning the header again.
+    /// The language of a request that sent `cookies`: the switch's choice, else the browser's.
     static func of(_ request: Request, cookies: Cookies) -> Language { chosen(cookies) ?? browsers(request) }
 
     /// The browser's language, English when it names none.
     private static func browsers(_ request: Request) -> Language {
         request.header("accept-language").map(fromAcceptLanguage) ?? .en
-    }
-
-    /// The person's choice with the switch, if they made one.
-    static func chosen(_ request: Request) -> Language? {
-        request.header("cookie").flatMap { Cookies.first(named: cookie, inHeader: $0) }.flatMap(
-            Language.init(rawValue:))
     }
 
     /// The choice kept in `cookies`, if any.

@@ -14,11 +14,4 @@ public struct LocalizedPages: Sendable {
 
     /// The pages of `language`.
     public subscript(_ language: Language) -> Pages { language == .zh ? chinese : english }
-
-    /// The pages in the request's language.
-    func callAsFunction(_ request: Request) -> Pages { self[Language.of(request)] }
-
-    /// The pages in the request's language, its cookies parsed already (a route's, by its
-    /// session context): the same judgement as `callAsFunction(_:)`, without scanning the header again.
-    func callAsFunction(_ request: Request, cookies: Cookies) -> Pages { self[Language.of(request, cookies: cookies)] }
 }

@@ -56,7 +56,7 @@ public final class Pages: Sendable {
     /// `flash` is a one-time confirmation ("Affirmation saved."). Without `metadataOffered` (a
     /// provider that is not Auth0 keeps no metadata) a sentence saying so stands for the form.
     public func profile(
-        _ session: Session, metadataOffered: Bool, typed: String? = nil, saveError: Words? = nil, flash: String? = nil,
+        _ session: Session, metadataOffered: Bool, typed: String? = nil, saveError: Words? = nil, flash: Flash? = nil,
         status: Int = 200
     ) -> Response {
         let picture = session.profile.picture
@@ -69,7 +69,7 @@ public final class Pages: Sendable {
         context.add("csrf", .text(session.csrfToken))
         context.add("affirmation", typed.map { .text($0) } ?? .text(session.metadata.affirmation))
         context.add("metadataOffered", .flag(metadataOffered))
-        if let flash { context.add("flash", .text(say(flash: Flash(stored: flash)))) }
+        if let flash { context.add("flash", .text(say(flash: flash))) }
         if let saveError { context.add("saveError", .text(say(saveError.key, saveError.arguments))) }
         if let announcement = session.metadata.announcement {
             context.add("announcementURL", .text(announcement.url))
@@ -105,9 +105,7 @@ public final class Pages: Sendable {
 
     /// The text of `key` in this language, its `{name}` marks filled from `arguments`.
     func say(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        var text = Pages.say(key, in: words)
-        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
-        return text
+        Catalogue.filling(Pages.say(key, in: words), with: arguments)
     }
 
     /// The text of `key` in `words` (the key itself where it has none: start-up checks that the

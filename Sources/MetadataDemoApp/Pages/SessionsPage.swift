@@ -1,12 +1,15 @@
 import Auth0Web
-import Foundation
 import Web
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// "Your sessions": the person's open sessions on this site, newest first, in words a person
 /// knows ("Firefox on Windows", "2 hours ago"), each but this one with its own "Log out".
 extension Pages {
     /// The list page; `entries` nil when the list could not be read (the store is away).
-    public func sessions(_ session: Session, entries: [SessionRegistry.Entry]?, now: Int64, flash: String? = nil)
+    public func sessions(_ session: Session, entries: [SessionRegistry.Entry]?, now: Int64, flash: Flash? = nil)
         -> Response
     {
         let current = session.publicID
@@ -37,7 +40,7 @@ extension Pages {
             "csrf": .text(session.csrfToken), "sessions": .list(items),
             "hasOthers": .flag(listed.count > 1 || entries == nil), "unavailable": .flag(entries == nil),
         ]
-        if let flash { context["flash"] = .text(say(flash: Flash(stored: flash))) }
+        if let flash { context["flash"] = .text(say(flash: flash)) }
         return .html(sessionsPage.render(context))
     }
 

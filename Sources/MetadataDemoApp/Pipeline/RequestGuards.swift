@@ -12,8 +12,8 @@ extension Routes {
     }
 
     /// Checks origin and the session's CSRF token on a POST; throws `ForgedRequest` otherwise.
-    func checkForm(_ form: FormData, request: Request, context: inout SessionContext) throws {
-        guard isSameOrigin(request), context.isValidCSRFToken(form["csrf"]) else { throw ForgedRequest() }
+    func checkForm(_ form: FormData, _ context: RequestContext) throws {
+        guard isSameOrigin(context.request), context.isValidCSRFToken(form["csrf"]) else { throw ForgedRequest() }
     }
 }
 

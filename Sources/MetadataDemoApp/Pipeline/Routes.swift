@@ -1,9 +1,9 @@
 import Auth0Web
 import Web
 
-/// A route handler of the product: the request and its session context in, the answer out. The
-/// context's cookies are written by `MetadataDemo`, after the route, in one place.
-typealias RouteHandler = @Sendable (Request, inout SessionContext) throws -> Response
+/// A route handler of the product: the request's context in, the answer out. The session's
+/// cookies are written by `MetadataDemo`, after the route, in one place.
+typealias RouteHandler = @Sendable (RequestContext) throws -> Response
 
 /// A route and what the pipeline must know of it before running it, as data.
 struct Route: Sendable {
@@ -24,40 +24,32 @@ struct Route: Sendable {
 
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
-    /// The pages in every language; `pages(request)` speaks the request's (`pages(request,
-    /// cookies: context.cookies)` where a session context has parsed its cookies).
-    let pages: LocalizedPages
     let services: AppServices
-    let log: Log
 
     /// The router of every page.
     func router() -> Router<Route> {
         var router = Router<Route>()
-        router.add("GET", "/", Route(servesSession: true) { self.home($0, &$1) })
-        router.add(
-            "GET", "/logged-out",
-            Route { request, context in
-                self.pages(request, cookies: context.cookies).welcome(titleKey: "page.logged_out.title")
-            })
-        router.add("GET", "/lang/en", Route { request, _ in self.chooseLanguage(.en, request) })
-        router.add("GET", "/lang/zh", Route { request, _ in self.chooseLanguage(.zh, request) })
+        router.add("GET", "/", Route(servesSession: true, home))
+        router.add("GET", "/logged-out", Route { $0.pages.welcome(titleKey: "page.logged_out.title") })
+        router.add("GET", "/lang/en", Route { _ in self.chooseLanguage(.en) })
+        router.add("GET", "/lang/zh", Route { _ in self.chooseLanguage(.zh) })
         let healthy = Response.text("ok\n")  // made once: each answer shares its body and fields
-        router.add("GET", "/healthz", Route { _, _ in healthy })
-        router.add("GET", "/login", Route { try self.login($0, &$1) })
-        router.add("GET", "/logout", Route { self.confirmLogout($0, &$1) })
-        router.add("GET", "/auth/check", Route(servesSession: true) { self.authCheck($0, &$1) })
-        router.add("GET", "/me", Route(servesSession: true) { self.me(&$1) })
-        router.add("GET", "/sessions", Route(waits: true) { try self.sessions($0, &$1) })
-        router.add("POST", "/sessions/end", Route(waits: true) { try self.endSession($0, &$1) })
-        router.add("POST", "/sessions/end-others", Route(waits: true) { try self.endOtherSessions($0, &$1) })
-        router.add("GET", "/.well-known/jwks.json", Route { _, _ in self.assertionKeys() })
-        router.add("GET", "/callback", Route(waits: true) { try self.callback($0, &$1) })
-        router.add("POST", "/logout", Route(waits: true) { try self.logout($0, &$1) })
-        router.add("POST", Routes.affirmationPath, Route(waits: true) { try self.affirmation($0, &$1) })
-        router.add("POST", "/backchannel-logout", Route(waits: true) { request, _ in self.backchannelLogout(request) })
+        router.add("GET", "/healthz", Route { _ in healthy })
+        router.add("GET", "/login", Route(login))
+        router.add("GET", "/logout", Route(confirmLogout))
+        router.add("GET", "/auth/check", Route(servesSession: true, authCheck))
+        router.add("GET", "/me", Route(servesSession: true, me))
+        router.add("GET", "/sessions", Route(waits: true, sessions))
+        router.add("POST", "/sessions/end", Route(waits: true, endSession))
+        router.add("POST", "/sessions/end-others", Route(waits: true, endOtherSessions))
+        router.add("GET", "/.well-known/jwks.json", Route { _ in self.assertionKeys() })
+        router.add("GET", "/callback", Route(waits: true, callback))
+        router.add("POST", "/logout", Route(waits: true, logout))
+        router.add("POST", Routes.affirmationPath, Route(waits: true, affirmation))
+        router.add("POST", "/backchannel-logout", Route(waits: true, backchannelLogout))
         router.add(
             "GET", "/metrics",
-            Route { _, _ in
+            Route { _ in
                 Response(
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                     body: self.services.metrics.render(
@@ -73,7 +65,7 @@ struct Routes: Sendable {
 
     /// The pages' switch: the language chosen is kept a year in a cookie (it comes before the
     /// browser's), and the person goes back to the start, now in that language.
-    func chooseLanguage(_ language: Language, _ request: Request) -> Response {
+    func chooseLanguage(_ language: Language) -> Response {
         var response = Response.redirect(to: "/", status: 303)
         var cookie = SetCookie(
             name: Language.cookie, value: language.rawValue, maxAge: 365 * 86_400,

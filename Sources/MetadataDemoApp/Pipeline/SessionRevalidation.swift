@@ -6,7 +6,7 @@ import Web
 /// ago is checked again before the route sees it (its access token renewed with the refresh
 /// token and its metadata read again). Once per session per interval across every worker (the
 /// ledger's claim): other views of a due session are served from it meanwhile. A refusal ends
-/// the session (the route then sees a logged-out visitor, `SessionContext.endedHere`); the
+/// the session (the route then sees a logged-out visitor, `RequestContext.endedSessionHere`); the
 /// tenant's trouble keeps it and holds further checks back for five minutes (or as long as it
 /// asked). A session without a refresh token cannot be checked and is left as it is.
 struct SessionRevalidation: Sendable {
@@ -14,33 +14,34 @@ struct SessionRevalidation: Sendable {
     static let backoffSeconds: Int64 = 300
 
     let services: AppServices
-    let log: Log
 
     /// Checks the context's session when it is due. Throws `WaitRequired` on a page thread when
     /// it is (the claim asks the shared store, the check calls the tenant), before doing anything.
-    func checkIfDue(_ request: Request, _ context: inout SessionContext) throws(WaitRequired) {
+    func checkIfDue(_ context: RequestContext) throws(WaitRequired) {
         let interval = services.settings.revalidateSeconds
         guard interval > 0 else { return }
         let now = Int64(services.clock.now())
         guard context.isDueForRevalidation(now: now, interval: interval) else { return }
-        try request.requireWaiting()
-        guard services.ledger.claimRevalidation(of: context.session!, for: Double(interval)) else { return }
+        try context.requireWaiting()
+        guard let session = context.session,
+            services.ledger.claimRevalidation(of: session, for: Double(interval))
+        else { return }
         do {
-            try context.update { session in
+            try context.updateSession { session in
                 session.accessToken = nil  // renewing is the check: a token still held would be used instead
                 try services.metadata.revalidate(&session)
                 session.checkedAt = now
             }
             services.metrics.revalidated()
         } catch let error as SessionEnded {
-            log(.info, "session ended at revalidation", ["id": request.requestID, "reason": error.reason])
-            services.endEndedByTenant(&context)
+            context.log(.info, "session ended at revalidation", ["reason": error.reason])
+            services.endEndedByTenant(context)
         } catch {
-            log(.warning, "revalidation failed", ["id": request.requestID, "error": "\(error)"])
+            context.log(.warning, "revalidation failed", ["error": "\(error)"])
             let asked = (error as? ManagementError)?.retryAfterSeconds.map(Int64.init) ?? 0
             let hold = min(interval, max(Self.backoffSeconds, asked))
-            services.ledger.holdRevalidation(of: context.session!, for: Double(hold))
-            context.update { $0.checkedAt = now - interval + hold }
+            services.ledger.holdRevalidation(of: session, for: Double(hold))
+            context.updateSession { $0.checkedAt = now - interval + hold }
         }
     }
 }

@@ -7,10 +7,10 @@ extension Routes {
     /// ends that tenant session's logins on every worker; a `sub` alone ends every session of
     /// that person begun before the token. No CSRF check: no browser is involved and the token
     /// is its own proof. 200 when done; 400 with an OAuth error body when refused.
-    func backchannelLogout(_ request: Request) -> Response {
+    func backchannelLogout(_ context: RequestContext) -> Response {
         let ledger = services.ledger
-        guard let form = try? request.formBody(), let token = form["logout_token"], !token.isEmpty else {
-            return backchannelRefused("missing_logout_token", "the form field logout_token is required")
+        guard let form = try? context.request.formBody(), let token = form["logout_token"], !token.isEmpty else {
+            return backchannelRefused("missing_logout_token", "the form field logout_token is required", context)
         }
         let logout: LogoutTokenVerifier.Logout
         do {
@@ -20,10 +20,12 @@ extension Routes {
             if error.code == .jwksUnavailable {
                 return backchannelAnswer(503, error: "temporarily_unavailable", "the signing keys could not be read")
             }
-            return backchannelRefused(error.code.rawValue, "the logout token is not valid (\(error.description))")
+            return backchannelRefused(
+                error.code.rawValue, "the logout token is not valid (\(error.description))", context)
         }
         guard ledger.firstSight(ofLogoutToken: logout.jti, keptUntil: logout.replayableUntil) else {
-            return backchannelRefused(AuthError.Code.replayedLogoutToken.rawValue, "this logout token was used before")
+            return backchannelRefused(
+                AuthError.Code.replayedLogoutToken.rawValue, "this logout token was used before", context)
         }
         if let sid = logout.sid {
             ledger.endTenantSession(sid)
@@ -31,15 +33,14 @@ extension Routes {
             ledger.endSessions(of: sub, issuedBefore: logout.issuedAt)
         }
         services.metrics.backchannelLogout(outcome: "ended")
-        log(
-            .info, "back-channel logout",
-            ["id": request.requestID, "user": logout.sub ?? "", "scope": logout.sid == nil ? "person" : "session"])
+        context.log(
+            .info, "back-channel logout", ["user": logout.sub ?? "", "scope": logout.sid == nil ? "person" : "session"])
         return backchannelAnswer(200)
     }
 
-    private func backchannelRefused(_ reason: String, _ description: String) -> Response {
+    private func backchannelRefused(_ reason: String, _ description: String, _ context: RequestContext) -> Response {
         services.metrics.backchannelLogout(outcome: reason)
-        log(.warning, "back-channel logout refused", ["reason": reason])
+        context.log(.warning, "back-channel logout refused", ["reason": reason])
         return backchannelAnswer(400, error: "invalid_request", description)
     }
 

@@ -4,18 +4,18 @@ import Web
 extension Routes {
     /// `GET /login[?returnTo=/path]`: starts the authorization-code flow with PKCE, state and
     /// nonce, keeping the transaction in its own sealed cookie.
-    func login(_ request: Request, _ context: inout SessionContext) throws -> Response {
-        let query = try request.queryParameters()
+    func login(_ context: RequestContext) throws -> Response {
+        let query = try context.request.queryParameters()
         // From the iOS app (Native to Web SSO): Universal Login logs the person in without a password.
         var transferToken = query["session_transfer_token"]
-        if transferToken != nil, !Self.isOpenedFromOutsideTheWeb(request) {
+        if transferToken != nil, !Self.isOpenedFromOutsideTheWeb(context.request) {
             // A link on another site carrying the attacker's own token would log this browser in
             // as the attacker (login CSRF): their next save would go to the attacker's metadata.
-            log(.warning, "session transfer token dropped: not opened by the app", ["id": request.requestID])
+            context.log(.warning, "session transfer token dropped: not opened by the app")
             transferToken = nil
         }
         return try beginLogin(
-            context.cookies, returnTo: ReturnPath.sanitize(query["returnTo"]), sessionTransferToken: transferToken)
+            context, returnTo: ReturnPath.sanitize(query["returnTo"]), sessionTransferToken: transferToken)
     }
 
     /// True when the browser says the navigation did not come from a page (`Sec-Fetch-Site:
@@ -27,18 +27,19 @@ extension Routes {
     }
 
     /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.
-    /// `cookies` are the request's, so older transaction cookies can be capped.
+    /// The request's cookies are looked at so older transaction cookies can be capped.
     func beginLogin(
-        _ cookies: Cookies, returnTo: String, pendingAffirmation: String? = nil, sessionTransferToken: String? = nil,
+        _ context: RequestContext, returnTo: String, pendingAffirmation: String? = nil,
+        sessionTransferToken: String? = nil,
         status: Int = 302
     ) throws -> Response {
         let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
         // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
-        let uiLocales = Language.chosen(cookies)?.uiLocale
+        let uiLocales = Language.chosen(context.cookies)?.uiLocale
         var response = Response.redirect(
             to: services.links.authorize(
                 transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken), status: status)
-        for cookie in try services.transactions.start(transaction, existing: cookies) {
+        for cookie in try services.transactions.start(transaction, existing: context.cookies) {
             response.setCookie(cookie)
         }
         return response
@@ -46,35 +47,34 @@ extension Routes {
 
     /// `GET /callback`: finishes the login (see `LoginCompletion`) and stores the session. Each
     /// failure has its own page with `Log in`; the transaction is used once, whatever happened.
-    func callback(_ request: Request, _ context: inout SessionContext) throws -> Response {
-        let query = try request.queryParameters()
+    func callback(_ context: RequestContext) throws -> Response {
+        let query = try context.request.queryParameters()
         var response: Response
         do {
             let login = try services.logins.finish(query: query, cookies: context.cookies)
-            context.start(login.session)
-            services.registry.loggedIn(login.session, device: DeviceName(userAgent: request.header("user-agent")))
-            log(.info, "login", ["id": request.requestID, "user": String(login.session.profile.sub)])
+            context.startSession(login.session)
+            services.registry.loggedIn(
+                login.session, device: DeviceName(userAgent: context.request.header("user-agent")))
+            context.log(.info, "login", ["user": String(login.session.profile.sub)])
             services.metrics.login()
             response = .redirect(to: login.returnTo)
             switch login.metadata {
             case .loaded: break
-            case .saved: context.setFlash(Flash.saved.stored)
+            case .saved: context.setFlash(.saved)
             case .notLoaded(let error):
-                log(.warning, "metadata fetch after login failed", ["id": request.requestID, "error": "\(error)"])
-                context.setFlash(Flash.notLoaded(because: Words(error)).stored)
+                context.log(.warning, "metadata fetch after login failed", ["error": "\(error)"])
+                context.setFlash(.notLoaded(because: Words(error)))
             case .notSaved(let text, let error):
                 // The save still failed: the page shows the text they typed, nothing lost.
-                log(.warning, "save after login failed", ["id": request.requestID, "error": "\(error)"])
-                response = pages(request, cookies: context.cookies).profile(
+                context.log(.warning, "save after login failed", ["error": "\(error)"])
+                response = context.pages.profile(
                     login.session, metadataOffered: services.metadata.isOffered, typed: text, saveError: Words(error),
                     status: 503)
             }
         } catch {
-            log(
-                .warning, "login failed",
-                ["id": request.requestID, "reason": error.code.rawValue, "detail": error.detail])
+            context.log(.warning, "login failed", ["reason": error.code.rawValue, "detail": error.detail])
             services.metrics.loginFailed(reason: error.code.rawValue)
-            response = pages(request, cookies: context.cookies).page(for: error)
+            response = context.pages.page(for: error)
         }
         if let used = services.transactions.finish(state: query["state"] ?? "") { response.setCookie(used) }
         return response

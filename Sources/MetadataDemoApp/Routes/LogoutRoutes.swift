@@ -3,20 +3,20 @@ import Web
 
 extension Routes {
     /// `GET /logout`: a page with a confirm button; a link alone never logs anyone out.
-    func confirmLogout(_ request: Request, _ context: inout SessionContext) -> Response {
+    func confirmLogout(_ context: RequestContext) -> Response {
         guard let session = context.session else { return .redirect(to: "/") }
-        return pages(request, cookies: context.cookies).confirmLogout(session)
+        return context.pages.confirmLogout(session)
     }
 
     /// `POST /logout`: ends the session in the ledger first (so a copy of the cookie is refused by
     /// every worker), clears every session cookie, revokes the refresh token and ends the
     /// tenant's session too.
-    func logout(_ request: Request, _ context: inout SessionContext) throws -> Response {
+    func logout(_ context: RequestContext) throws -> Response {
         guard let session = context.session else {
-            context.end()
+            context.endSession()
             return .redirect(to: "/logged-out", status: 303)
         }
-        try checkForm(try request.formBody(), request: request, context: &context)
+        try checkForm(try context.request.formBody(), context)
         services.ledger.endLogin(session)  // a store that is away is reported; this worker refuses it at once
         services.registry.loggedOut(session)
         if let refreshToken = session.refreshToken {
@@ -24,11 +24,11 @@ extension Routes {
             do {
                 try services.tokens.revoke(String(refreshToken))
             } catch {
-                log(.warning, "refresh token revocation failed", ["id": request.requestID, "error": "\(error)"])
+                context.log(.warning, "refresh token revocation failed", ["error": "\(error)"])
             }
         }
-        context.end()
-        log(.info, "logout", ["id": request.requestID, "user": String(session.profile.sub)])
+        context.endSession()
+        context.log(.info, "logout", ["user": String(session.profile.sub)])
         var response = Response.redirect(
             to: services.links.logout(
                 tenantSessionID: session.tenantSessionID.map(String.init),
@@ -36,7 +36,7 @@ extension Routes {
             status: 303)
         // The browser drops what it kept of this origin's pages and storage. Not "cookies": that
         // would clear every site under the registrable domain; this site's cookies are expired
-        // one by one (context.end()).
+        // one by one (context.endSession()).
         response.add("Clear-Site-Data", #""cache", "storage""#)
         return response
     }

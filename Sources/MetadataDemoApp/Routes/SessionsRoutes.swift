@@ -6,57 +6,57 @@ import Web
 extension Routes {
     /// `GET /sessions`: the person's open sessions (a logged-out visitor is sent to log in and
     /// comes back here).
-    func sessions(_ request: Request, _ context: inout SessionContext) throws -> Response {
-        guard let session = context.session else { return try beginLogin(context.cookies, returnTo: "/sessions") }
+    func sessions(_ context: RequestContext) throws -> Response {
+        guard let session = context.session else { return try beginLogin(context, returnTo: "/sessions") }
         let flash = context.takeFlash()
         let now = Int64(services.clock.now())
         do {
             let entries = try services.registry.sessions(of: String(session.profile.sub))
-            return pages(request, cookies: context.cookies).sessions(session, entries: entries, now: now, flash: flash)
+            return context.pages.sessions(session, entries: entries, now: now, flash: flash)
         } catch {
-            log(.warning, "sessions list unavailable", ["id": request.requestID, "error": "\(error)"])
-            return pages(request, cookies: context.cookies).sessions(session, entries: nil, now: now, flash: flash)
+            context.log(.warning, "sessions list unavailable", ["error": "\(error)"])
+            return context.pages.sessions(session, entries: nil, now: now, flash: flash)
         }
     }
 
     /// `POST /sessions/end`: ends one other session of this person, named by its public id. An
     /// id that is not one of this person's open sessions ends nothing: nobody ends another's.
-    func endSession(_ request: Request, _ context: inout SessionContext) throws -> Response {
+    func endSession(_ context: RequestContext) throws -> Response {
         guard let session = context.session else { return .redirect(to: "/", status: 303) }
-        let form = try request.formBody()
-        try checkForm(form, request: request, context: &context)
+        let form = try context.request.formBody()
+        try checkForm(form, context)
         let id = form["session"] ?? ""
         let sub = String(session.profile.sub)
         guard id != session.publicID,
             let entry = try services.registry.sessions(of: sub).first(where: { $0.id == id })
         else {
-            context.setFlash(Flash.sessionGone.stored)
+            context.setFlash(.sessionGone)
             return .redirect(to: "/sessions", status: 303)
         }
         services.ledger.endSession(publicID: id, startedAt: entry.startedAt)
         try? services.registry.remove(id, of: sub)  // the ledger has ended it; the list catches up
-        log(.info, "session ended from another", ["id": request.requestID, "user": sub])
-        context.setFlash(Flash.sessionEnded(entry.device).stored)
+        context.log(.info, "session ended from another", ["user": sub])
+        context.setFlash(.sessionEnded(entry.device))
         return .redirect(to: "/sessions", status: 303)
     }
 
     /// `POST /sessions/end-others`: ends every session of this person but this one, listed or
     /// not (the ledger ends them by person and time, keeping this one); once a minute per
     /// session at most (see `SessionLedger.endOthersSeconds`).
-    func endOtherSessions(_ request: Request, _ context: inout SessionContext) throws -> Response {
+    func endOtherSessions(_ context: RequestContext) throws -> Response {
         guard let session = context.session else { return .redirect(to: "/", status: 303) }
-        try checkForm(try request.formBody(), request: request, context: &context)
+        try checkForm(try context.request.formBody(), context)
         let sub = String(session.profile.sub)
         guard services.ledger.endSessions(of: sub, except: session) else {
-            log(.info, "sessions ended everywhere else: too soon again", ["id": request.requestID, "user": sub])
-            context.setFlash(Flash.othersEndedRecently.stored)
+            context.log(.info, "sessions ended everywhere else: too soon again", ["user": sub])
+            context.setFlash(.othersEndedRecently)
             return .redirect(to: "/sessions", status: 303)
         }
         if let others = try? services.registry.sessions(of: sub) {
             for other in others where other.id != session.publicID { try? services.registry.remove(other.id, of: sub) }
         }
-        log(.info, "sessions ended everywhere else", ["id": request.requestID, "user": sub])
-        context.setFlash(Flash.othersEnded.stored)
+        context.log(.info, "sessions ended everywhere else", ["user": sub])
+        context.setFlash(.othersEnded)
         return .redirect(to: "/sessions", status: 303)
     }
 }

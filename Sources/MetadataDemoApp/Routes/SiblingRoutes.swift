@@ -8,10 +8,10 @@ extension Routes {
     /// link that brings the visitor back to what they asked for (`X-Original-URI`, set by nginx)
     /// in `X-Auth-Login`: nginx cannot percent-encode a query, so a path with `&` in it would
     /// come back cut short.
-    func authCheck(_ request: Request, _ context: inout SessionContext) -> Response {
+    func authCheck(_ context: RequestContext) -> Response {
         guard let session = context.session else {
             var response = Response(status: 401)
-            let returnTo = ReturnPath.sanitize(request.header("x-original-uri"))
+            let returnTo = ReturnPath.sanitize(context.request.header("x-original-uri"))
             response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
             return response
         }
@@ -36,7 +36,7 @@ extension Routes {
     }
 
     /// `GET /me`: the profile and user metadata as JSON for sibling pages' scripts; never tokens.
-    func me(_ context: inout SessionContext) -> Response {
+    func me(_ context: RequestContext) -> Response {
         guard let session = context.session else {
             return Response.json(JSONValue.object(["error": "not_logged_in"]).serialized(), status: 401)
         }

@@ -82,8 +82,8 @@ public struct AppServices: Sendable {
     /// Ends a session the tenant ended (it refused the refresh token): in this browser and,
     /// through the ledger, for every copy of its cookie on every worker at once, not at each
     /// copy's own next check.
-    func endEndedByTenant(_ context: inout SessionContext) {
+    func endEndedByTenant(_ context: RequestContext) {
         if let session = context.session { ledger.endLogin(session) }
-        context.end()
+        context.endSession()
     }
 }

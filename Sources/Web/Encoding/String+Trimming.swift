@@ -8,6 +8,12 @@ extension String {
         return String(s)
     }
 
+    /// The text without leading and trailing white space of any script (`Character.isWhitespace`:
+    /// the ideographic space a Chinese keyboard types too).
+    public func trimmingWhitespace() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
     private static func isSpace(_ character: Character) -> Bool {
         character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n"
     }

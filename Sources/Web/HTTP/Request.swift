@@ -14,11 +14,6 @@ public struct Request: Sendable {
     public var requestID: String
     /// The client's address as the front server saw it (`REMOTE_ADDR`); empty when unknown.
     public var remoteAddress: String = ""
-    /// False while the request is answered on a thread that must not wait on another service
-    /// (see `Responder.respondWithoutWaiting`): a handler that would wait calls `requireWaiting()`
-    /// first, and the request is answered again where waiting is cheap.
-    public var mayWait = true
-
     /// A request with these parts.
     public init(
         method: String, path: String, query: String = "", headers: HeaderFields = HeaderFields(),
@@ -30,19 +25,6 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.requestID = requestID
-    }
-
-    /// This request with `mayWait` set (a copy).
-    public func settingMayWait(_ mayWait: Bool) -> Request {
-        var request = self
-        request.mayWait = mayWait
-        return request
-    }
-
-    /// Throws `WaitRequired` when the request may not wait here; call it before doing anything
-    /// that cannot be done twice, since the request is then answered again from the start.
-    public func requireWaiting() throws(WaitRequired) {
-        if !mayWait { throw WaitRequired() }
     }
 
     /// A header's value by its lower-case name.

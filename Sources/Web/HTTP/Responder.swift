@@ -8,8 +8,7 @@ public protocol Responder: Sendable {
     /// Answers a request when that needs no wait on another service (Auth0, a shared store), on
     /// one of the server's few page threads; nil when it would wait, and the server then asks
     /// `respond(to:)` on a thread of the pool where waiting is cheap. Nothing may have been done
-    /// that cannot be done twice when it answers nil. A server sets the request's `mayWait` to
-    /// false before asking (a request it has not marked is marked on a copy).
+    /// that cannot be done twice when it answers nil.
     func respondWithoutWaiting(to request: Request) -> Response?
 }
 

@@ -24,6 +24,11 @@ public struct Router<Route: Sendable>: Sendable {
         paths[path] = methods
     }
 
+    /// Every route, path by path in the order added.
+    public var routes: [(method: String, path: String, route: Route)] {
+        paths.all.flatMap { path in path.value.map { ($0.method, path.name, $0.route) } }
+    }
+
     /// What a request resolves to.
     public enum Match {
         /// The route for this method and path.

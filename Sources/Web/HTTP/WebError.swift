@@ -23,7 +23,7 @@ extension HTTPResponseError {
 /// Errors of the web layer itself: bad input from the client.
 public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// Why a request could not be understood.
-    public enum BadRequest: String, Sendable {
+    public enum BadRequest: String, Sendable, CaseIterable {
         case brokenPercentEscape = "a broken percent escape"
         case nulByte = "a NUL byte"
         case notUTF8 = "text that is not UTF-8"
@@ -81,8 +81,9 @@ public struct WebError: HTTPResponseError, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Every key `wordsKey` can be.
-    public static let allWordsKeys = [
-        "request.bad_percent", "request.nul", "request.not_utf8", "request.unsupported_form", "request.too_large",
-    ]
+    /// Every key `wordsKey` can be: every error's.
+    public static var allWordsKeys: [String] { every.map(\.wordsKey) }
+
+    /// One error of each code, a bad request of each reason.
+    static var every: [WebError] { BadRequest.allCases.map(badRequest) + [unsupportedMediaType, contentTooLarge] }
 }

@@ -44,8 +44,14 @@ public struct Log: Sendable {
 
     /// Writes one record when `level` is at or above the minimum.
     public func callAsFunction(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        write(level, message, requestID: nil, fields)
+    }
+
+    /// Writes one record, with ` id=requestID` first when there is one (`RequestLog`'s records).
+    func write(_ level: Level, _ message: String, requestID: String?, _ fields: KeyValuePairs<String, String>) {
         guard level >= minimum else { return }
         var line = Line(level, message)
+        if let requestID { line.field("id", requestID) }
         for (key, value) in fields { line.field(named: key, value) }
         write(line)
     }

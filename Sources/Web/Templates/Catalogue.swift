@@ -34,6 +34,22 @@ public struct Catalogue: Sendable {
     /// The text of `key`, if the catalogue has it.
     public func text(_ key: String) -> String? { strings[key] }
 
+    /// `text` with each `{name}` mark replaced by `values[name]`, in one pass: a value is never
+    /// read for marks of its own (a device name holding `{system}` stays as it is). A mark
+    /// without a value stays as written. Plain `Character` work: this runs on page views.
+    public static func filling(_ text: String, with values: [String: String]) -> String {
+        guard !values.isEmpty, text.contains("{") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let mark = rest[open...close]
+            result += values[String(mark.dropFirst().dropLast())] ?? String(mark)
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
     /// Every key, sorted.
     public var keys: [String] { strings.keys.sorted() }
 

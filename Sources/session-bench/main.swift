@@ -75,7 +75,7 @@ let services = try AppServices(
     http: RefusingHTTPClient(), store: try SQLiteSharedStore(path: ledgerFolder + "/ledger.sqlite3"))
 for index in 0..<1000 {
     var other = session
-    other.csrfToken = TextBytes("ended-\(index)")
+    other.csrfToken = "ended-\(index)"
     services.ledger.endLogin(other)
     services.ledger.endSessions(of: "auth0|ended-\(index)", issuedBefore: now)
 }

@@ -81,11 +81,11 @@ import Web
 
     @Test func aContextFilledNameByNameRendersLikeALiteral() throws {
         let source = ["t": "{{who}}|{{#on}}on{{/on}}|{{mood}}"]
-        var filled = TemplateContext(capacity: 1)  // grows past its room
-        filled.add("who", "<Skippy>")
-        filled.add("on", true)
-        filled.add("mood", .text(TextBytes("happy")))
-        let literal: TemplateContext = ["who": "<Skippy>", "on": true, "mood": .text(TextBytes("happy"))]
+        var filled: TemplateContext = [:]  // grows past its room
+        filled["who"] = "<Skippy>"
+        filled["on"] = true
+        filled["mood"] = .text("happy")
+        let literal: TemplateContext = ["who": "<Skippy>", "on": true, "mood": .text("happy")]
         #expect(try render(source, "t", filled) == "&lt;Skippy&gt;|on|happy")
         #expect(try render(source, "t", filled) == render(source, "t", literal))
     }

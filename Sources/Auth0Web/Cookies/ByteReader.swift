@@ -47,7 +47,7 @@ struct ByteReader {
     /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
     mutating func readString() throws -> String {
         try readBytes().withUnsafeBufferPointer { field in
-            guard TextBytes.isUTF8(field) else { throw Malformed() }
+            guard UTF8Check.isValid(field) else { throw Malformed() }
             return String(decoding: field, as: UTF8.self)
         }
     }
@@ -69,18 +69,6 @@ struct ByteReader {
     /// `readRange()` after its presence flag; nil when absent.
     mutating func readOptionalRange() throws -> Range<Int>? {
         try readBool() ? try readRange() : nil
-    }
-
-    /// A length-prefixed text where it lies in `storage` (the array this reader reads, or the
-    /// one its slice was cut from: the same indices), checked to be UTF-8; no copy.
-    mutating func readText(in storage: [UInt8]) throws -> TextBytes {
-        guard let text = TextBytes(validating: storage, at: try readRange()) else { throw Malformed() }
-        return text
-    }
-
-    /// `readText(in:)` after its presence flag; nil when absent.
-    mutating func readOptionalText(in storage: [UInt8]) throws -> TextBytes? {
-        try readBool() ? try readText(in: storage) : nil
     }
 
     mutating func readOptionalString() throws -> String? {

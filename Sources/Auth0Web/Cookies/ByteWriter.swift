@@ -19,8 +19,6 @@ struct ByteWriter {
 
     mutating func write(_ value: String) { write(bytes: Array(value.utf8)) }
 
-    mutating func write(_ value: TextBytes) { value.withBytes { write(bytes: Array($0)) } }
-
     mutating func write(bytes value: [UInt8]) {
         let count = UInt32(value.count)
         for shift in stride(from: 24, through: 0, by: -8) {
@@ -30,11 +28,6 @@ struct ByteWriter {
     }
 
     mutating func write(optional value: String?) {
-        write(value != nil)
-        if let value { write(value) }
-    }
-
-    mutating func write(optional value: TextBytes?) {
         write(value != nil)
         if let value { write(value) }
     }

@@ -7,17 +7,12 @@ import Web
 public struct CookieSealer: Sendable {
     /// What was inside a cookie, with its times.
     public struct Opened: Sendable {
-        /// The opened bytes, what was sealed among them: a session's texts share this buffer.
-        public let buffer: [UInt8]
-        /// Where what was sealed lies in `buffer`.
-        public let payloadRange: Range<Int>
+        /// What was sealed.
+        public let payload: ArraySlice<UInt8>
         /// When it was sealed (seconds since 1970).
         public let issuedAt: Int64
         /// When it stops opening (seconds since 1970).
         public let expiresAt: Int64
-
-        /// What was sealed, as a slice of the opened buffer.
-        public var payload: ArraySlice<UInt8> { buffer[payloadRange] }
     }
 
     private static let version: UInt8 = 1
@@ -74,6 +69,6 @@ public struct CookieSealer: Sendable {
             let payload = try? reader.readRange(), reader.isAtEnd
         else { return nil }
         guard Double(expiresAt) > clock.now() else { return nil }
-        return Opened(buffer: plain, payloadRange: payload, issuedAt: issuedAt, expiresAt: expiresAt)
+        return Opened(payload: plain[payload], issuedAt: issuedAt, expiresAt: expiresAt)
     }
 }

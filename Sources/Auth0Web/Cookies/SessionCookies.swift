@@ -89,7 +89,7 @@ public final class SessionCookies: Sendable {
         }
         // The decoded session goes into the answer as it is (a page view): a binding unwrapped and
         // changed on the way cost a retain and a release of each of its strings.
-        let decoded = Session(encoded: opened.buffer, at: opened.payloadRange)
+        let decoded = Session(encoded: opened.payload)
         guard let createdAt = decoded?.createdAt, Double(createdAt + absoluteLifetime) > clock.now() else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }

@@ -99,8 +99,6 @@ package struct EndedSessions {
     }
 
     /// The standard library's SipHash over the UTF-8 bytes, seeded at random per process.
-    static func fingerprint(_ text: TextBytes) -> UInt64 { text.withBytes(fingerprint) }
-
     static func fingerprint(_ text: String) -> UInt64 { text.withUTF8Bytes(fingerprint) }
 
     private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {

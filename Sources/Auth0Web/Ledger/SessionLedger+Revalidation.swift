@@ -43,6 +43,6 @@ extension SessionLedger {
     private func revalidationKey(_ session: Session) -> String {
         "revalidation:"
             + Base64URL.encode(
-                Array(SHA256.hash(Array(("revalidation\0" + String(session.csrfToken)).utf8)).prefix(18)))
+                Array(SHA256.hash(Array(("revalidation\0" + session.csrfToken).utf8)).prefix(18)))
     }
 }

@@ -67,7 +67,7 @@ public final class SessionLedger: Sendable {
 
     /// Ends this login of the product (its logout), on every worker.
     public func endLogin(_ session: Session) {
-        record(.login(String(session.csrfToken), until: session.createdAt + retentionSeconds))
+        record(.login(session.csrfToken, until: session.createdAt + retentionSeconds))
     }
 
     /// Ends every login within the tenant session `sid` (a back-channel logout).

@@ -79,9 +79,9 @@ public final class SessionRegistry: Sendable {
     /// True when the session whose CSRF token is `token` was not noted by this worker in the
     /// last 5 minutes (and notes it now). A page view pays this: eight bytes of the token (random
     /// per login, sealed in the cookie, so nobody chooses it) as a key, a clock read and a look-up.
-    public func isDue(csrfToken token: TextBytes) -> Bool {
+    public func isDue(csrfToken token: String) -> Bool {
         var key: UInt64 = 0
-        token.withBytes { for byte in $0.prefix(8) { key = key << 8 | UInt64(byte) } }
+        for byte in token.utf8.prefix(8) { key = key << 8 | UInt64(byte) }
         let now = Int64(clock.now())
         return touched.withLock { memo -> Bool in
             if let last = memo[key], now - last < Self.touchSeconds { return false }
@@ -127,8 +127,6 @@ public final class SessionRegistry: Sendable {
     }
 
     static func key(_ sub: String) -> String { "sessions:" + sub }
-
-    static func key(_ sub: TextBytes) -> String { key(String(sub)) }
 }
 
 extension SessionRegistry.Entry {

@@ -24,7 +24,7 @@ public struct MetadataAccess: Sendable {
     /// call Auth0, or an `HTTPResponseError` (`ManagementError`, `AuthError`) for the tenant's trouble.
     public func refresh(_ session: inout Session) throws {
         guard management.isOffered else { throw ManagementError(.notOffered) }
-        let user = String(session.profile.sub)
+        let user = session.profile.sub
         let token = try accessToken(&session)
         do {
             let document = try counted { try management.readMetadata(userID: user, accessToken: token) }
@@ -47,7 +47,7 @@ public struct MetadataAccess: Sendable {
     /// Saves `text` as the affirmation and keeps the metadata as saved in `session`; throws as `refresh`.
     public func save(_ text: String, in session: inout Session) throws {
         guard management.isOffered else { throw ManagementError(.notOffered) }
-        let user = String(session.profile.sub)
+        let user = session.profile.sub
         let token = try accessToken(&session)
         let document = try counted { try management.saveAffirmation(text, userID: user, accessToken: token) }
         session.metadata = snapshot(document, user: user)
@@ -57,7 +57,7 @@ public struct MetadataAccess: Sendable {
     private func accessToken(_ session: inout Session) throws -> String {
         let now = Int64(clock.now())
         switch AccessTokenPolicy.decide(
-            token: session.accessToken, refreshToken: session.refreshToken.map(String.init), now: now)
+            token: session.accessToken, refreshToken: session.refreshToken, now: now)
         {
         case .use(let token):
             return token
@@ -75,7 +75,7 @@ public struct MetadataAccess: Sendable {
             events.renewed()
             session.accessToken = AccessToken(
                 value: tokens.accessToken, expiresAt: Int64(clock.now()) + tokens.expiresIn)
-            if let rotated = tokens.refreshToken { session.refreshToken = TextBytes(rotated) }
+            if let rotated = tokens.refreshToken { session.refreshToken = rotated }
             return tokens.accessToken
         }
     }
@@ -100,5 +100,5 @@ public struct MetadataAccess: Sendable {
 
 extension Session {
     /// What a renewal's result is shared within: this person's login that began at `createdAt`.
-    var renewalScope: String { String(profile.sub) + "\u{0}" + String(createdAt) }
+    var renewalScope: String { profile.sub + "\u{0}" + String(createdAt) }
 }

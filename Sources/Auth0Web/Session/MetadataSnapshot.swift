@@ -4,17 +4,12 @@ import Web
 /// never calls the rate-limited Management API.
 public struct MetadataSnapshot: Sendable, Equatable {
     /// `user_metadata.personal_affirmation`, or empty.
-    public var affirmation: TextBytes
+    public var affirmation: String
     /// The announcement link, when `app_metadata` turns it on and its URL is safe.
     public var announcement: Announcement?
 
     /// A snapshot with this affirmation and announcement.
     public init(affirmation: String = "", announcement: Announcement? = nil) {
-        self.init(affirmation: TextBytes(affirmation), announcement: announcement)
-    }
-
-    /// A snapshot with this affirmation (as opened from a cookie) and announcement.
-    public init(affirmation: TextBytes, announcement: Announcement?) {
         self.affirmation = affirmation
         self.announcement = announcement
     }

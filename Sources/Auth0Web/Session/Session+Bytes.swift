@@ -30,39 +30,33 @@ extension Session {
         return w.bytes
     }
 
-    /// Reads what `encoded()` wrote; nil for anything else. Its texts share one copy of
-    /// `payload`.
-    package init?(encoded payload: ArraySlice<UInt8>) { self.init(encoded: Array(payload), at: 0..<payload.count) }
-
-    /// Reads what `encoded()` wrote at `range` of `bytes` (an opened cookie's buffer); nil for
-    /// anything else. Its texts stay where they lie in `bytes` (`TextBytes`), checked to be
-    /// UTF-8: neither copied into strings nor the payload copied out of its buffer.
-    package init?(encoded bytes: [UInt8], at range: Range<Int>) {
-        var r = ByteReader(bytes[range])
+    /// Reads what `encoded()` wrote; nil for anything else.
+    package init?(encoded bytes: ArraySlice<UInt8>) {
+        var r = ByteReader(bytes)
         do {
             let version = try r.readByte()
             guard (2...Session.formatVersion).contains(version) else { return nil }
             let profile = Profile(
-                sub: try r.readText(in: bytes), name: try r.readText(in: bytes), email: try r.readText(in: bytes),
-                emailVerified: try readEmailVerified(&r), picture: try r.readText(in: bytes),
-                updatedAt: try r.readText(in: bytes))
-            let refreshToken = try r.readOptionalText(in: bytes)
-            let sid = try r.readOptionalText(in: bytes)
-            let csrf = try r.readText(in: bytes)
-            let affirmation = try r.readText(in: bytes)
-            let announcementText = try r.readOptionalText(in: bytes)
-            let announcementURL = try r.readOptionalText(in: bytes)
+                sub: try r.readString(), name: try r.readString(), email: try r.readString(),
+                emailVerified: try readEmailVerified(&r), picture: try r.readString(),
+                updatedAt: try r.readString())
+            let refreshToken = try r.readOptionalString()
+            let sid = try r.readOptionalString()
+            let csrf = try r.readString()
+            let affirmation = try r.readString()
+            let announcementText = try r.readOptionalString()
+            let announcementURL = try r.readOptionalString()
             _ = try r.readOptionalRange()  // a flash sealed before it had its own cookie: not shown
             let createdAt = try r.readInt64()
             let checkedAt = version == 2 ? createdAt : try r.readInt64()
-            let idTokenHint = version < 4 ? nil : try r.readOptionalText(in: bytes)
+            let idTokenHint = version < 4 ? nil : try r.readOptionalString()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
             if let announcementText, let announcementURL {
                 announcement = Announcement(text: announcementText, url: announcementURL)
             }
             self.init(
-                opened: profile, refreshToken: refreshToken, tenantSessionID: sid, csrfToken: csrf,
+                profile: profile, accessToken: nil, refreshToken: refreshToken, tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement),
                 createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint)
         } catch {

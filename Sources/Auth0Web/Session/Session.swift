@@ -8,22 +8,22 @@ public struct Session: Sendable, Equatable {
     /// The person's profile, from the ID token's claims.
     public struct Profile: Sendable, Equatable {
         /// The person's id at the tenant (`sub`).
-        public var sub: TextBytes
+        public var sub: String
         /// `name`, else `nickname`.
-        public var name: TextBytes
+        public var name: String
         /// `email`.
-        public var email: TextBytes
+        public var email: String
         /// `email_verified`; nil when the provider did not say (nothing is claimed for it).
         public var emailVerified: Bool?
         /// `picture`, when it is a safe http(s) link; else empty.
-        public var picture: TextBytes
+        public var picture: String
         /// `updated_at`.
-        public var updatedAt: TextBytes
+        public var updatedAt: String
 
         /// A profile with these claims.
         public init(
-            sub: TextBytes, name: TextBytes, email: TextBytes, emailVerified: Bool?, picture: TextBytes,
-            updatedAt: TextBytes
+            sub: String, name: String, email: String, emailVerified: Bool?, picture: String,
+            updatedAt: String
         ) {
             self.sub = sub
             self.name = name
@@ -31,15 +31,6 @@ public struct Session: Sendable, Equatable {
             self.emailVerified = emailVerified
             self.picture = picture
             self.updatedAt = updatedAt
-        }
-
-        /// A profile with these claims.
-        public init(sub: String, name: String, email: String, emailVerified: Bool?, picture: String, updatedAt: String)
-        {
-            self.init(
-                sub: TextBytes(sub), name: TextBytes(name), email: TextBytes(email), emailVerified: emailVerified,
-                picture: TextBytes(picture),
-                updatedAt: TextBytes(updatedAt))
         }
     }
 
@@ -49,15 +40,15 @@ public struct Session: Sendable, Equatable {
     /// do) or it was lost, in which case the refresh token gets a new one when one is needed.
     public var accessToken: AccessToken?
     /// The refresh token, when `offline_access` was granted.
-    public var refreshToken: TextBytes?
+    public var refreshToken: String?
     /// The tenant's session id (`sid`), for OIDC logout's `logout_hint`.
-    public var tenantSessionID: TextBytes?
+    public var tenantSessionID: String?
     /// The ID token of the login, kept for a provider that is not Auth0 to send back as
     /// `id_token_hint` at logout (some redirect back only with it); nil with Auth0, whose cookie
     /// stays small.
-    public var idTokenHint: TextBytes?
+    public var idTokenHint: String?
     /// The token every form of this session must carry.
-    public var csrfToken: TextBytes
+    public var csrfToken: String
     /// The person's metadata as last fetched from the Management API.
     public var metadata: MetadataSnapshot
     /// When the person logged in (seconds since 1970): the absolute lifetime counts from here.
@@ -71,29 +62,14 @@ public struct Session: Sendable, Equatable {
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
         createdAt: Int64, checkedAt: Int64? = nil, idTokenHint: String? = nil
     ) {
-        self.init(
-            opened: profile, refreshToken: refreshToken.map { TextBytes($0) },
-            tenantSessionID: tenantSessionID.map { TextBytes($0) },
-            csrfToken: TextBytes(csrfToken), metadata: metadata, createdAt: createdAt,
-            checkedAt: checkedAt ?? createdAt,
-            idTokenHint: idTokenHint.map { TextBytes($0) })
-        self.accessToken = accessToken
-    }
-
-    /// A session opened from its cookie: its texts are places in one copy of the opened payload
-    /// (`TextBytes`, see `Session+Bytes`).
-    init(
-        opened profile: Profile, refreshToken: TextBytes?, tenantSessionID: TextBytes?, csrfToken: TextBytes,
-        metadata: MetadataSnapshot, createdAt: Int64, checkedAt: Int64, idTokenHint: TextBytes?
-    ) {
         self.profile = profile
-        self.accessToken = nil
+        self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.tenantSessionID = tenantSessionID
         self.csrfToken = csrfToken
         self.metadata = metadata
         self.createdAt = createdAt
-        self.checkedAt = checkedAt
+        self.checkedAt = checkedAt ?? createdAt
         self.idTokenHint = idTokenHint
     }
 }

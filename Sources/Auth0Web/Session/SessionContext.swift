@@ -101,7 +101,7 @@ public final class SessionContext {
     public func isValidCSRFToken(_ token: String?) -> Bool {
         openIfNeeded()
         guard let token, let expected = current?.csrfToken else { return false }
-        return expected.withBytes { ConstantTime.equal(Array(token.utf8), Array($0)) }
+        return ConstantTime.equal(Array(token.utf8), Array(expected.utf8))
     }
 
     /// The `Set-Cookie` values this answer must carry; throws `SessionTooLarge` when the session

@@ -60,20 +60,18 @@ public final class Pages: Sendable {
         status: Int = 200
     ) -> Response {
         let picture = session.profile.picture
-        // Filled name by name, not from a literal: this is every logged-in page (see `add`).
-        var context = TemplateContext(capacity: 10)
-        context.add("name", .text(session.profile.name))
-        context.add("email", .text(session.profile.email))
-        // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
-        context.add("picture", picture.isEmpty ? assets["placeholder"]! : .text(picture))
-        context.add("csrf", .text(session.csrfToken))
-        context.add("affirmation", typed.map { .text($0) } ?? .text(session.metadata.affirmation))
-        context.add("metadataOffered", .flag(metadataOffered))
-        if let flash { context.add("flash", .text(say(flash: flash))) }
-        if let saveError { context.add("saveError", .text(say(saveError.key, saveError.arguments))) }
+        var context: TemplateContext = [
+            "name": .text(session.profile.name), "email": .text(session.profile.email),
+            // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
+            "picture": picture.isEmpty ? assets["placeholder"]! : .text(picture),
+            "csrf": .text(session.csrfToken), "affirmation": .text(typed ?? session.metadata.affirmation),
+            "metadataOffered": .flag(metadataOffered),
+        ]
+        if let flash { context["flash"] = .text(say(flash: flash)) }
+        if let saveError { context["saveError"] = .text(say(saveError.key, saveError.arguments)) }
         if let announcement = session.metadata.announcement {
-            context.add("announcementURL", .text(announcement.url))
-            context.add("announcementText", .text(announcement.text))
+            context["announcementURL"] = .text(announcement.url)
+            context["announcementText"] = .text(announcement.text)
         }
         return .html(profile.render(context), status: status)
     }

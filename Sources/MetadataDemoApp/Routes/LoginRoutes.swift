@@ -55,7 +55,7 @@ extension Routes {
             context.startSession(login.session)
             services.registry.loggedIn(
                 login.session, device: DeviceName(userAgent: context.request.header("user-agent")))
-            context.log(.info, "login", ["user": String(login.session.profile.sub)])
+            context.log(.info, "login", ["user": login.session.profile.sub])
             services.metrics.login()
             response = .redirect(to: login.returnTo)
             switch login.metadata {

@@ -28,11 +28,11 @@ extension Routes {
             }
         }
         context.endSession()
-        context.log(.info, "logout", ["user": String(session.profile.sub)])
+        context.log(.info, "logout", ["user": session.profile.sub])
         var response = Response.redirect(
             to: services.links.logout(
-                tenantSessionID: session.tenantSessionID.map(String.init),
-                idTokenHint: session.idTokenHint.map(String.init)),
+                tenantSessionID: session.tenantSessionID,
+                idTokenHint: session.idTokenHint),
             status: 303)
         // The browser drops what it kept of this origin's pages and storage. Not "cookies": that
         // would clear every site under the registrable domain; this site's cookies are expired

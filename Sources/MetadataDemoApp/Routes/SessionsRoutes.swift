@@ -11,7 +11,7 @@ extension Routes {
         let flash = context.takeFlash()
         let now = Int64(services.clock.now())
         do {
-            let entries = try services.registry.sessions(of: String(session.profile.sub))
+            let entries = try services.registry.sessions(of: session.profile.sub)
             return context.pages.sessions(session, entries: entries, now: now, flash: flash)
         } catch {
             context.log(.warning, "sessions list unavailable", ["error": "\(error)"])
@@ -26,7 +26,7 @@ extension Routes {
         let form = try context.request.formBody()
         try checkForm(form, context)
         let id = form["session"] ?? ""
-        let sub = String(session.profile.sub)
+        let sub = session.profile.sub
         guard id != session.publicID,
             let entry = try services.registry.sessions(of: sub).first(where: { $0.id == id })
         else {
@@ -46,7 +46,7 @@ extension Routes {
     func endOtherSessions(_ context: RequestContext) throws -> Response {
         guard let session = context.session else { return .redirect(to: "/", status: 303) }
         try checkForm(try context.request.formBody(), context)
-        let sub = String(session.profile.sub)
+        let sub = session.profile.sub
         guard services.ledger.endSessions(of: sub, except: session) else {
             context.log(.info, "sessions ended everywhere else: too soon again", ["user": sub])
             context.setFlash(.othersEndedRecently)

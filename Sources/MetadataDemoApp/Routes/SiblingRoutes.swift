@@ -16,9 +16,9 @@ extension Routes {
             return response
         }
         var response = Response(status: 204)
-        response.add("X-Auth-User-Id", Routes.headerSafe(String(session.profile.sub)))
-        response.add("X-Auth-Email", Routes.headerSafe(String(session.profile.email)))
-        response.add("X-Auth-Name", Routes.headerSafe(String(session.profile.name)))
+        response.add("X-Auth-User-Id", Routes.headerSafe(session.profile.sub))
+        response.add("X-Auth-Email", Routes.headerSafe(session.profile.email))
+        response.add("X-Auth-Name", Routes.headerSafe(session.profile.name))
         // Without it a sibling must trust the network; a failed signature leaves only the above.
         if let assertion = try? services.assertions?.assertion(for: session) {
             response.add("X-Auth-Assertion", assertion)
@@ -42,14 +42,14 @@ extension Routes {
         }
         let profile = session.profile
         var fields: [String: JSONValue] = [
-            "sub": .string(String(profile.sub)), "name": .string(String(profile.name)),
-            "email": .string(String(profile.email)), "picture": .string(String(profile.picture)),
-            "updated_at": .string(String(profile.updatedAt)),
+            "sub": .string(profile.sub), "name": .string(profile.name),
+            "email": .string(profile.email), "picture": .string(profile.picture),
+            "updated_at": .string(profile.updatedAt),
         ]
         // Only what the provider said: not a `false` it never sent, nor metadata it does not keep.
         if let verified = profile.emailVerified { fields["email_verified"] = .bool(verified) }
         if services.metadata.isOffered {
-            fields["user_metadata"] = .object(["personal_affirmation": .string(String(session.metadata.affirmation))])
+            fields["user_metadata"] = .object(["personal_affirmation": .string(session.metadata.affirmation)])
         }
         return Response.json(JSONValue.object(fields).serialized())
     }

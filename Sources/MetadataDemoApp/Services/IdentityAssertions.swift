@@ -60,8 +60,8 @@ public final class IdentityAssertions: Sendable {
         let profile = session.profile
         let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])
         let claims: JSONValue = .object([
-            "iss": .string(issuer), "aud": .string(audience), "sub": .string(String(profile.sub)),
-            "email": .string(String(profile.email)), "name": .string(String(profile.name)),
+            "iss": .string(issuer), "aud": .string(audience), "sub": .string(profile.sub),
+            "email": .string(profile.email), "name": .string(profile.name),
             "sid": .string(session.publicID), "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
         ])

@@ -35,28 +35,6 @@ public struct Cookies: Sendable {
         self.pairs = pairs
     }
 
-    /// The first value of the cookie `name` in a `Cookie` header, found without parsing the
-    /// other cookies (a small cookie read on every request beside ~4 KB of session cookies).
-    public static func first(named name: String, inHeader header: String) -> String? {
-        header.withUTF8Bytes { bytes -> String? in
-            name.withUTF8Bytes { wanted -> String? in
-                SetCookie.tokenTable.withUnsafeBufferPointer { tokens -> String? in
-                    var start = 0
-                    while start < bytes.count {
-                        let end = index(of: UInt8(ascii: ";"), in: bytes, from: start)
-                        if let span = span(bytes, start, end, tokens: tokens), span.name.count == wanted.count,
-                            memcmp(bytes.baseAddress! + span.name.lowerBound, wanted.baseAddress!, wanted.count) == 0
-                        {
-                            return String(decoding: UnsafeBufferPointer(rebasing: bytes[span.value]), as: UTF8.self)
-                        }
-                        start = end + 1
-                    }
-                    return nil
-                }
-            }
-        }
-    }
-
     /// Where a name and its value lie in the header's bytes.
     private struct Span {
         let name: Range<Int>

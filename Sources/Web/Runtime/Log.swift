@@ -139,31 +139,11 @@ public struct Log: Sendable {
 
     /// Whether every byte is plain: eight at a time (a request id alone is 32 bytes), then one by one.
     private static func arePlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawPointer(bytes.baseAddress!)
-        var index = 0
-        while index + 8 <= bytes.count {
-            guard arePlain(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return false }
-            index += 8
+        let words = ByteWords.wordsPassing(in: bytes) { word in
+            !ByteWords.hasByte(below: 0x21, in: word) && !ByteWords.hasByteAboveTilde(in: word)
+                && !ByteWords.contains(0x22, in: word) && !ByteWords.contains(0x3D, in: word)
         }
-        while index < bytes.count {
-            guard isPlain(bytes[index]) else { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// The eight bytes of `word` are all plain. Each test is exact about whether any byte fails
-    /// it (the well-known "has a byte less than n / more than n / equal to n" word tricks).
-    @inline(__always)
-    private static func arePlain(_ word: UInt64) -> Bool {
-        let ones = HTMLEscaping.ones
-        let highs = ones &* 0x80
-        let below = (word &- 0x21 &* ones) & ~word & highs != 0  // a byte under 0x21 (space, controls)
-        let above = ((word &+ ones) | word) & highs != 0  // a byte over 0x7E (DEL, non-ASCII)
-        // A `"` or a `=`: HTML escaping's test for a zero byte, on the word made zero where they are.
-        let quoteOrEquals =
-            HTMLEscaping.zeroBytes(word ^ (0x22 &* ones)) | HTMLEscaping.zeroBytes(word ^ (0x3D &* ones))
-        return !below && !above && quoteOrEquals == 0
+        return bytes[words...].allSatisfy(isPlain)
     }
 
     /// Printable ASCII but space, `"` and `=` (one subtraction tests the range).

@@ -186,13 +186,11 @@ public struct Template: Sendable {
                 case .escaped(let index):
                     switch value(index) {
                     case .text(let text)?: HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
-                    case .bytes(let text)?: text.withBytes { HTMLEscaping.forEachRun(of: $0) { buffer.append($0) } }
                     default: break
                     }
                 case .raw(let index):
                     switch value(index) {
                     case .text(let text)?: buffer.append(text)
-                    case .bytes(let text)?: text.withBytes { buffer.append($0) }
                     default: break
                     }
                 case .section(let index, let inverted, let sectionEnd):

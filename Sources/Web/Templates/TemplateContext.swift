@@ -9,16 +9,6 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
         for (name, value) in elements { entries.appendNew(name, value) }
     }
 
-    /// An empty context with room for `capacity` names, to fill with `add(_:_:)`: a page made on
-    /// every request builds its context so, since a literal's list of pairs is made, copied from
-    /// and destroyed pair by pair through the runtime's generic tuple code.
-    public init(capacity: Int) { entries = NamedValues(capacity: capacity) }
-
-    /// Adds a name the context does not have yet.
-    public mutating func add(_ name: consuming String, _ value: consuming TemplateValue) {
-        entries.appendNew(name, value)
-    }
-
     /// The value of a name; setting nil removes it, setting a known name replaces its value.
     public subscript(name: String) -> TemplateValue? {
         get { entries[name] }

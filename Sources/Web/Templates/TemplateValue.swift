@@ -2,15 +2,10 @@
 public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
     /// Text, escaped when shown with `{{name}}`; a section shows when it is not empty.
     case text(String)
-    /// Text as bytes where they lie (a session's fields), shown like `text`.
-    case bytes(TextBytes)
     /// A section shows when true.
     case flag(Bool)
     /// A section repeats once per item, each item's names on top.
     case list([TemplateContext])
-
-    /// Text kept as bytes (`TextBytes`), shown like any text.
-    public static func text(_ value: TextBytes) -> TemplateValue { .bytes(value) }
 
     /// Text from a literal.
     public init(stringLiteral value: String) { self = .text(value) }
@@ -20,7 +15,6 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
     var isTruthy: Bool {
         switch self {
         case .text(let text): !text.isEmpty
-        case .bytes(let text): !text.isEmpty
         case .flag(let flag): flag
         case .list(let items): !items.isEmpty
         }

@@ -16,16 +16,8 @@ public enum HTMLEscaping {
     @usableFromInline
     static func forEachRun(of bytes: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0
-        var index = 0
-        // Eight bytes at a time while none of them is one to escape (most text has none): a
-        // word is checked against the five in a few register operations instead of a branch a byte.
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= bytes.count, !mayNeedEscaping(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            {
-                index += 8
-            }
-        }
+        // Eight bytes at a time while none of them is one to escape (most text has none).
+        var index = ByteWords.wordsPassing(in: bytes) { !mayNeedEscaping($0) }
         while index < bytes.count {
             defer { index += 1 }
             let replacement: StaticString
@@ -44,19 +36,12 @@ public enum HTMLEscaping {
         if start < bytes.count { emit(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
     }
 
-    /// True when one of the word's bytes is `& < > " '`: the classic test for a zero byte in
-    /// `word ^ byte×8`, for the five at once (branch-free).
-    @usableFromInline
+    /// True when one of the word's bytes is `& < > " '`.
+    @inlinable
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        zeroBytes(word ^ (ones &* 0x26)) | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0x3E))
-            | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x27)) != 0
+        ByteWords.contains(0x26, in: word) || ByteWords.contains(0x3C, in: word) || ByteWords.contains(0x3E, in: word)
+            || ByteWords.contains(0x22, in: word) || ByteWords.contains(0x27, in: word)
     }
-
-    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
-
-    /// Non-zero exactly when a byte of `x` is zero.
-    @usableFromInline
-    static func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & (ones &* 0x80) }
 
     /// The escaped text as a string.
     public static func escape(_ text: String) -> String {

@@ -24,9 +24,10 @@ supervise dev-tenant env FASTCGI_LISTEN="unix:$RUN_DIR/dev-tenant.sock" LOG_LEVE
 tenant_supervisor=${supervised_pids[-1]}
 # nginx before the worker: the worker reads the tenant's discovery document through it at start-up.
 supervise nginx nginx -p "$RUN_DIR" -c "$RUN_DIR/nginx.conf" -g "daemon off;"
-# WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket. A worker's
-# log (a line per request at LOG_LEVEL=info) goes to RUN_DIR/worker-N.log, a file as the journal
-# would be, not to whatever terminal or pipe started the stack: that would be measured too.
+# WORKER_PROCESSES (default 1) workers, each under a supervisor holding its socket, started as
+# `make run` starts them (supervise_worker). A worker's log (a line per request at LOG_LEVEL=info)
+# goes, as make run's and the package's do, into a pipe another process empties: here into
+# RUN_DIR/worker-N.log rather than a terminal, whose drawing would share the cores measured.
 worker_supervisors=()
 for ((n = 1; n <= ${WORKER_PROCESSES:-1}; n++)); do
   WORKER_THREADS=${WORKER_THREADS:-32} LOG_LEVEL=${WORKER_LOG_LEVEL:-warning} supervise_worker "worker-$n" "$(worker_socket "$n")" \

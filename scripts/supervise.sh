@@ -26,11 +26,14 @@ supervise() {
 # supervise_worker NAME SOCKET COMMAND...: runs a FastCGI worker under scripts/fastcgi-supervisor,
 # which holds its listening socket at SOCKET (so a crash or a reload refuses no connection),
 # starts it again when it exits, and reloads it gracefully on SIGHUP. Exit status 2 (wrong
-# settings) ends the supervisor too.
+# settings) ends the supervisor too. The worker's log goes into a pipe that another process
+# copies to this function's standard error (a terminal, a file), as the journal's stream takes
+# it from the packaged worker: the worker pays for a pipe write, never for a terminal's line
+# discipline or a slow reader's screen, so `make run`, `make bench` and the package measure alike.
 supervise_worker() {
   local name=$1 socket=$2
   shift 2
-  python3 "$here/scripts/fastcgi-supervisor" --name "$name" --socket "$socket" -- "$@" &
+  python3 "$here/scripts/fastcgi-supervisor" --name "$name" --socket "$socket" -- "$@" 2> >(cat >&2) &
   supervised_pids+=("$!")
 }
 

@@ -1,17 +1,21 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Ports and adapters (ARCHITECTURE.md has the graph and the path of one request):
-/// - `Web` is the core every module shares: requests, responses, routing, templates, and the three
-///   ports `Responder` (what serves a request), `HTTPClient` (how to call out) and `SharedStore`
-///   (the state every worker shares). No sockets and
-///   no C library of the project's; Glibc only for the clock, the log's write(2) and memchr.
+/// Ports and adapters (ARCHITECTURE.md has the same table and the path of one request):
+/// - `Web` is the core every module but the crypto adapter shares: requests, responses, routing,
+///   templates, and the three ports `Responder` (what serves a request), `HTTPClient` (how to call
+///   out) and `SharedStore` (the state every worker shares). No sockets and no C library of the
+///   project's; Glibc only for the clock, the log's write(2) and memchr.
+/// - `PerThread` (what a serving thread keeps to itself) and `Locking` (the one lock, told to
+///   ThreadSanitizer) are below everything that needs them.
 /// - Adapters implement the ports over the C libraries and are the only modules importing them:
-///   `FastCGIServer` (libfcgi) drives a `Responder`, `CurlClient` (libcurl) is an `HTTPClient`,
-///   `OpenSSLCrypto` (OpenSSL) seals, hashes and verifies, `SQLiteStore` (SQLite) and `RedisStore`
-///   (hiredis) are the `SharedStore` of the session ledger.
-/// - Mechanisms (`Auth0Web`) and apps (`MetadataDemoApp`, `DevTenantKit`) see only `Web` and the
-///   crypto adapter; the executables wire an app to the FastCGI and libcurl adapters.
+///   `FastCGIServer` (Linux sockets and epoll; libfcgi opens the socket) drives a `Responder`,
+///   `CurlClient` (libcurl) is an `HTTPClient`, `OpenSSLCrypto` (OpenSSL) seals, hashes and
+///   verifies, `SQLiteStore` (SQLite) and `RedisStore` (hiredis) are the `SharedStore` of the
+///   session ledger.
+/// - Mechanisms (`Auth0Web`) and apps (`MetadataDemoApp`, `DevTenantKit`) see `Web`, the crypto
+///   adapter and `Locking` (the product's app also `PerThread` and Prometheus); never a C module
+///   or another adapter. The executables wire an app to the FastCGI, libcurl and store adapters.
 /// `make test` holds every target to the list below: `scripts/check-imports` refuses an import of
 /// a target not declared here (even one reached through another dependency), and the build runs
 /// with `--explicit-target-dependency-import-check=error`.
@@ -69,7 +73,7 @@ let package = Package(
             ]
         ),
 
-        // The local Auth0-compatible tenant; shares only Web and the adapters with the product.
+        // The local Auth0-compatible tenant; shares Web and the crypto adapter with the product, never Auth0Web.
         .target(name: "DevTenantKit", dependencies: ["Web", "OpenSSLCrypto", "Locking"]),
 
         .executableTarget(

@@ -10,6 +10,9 @@ public final class RedisServer: @unchecked Sendable {
     private let program: String
     private let leading: [String]
     private let extra: [String]
+    /// Its own folder, where it writes its snapshot (a replica's full sync, a `SAVE`) and a
+    /// sentinel its config: never the working folder, never a file another server reads.
+    private let folder: String
     private var process: ChildProcess?
     private let lock = NSLock()
 
@@ -25,6 +28,7 @@ public final class RedisServer: @unchecked Sendable {
     /// Starts a server of its own on a free port, `extra` added to its options (`--replicaof …`).
     public init(extra: [String] = []) throws {
         port = try LoopbackPort.free()
+        folder = try Self.ownFolder(port)
         program = "/usr/bin/redis-server"
         leading = []
         self.extra = extra
@@ -35,8 +39,9 @@ public final class RedisServer: @unchecked Sendable {
     /// `service` (one sentinel is a quorum): it calls the primary down after a second unanswered.
     public init(sentinelFor service: String, primaryPort: Int) throws {
         port = try LoopbackPort.free()
+        folder = try Self.ownFolder(port)
         program = "/usr/bin/redis-sentinel"
-        let config = NSTemporaryDirectory() + "sentinel-\(port).conf"  // the sentinel rewrites it
+        let config = folder + "/sentinel.conf"  // the sentinel rewrites it
         try """
         sentinel monitor \(service) 127.0.0.1 \(primaryPort) 1
         sentinel down-after-milliseconds \(service) 1000
@@ -57,7 +62,7 @@ public final class RedisServer: @unchecked Sendable {
         process.arguments =
             leading + [
                 "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                "--daemonize", "no", "--loglevel", "warning", "--dir", NSTemporaryDirectory(),
+                "--daemonize", "no", "--loglevel", "warning", "--dir", folder,
                 "--dbfilename", snapshotName,
             ] + extra
         process.standardOutput = FileHandle.nullDevice
@@ -67,9 +72,15 @@ public final class RedisServer: @unchecked Sendable {
         throw RedisServerError("\(program) did not start on port \(port)")
     }
 
-    /// Its RDB file, in the temporary folder: written only by `SAVE` (no automatic saves), read
-    /// when it starts again.
-    private var snapshotName: String { "redis-\(port).rdb" }
+    /// Its RDB file, in its folder: written only by `SAVE` or a replica's sync (no automatic
+    /// saves), read when it starts again.
+    private let snapshotName = "dump.rdb"
+
+    private static func ownFolder(_ port: Int) throws -> String {
+        let folder = NSTemporaryDirectory() + "redis-\(port)-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
 
     /// Writes its RDB snapshot now (`SAVE`): after a `stop()`, `start()` comes back with what
     /// it held at this moment, as a Redis killed between two of Debian's timed saves does.

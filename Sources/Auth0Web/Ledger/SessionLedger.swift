@@ -15,8 +15,8 @@ public final class SessionLedger: Sendable {
     /// How long a session may live (its absolute lifetime): ended entries are kept that long.
     public let retentionSeconds: Int64
     let store: any SharedStore
-    /// Seals renewal results while they wait in the store for the other workers.
-    let renewalSealer: CookieSealer
+    /// One renewal per refresh token across every worker, over the same store.
+    let renewals: RenewalLock
     let clock: Clock
     let events: any Auth0Events
     private let ended = Lock(EndedSessions())
@@ -33,7 +33,8 @@ public final class SessionLedger: Sendable {
     let generation = Lock<[UInt8]?>(nil)
     /// Logout tokens seen while the store was away (so a replay to this worker is still refused).
     private let localTokenIDs = Lock<[String: Int64]>([:])
-    private let healthy = Atomic<Bool>(true)
+    /// Whether the store answered last time, and the outage report when it does not.
+    private let health: StoreHealth
     let cursor = Lock<String?>(nil)
     /// The newest event read from the log and its cursor: still there, the log did not go back.
     let lastRead = Lock<(cursor: String, event: [UInt8])?>(nil)
@@ -48,10 +49,12 @@ public final class SessionLedger: Sendable {
         events: any Auth0Events
     ) throws {
         self.store = store
-        renewalSealer = try CookieSealer(secrets: secrets, purpose: "renewal-result", clock: clock)
         self.retentionSeconds = retentionSeconds
         self.clock = clock
         self.events = events
+        let health = StoreHealth(events: events)
+        self.health = health
+        renewals = try RenewalLock(store: store, secrets: secrets, clock: clock) { health.failed($0, $1) }
     }
 
     // MARK: Page views
@@ -150,18 +153,18 @@ public final class SessionLedger: Sendable {
     public func startFollowing() {
         guard !following.exchange(true, ordering: .acquiringAndReleasing) else { return }
         while catchUp(wait: 0) {}
-        if healthy.load(ordering: .relaxed) { checkGeneration() }
+        if health.isHealthy { checkGeneration() }
         let thread = Thread { [self] in
             var lastPrune = clock.now()
             var lastGenerationCheck = ContinuousClock.now
             while true {
                 catchUp(wait: 0.5)
                 // Twice a second at most (a GET), and never while the store is away.
-                if healthy.load(ordering: .relaxed), ContinuousClock.now - lastGenerationCheck >= .milliseconds(500) {
+                if health.isHealthy, ContinuousClock.now - lastGenerationCheck >= .milliseconds(500) {
                     lastGenerationCheck = ContinuousClock.now
                     checkGeneration()
                 }
-                if !healthy.load(ordering: .relaxed) { usleep(250_000) }
+                if !health.isHealthy { usleep(250_000) }
                 if clock.now() - lastPrune > 60 {
                     lastPrune = clock.now()
                     let now = now()
@@ -195,7 +198,7 @@ public final class SessionLedger: Sendable {
             if let event = read.last, let next { lastRead.withLock { $0 = (next, event) } }
             apply(read.compactMap(EndedSessions.Entry.init(encoded:)), fromLog: true)
             try flushPending()
-            if !healthy.exchange(true, ordering: .relaxed) {
+            if health.answeredAgain() {
                 events.ledgerRecovered()
                 // Away, the store may have restarted from an older copy or failed over.
                 try checkWholeLog()
@@ -249,10 +252,7 @@ public final class SessionLedger: Sendable {
         remembered.withLock { for entry in live { $0.remember(entry) } }
     }
 
-    func failed(_ operation: String, _ error: any Error) {
-        let firstOfOutage = healthy.exchange(false, ordering: .relaxed)
-        events.ledgerFailed(operation: operation, error: "\(error)", firstOfOutage: firstOfOutage)
-    }
+    func failed(_ operation: String, _ error: any Error) { health.failed(operation, error) }
 
     func now() -> Int64 { Int64(clock.now()) }
 }

@@ -1,5 +1,4 @@
-/// What the Auth0 mechanisms report as they work, for the product's metrics and log; every
-/// method has a default that does nothing.
+/// What the Auth0 mechanisms report as they work, for the product's metrics and log.
 public protocol Auth0Events: Sendable {
     /// An access token was renewed with a refresh token.
     func renewed()
@@ -19,20 +18,21 @@ public protocol Auth0Events: Sendable {
     func ledgerStoreReset(rewritten: Int)
 }
 
+/// The defaults report nothing; what they would report happens all the same.
 extension Auth0Events {
-    /// Does nothing by default.
+    /// The renewal is not counted; the new token is used.
     public func renewed() {}
-    /// Does nothing by default.
+    /// Not counted; the caller still gets the error.
     public func renewalFailed(reason: String) {}
-    /// Does nothing by default.
+    /// Not counted by outcome; the call's answer is used as it is.
     public func managementCall(outcome: String) {}
-    /// Does nothing by default.
+    /// Not logged; the page shows no announcement either way.
     public func announcementRefused(user: String) {}
-    /// Does nothing by default.
+    /// Not reported; the ledger tries the store again on its next step.
     public func ledgerFailed(operation: String, error: String, firstOfOutage: Bool) {}
-    /// Does nothing by default.
+    /// Not reported; the ledger goes on following the store.
     public func ledgerRecovered() {}
-    /// Does nothing by default.
+    /// Not reported; the remembered ended sessions are written back all the same.
     public func ledgerStoreReset(rewritten: Int) {}
 }
 

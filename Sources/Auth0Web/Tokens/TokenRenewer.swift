@@ -10,7 +10,7 @@ import Web
 /// before the new cookies came back) gets the same result instead of replaying a used token,
 /// which the tenant would treat as theft. Only new tokens and a refusal of the token are kept:
 /// after any other failure (no answer, 429, 5xx) the next request tries again. With a session
-/// ledger, the same holds across worker processes and machines (`SessionLedger.renewOnce`).
+/// ledger, the same holds across worker processes and machines (`RenewalLock.renewOnce`).
 public final class TokenRenewer: Sendable {
     /// How long a finished renewal's result is handed to latecomers. Only as long as requests
     /// already on their way need: kept longer, it would also hand new tokens to whoever replays
@@ -63,7 +63,7 @@ public final class TokenRenewer: Sendable {
             renewals.add(1, ordering: .relaxed)
             let result = Result { () throws(AuthError) in
                 guard let ledger else { return try tokens.refresh(refreshToken) }
-                return try ledger.renewOnce(
+                return try ledger.renewals.renewOnce(
                     key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds
                 ) { () throws(AuthError) in try tokens.refresh(refreshToken) }
             }

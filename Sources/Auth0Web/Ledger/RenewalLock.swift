@@ -2,11 +2,30 @@ import Foundation
 import OpenSSLCrypto
 import Web
 
-/// One renewal per refresh token across every worker: the worker that takes the token's lock
-/// in the shared store renews at the tenant and leaves the result there, sealed, for a short
-/// grace; the others wait for that result instead of spending the used token again (which the
-/// tenant would take for theft and answer by revoking the whole token family).
-extension SessionLedger {
+/// One renewal per refresh token across every worker, the lock of oauth2-proxy's
+/// `pkg/apis/sessions/lock.go` over the ledger's store: the worker that takes the token's lock
+/// renews at the tenant and leaves the result there, sealed, for a short grace; the others wait
+/// for that result instead of spending the used token again (which the tenant would take for
+/// theft and answer by revoking the whole token family).
+final class RenewalLock: Sendable {
+    private let store: any SharedStore
+    /// Seals renewal results while they wait in the store for the other workers.
+    private let sealer: CookieSealer
+    private let clock: Clock
+    /// Told when the store fails an operation (the ledger's outage report).
+    private let reportFailure: @Sendable (String, any Error) -> Void
+
+    /// A lock over `store`, sealing results with a key derived from `secrets` (`AUTH0_SECRET`).
+    init(
+        store: any SharedStore, secrets: [String], clock: Clock,
+        reportFailure: @escaping @Sendable (String, any Error) -> Void
+    ) throws {
+        self.store = store
+        sealer = try CookieSealer(secrets: secrets, purpose: "renewal-result", clock: clock)
+        self.clock = clock
+        self.reportFailure = reportFailure
+    }
+
     /// What a waiting worker learns from the one that renewed.
     enum SharedRenewal: Equatable {
         case tokens(accessToken: String, refreshToken: String?, expiresIn: Int64)
@@ -23,7 +42,7 @@ extension SessionLedger {
         let owner = Array(Base64URL.encode(SecureRandom.bytes(12)).utf8)
         let turn: Turn
         do { turn = try awaitTurn(name, owner: owner, timeout: timeout) } catch {
-            failed("lock", error)
+            reportFailure("lock", error)
             return try renew()
         }
         switch turn {
@@ -42,10 +61,10 @@ extension SessionLedger {
             }
         if let shared {
             do {
-                let sealed = try renewalSealer.seal(shared.encoded, name: name, lifetime: Int64(graceSeconds) + 1)
+                let sealed = try sealer.seal(shared.encoded, name: name, lifetime: Int64(graceSeconds) + 1)
                 try store.set(name, Array(sealed.utf8), ttl: graceSeconds)
             } catch {
-                failed("set", error)
+                reportFailure("set", error)
             }
         }
         return try outcome.get()
@@ -67,13 +86,13 @@ extension SessionLedger {
 
     private func result(_ name: String) throws(SharedStoreError) -> SharedRenewal? {
         guard let sealed = try store.get(name), let text = String(validating: sealed, as: UTF8.self),
-            let opened = renewalSealer.open(text, name: name)
+            let opened = sealer.open(text, name: name)
         else { return nil }
         return SharedRenewal(encoded: Array(opened.payload))
     }
 }
 
-extension SessionLedger.SharedRenewal {
+extension RenewalLock.SharedRenewal {
     var encoded: [UInt8] {
         var w = ByteWriter(capacity: 256)
         switch self {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Auth0Web
+import Auth0Web
 
 /// The session cookie's byte format: what is sealed opens the same, and cookies sealed by the
 /// previous release still open (their holders stay logged in across an upgrade).

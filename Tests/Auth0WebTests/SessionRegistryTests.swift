@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import Web
 
-@testable import Auth0Web
+import Auth0Web
 
 /// "Your sessions"' list: what login, use and logout write, how often a use is written, and
 /// what happens past the bound.

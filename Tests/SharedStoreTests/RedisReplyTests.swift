@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RedisStore
+import RedisStore
 
 /// Replies as the adapter takes them from a server: read by hiredis' own reader from the bytes
 /// a server sends (RESP2), and written back the same.

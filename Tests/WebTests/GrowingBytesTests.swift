@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Web
+import Web
 
 /// The buffer pages, log lines and answers are written into.
 @Suite struct GrowingBytesTests {

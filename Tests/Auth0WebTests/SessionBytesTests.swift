@@ -1,6 +1,5 @@
-import Testing
-
 import Auth0Web
+import Testing
 
 /// The session cookie's byte format: what is sealed opens the same, and cookies sealed by the
 /// previous release still open (their holders stay logged in across an upgrade).

@@ -1,9 +1,8 @@
+import Auth0Web
 import Foundation
 import TestSupport
 import Testing
 import Web
-
-import Auth0Web
 
 /// "Your sessions"' list: what login, use and logout write, how often a use is written, and
 /// what happens past the bound.

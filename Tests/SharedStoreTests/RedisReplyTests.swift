@@ -1,6 +1,5 @@
-import Testing
-
 import RedisStore
+import Testing
 
 /// Replies as the adapter takes them from a server: read by hiredis' own reader from the bytes
 /// a server sends (RESP2), and written back the same.

@@ -1,5 +1,4 @@
 import Testing
-
 import Web
 
 /// The buffer pages, log lines and answers are written into.

@@ -12,6 +12,8 @@ final class BootedDebian {
     /// Where the root file system is kept between runs (made again when its marker is missing).
     static let cache = "/var/tmp/metadata-demo-bookworm-root"
     private let process: ChildProcess
+    /// What the container printed on its console (systemd's boot messages), for a failure to quote.
+    private let console: String
     /// The container's PID 1 (systemd), as the host sees it.
     let initPID: pid_t
 
@@ -26,31 +28,37 @@ final class BootedDebian {
                 "--register=no", "--keep-unit", "--quiet", "-D", Self.cache, "--volatile=overlay",
                 "--bind-ro=\(package):/root/metadata-demo.deb",
             ] + also.enumerated().map { "--bind-ro=\($1):/root/also-\($0).deb" } + ["-b", "--console=pipe"]
-        nspawn.standardOutput = FileHandle.nullDevice
-        nspawn.standardError = FileHandle.nullDevice
+        console = NSTemporaryDirectory() + "booted-debian-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        FileManager.default.createFile(atPath: console, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: console))
+        nspawn.standardOutput = output
+        nspawn.standardError = output
         nspawn.standardInput = FileHandle.nullDevice
         try nspawn.run()
         process = nspawn
-        // The container's PID 1 is nspawn's child that runs systemd: nspawn first forks helpers
-        // that soon exit, and a busy machine may take seconds to get that far.
-        var found: pid_t = 0
-        let deadline = Date().addingTimeInterval(60)
-        while found == 0, Date() < deadline, nspawn.isRunning {
+        // The container's PID 1 is the process below nspawn that is PID 1 in its own namespace
+        // (its NSpid ends in 1) and runs systemd: not "the first child", since nspawn forks
+        // helpers first, and a busy machine may take many seconds to get that far.
+        var found: pid_t?
+        let deadline = Date().addingTimeInterval(120)
+        while found == nil, Date() < deadline, nspawn.isRunning {
             usleep(50_000)
-            found = Self.children(of: nspawn.processIdentifier).first { Self.command(of: $0) == "systemd" } ?? 0
+            found = Self.descendants(of: nspawn.processIdentifier).first(where: Self.isContainerInit)
         }
-        guard found > 0 else { throw StackError("systemd-nspawn started no container") }
+        guard let found else {
+            throw StackError("systemd-nspawn started no container; it printed: \(Self.tail(of: console))")
+        }
         initPID = found
-        // Booted: systemd says running (or degraded, for a unit of Debian's own that a container
-        // lacks), within a minute however busy the machine is.
+        // Booted: the container's systemd says so (running, or degraded for a unit of Debian's
+        // own that a container lacks). It is asked, not timed: a busy machine boots slower.
         var state = ""
-        while !(state == "running" || state == "degraded"), Date() < deadline.addingTimeInterval(60) {
+        while !(state == "running" || state == "degraded"), Date() < deadline, nspawn.isRunning {
             usleep(100_000)
             state =
                 (try? run("systemctl is-system-running").output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
         }
         guard state == "running" || state == "degraded" else {
-            throw StackError("the container did not boot: \(state)")
+            throw StackError("the container did not boot (\(state)); it printed: \(Self.tail(of: console))")
         }
         try check("dpkg -i /root/metadata-demo.deb")
         for index in also.indices { try check("dpkg -i /root/also-\(index).deb") }
@@ -64,6 +72,7 @@ final class BootedDebian {
         kill(process.processIdentifier, SIGTERM)  // nspawn asks the container's systemd to halt
         for _ in 0..<200 where process.isRunning { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: console)
     }
 
     /// Runs `command` with `sh -c` inside the container, as root: its exit status and output.
@@ -96,6 +105,34 @@ final class BootedDebian {
     private static func children(of pid: pid_t) -> [pid_t] {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         return text.split(separator: " ").compactMap { pid_t($0) }
+    }
+
+    /// Every process below `pid`, nearest first.
+    private static func descendants(of pid: pid_t) -> [pid_t] {
+        var found: [pid_t] = []
+        var next = children(of: pid)
+        while let first = next.first {
+            next.removeFirst()
+            found.append(first)
+            next += children(of: first)
+        }
+        return found
+    }
+
+    /// True for a process that is PID 1 of its own PID namespace (the last `NSpid` is 1) and runs systemd.
+    private static func isContainerInit(_ pid: pid_t) -> Bool {
+        guard command(of: pid) == "systemd",
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("NSpid:") })
+        else { return false }
+        let ids = line.dropFirst("NSpid:".count).split(whereSeparator: \.isWhitespace)
+        return ids.count > 1 && ids.last == "1"
+    }
+
+    /// The last lines the container printed.
+    private static func tail(of console: String) -> String {
+        let text = (try? String(contentsOfFile: console, encoding: .utf8)) ?? "(nothing)"
+        return text.split(separator: "\n").suffix(30).joined(separator: "\n")
     }
 
     private static func command(of pid: pid_t) -> String {

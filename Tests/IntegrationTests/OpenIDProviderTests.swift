@@ -73,7 +73,8 @@ import Web
         #expect(home.body.contains("Email: ada@example.com"))
         // Its ID token names no `name`: the worker asked UserInfo, with the access token as a
         // Bearer header (the provider refuses anything else with a 401, failing the login).
-        #expect(try stack.log("oidc-provider").contains("GET /userinfo"))
+        // The provider writes its log line after its answer: waited for, not read at once.
+        #expect(eventually { (try? stack.log("oidc-provider"))?.contains("GET /userinfo") == true })
         // The affirmation is Auth0 metadata: the page says this provider has none, in place of
         // the form, and no more than once (no "could not be loaded" notice besides).
         #expect(home.body.components(separatedBy: "which this sign-in provider does not have").count == 2)

@@ -44,6 +44,7 @@ public struct Auth0Mechanisms: Sendable {
                 issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
                 algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
-            keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock)
+            keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
+            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse)
     }
 }

@@ -70,6 +70,45 @@ import Web
         #expect(error.status == 503)
     }
 
+    /// RFC 9207: an authorization response that names its issuer names this provider, or another
+    /// provider's code (a mix-up) is sent nowhere; nothing is exchanged for a refused response.
+    @Test func theAuthorizationResponsesIssuerIsThisProviders() throws {
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
+        var (query, cookies) = try begun(mechanisms)
+        query = FormData(pairs: query.pairs + [("iss", "https://attacker.example/")])
+        #expect(throws: AuthError(.wrongResponseIssuer)) {
+            try mechanisms.logins.finish(query: query, cookies: cookies)
+        }
+        #expect(tenant.sent.isEmpty)
+        (query, cookies) = try begun(mechanisms)
+        query = FormData(pairs: query.pairs + [("iss", TestSettings.endpoints.issuer)])
+        #expect(try mechanisms.logins.finish(query: query, cookies: cookies).session.profile.sub == "auth0|1")
+    }
+
+    /// A provider whose discovery document says it names itself in every authorization response
+    /// (`authorization_response_iss_parameter_supported`) is held to it.
+    @Test func aProviderThatAlwaysNamesItselfMustHaveDoneSo() throws {
+        let issuer = TestSettings.endpoints.issuer
+        let document: JSONValue = .object([
+            "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "authorize"),
+            "token_endpoint": .string(issuer + "oauth/token"), "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+            "userinfo_endpoint": .string(issuer + "userinfo"),
+            "authorization_response_iss_parameter_supported": .bool(true),
+        ])
+        let endpoints = try TenantEndpoints(discovery: document, expectedIssuer: issuer)
+        #expect(endpoints.sendsIssuerInAuthorizationResponse)
+        #expect(!TestSettings.endpoints.sendsIssuerInAuthorizationResponse)
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock, endpoints: endpoints)
+        var (query, cookies) = try begun(mechanisms)
+        #expect(throws: AuthError(.missingResponseIssuer)) {
+            try mechanisms.logins.finish(query: query, cookies: cookies)
+        }
+        #expect(tenant.sent.isEmpty)
+        (query, cookies) = try begun(mechanisms)
+        query = FormData(pairs: query.pairs + [("iss", issuer)])
+        #expect(try mechanisms.logins.finish(query: query, cookies: cookies).session.profile.sub == "auth0|1")
+    }
+
     @Test func aStateThisBrowserDidNotStartIsRefused() throws {
         let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         let (query, _) = try begun(mechanisms)

@@ -10,6 +10,10 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case unknownState = "unknown_state"
         case tenantError = "tenant_error"
         case missingCode = "missing_code"
+        /// The authorization response names another issuer (RFC 9207: a mix-up of providers).
+        case wrongResponseIssuer = "wrong_response_issuer"
+        /// The provider says it names itself in authorization responses, and this one does not.
+        case missingResponseIssuer = "missing_response_issuer"
         // Token endpoint
         case codeExchangeFailed = "code_exchange_failed"
         /// The tenant refused the refresh token (`invalid_grant`): the session can no longer call Auth0.
@@ -112,7 +116,7 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
             .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,
-            .replayedLogoutToken, .userinfoWrongSubject:
+            .replayedLogoutToken, .userinfoWrongSubject, .wrongResponseIssuer, .missingResponseIssuer:
             (400, "error.login_not_verified")
         }
     }

@@ -12,12 +12,18 @@ public struct LoginCompletion: Sendable {
     private let keepsIDToken: Bool
     private let metadata: MetadataAccess
     private let clock: Clock
+    /// The provider's issuer, and whether it names itself in each authorization response (RFC 9207).
+    private let issuer: String
+    private let issuerAlwaysSent: Bool
 
     /// Completes logins with these mechanisms.
     public init(
         transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
-        userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock
+        userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock,
+        issuer: String, issuerAlwaysSent: Bool = false
     ) {
+        self.issuer = issuer
+        self.issuerAlwaysSent = issuerAlwaysSent
         self.userinfo = userinfo
         self.keepsIDToken = keepsIDToken
         self.transactions = transactions
@@ -55,6 +61,13 @@ public struct LoginCompletion: Sendable {
         let state = query["state"] ?? ""
         guard !state.isEmpty else { throw AuthError(.missingState) }
         guard let transaction = transactions.find(state: state, in: cookies) else { throw AuthError(.unknownState) }
+        // RFC 9207: a response that names its issuer names this provider's (else another provider's
+        // code or error was sent here: a mix-up), and one that must name it does.
+        if let named = query["iss"] {
+            guard named == issuer else { throw AuthError(.wrongResponseIssuer) }
+        } else if issuerAlwaysSent {
+            throw AuthError(.missingResponseIssuer)
+        }
         if let error = query["error"] { throw AuthError(.tenantError, error) }
         guard let code = query["code"], !code.isEmpty else { throw AuthError(.missingCode) }
         let tokens = try tokens.exchange(code: code, codeVerifier: transaction.codeVerifier)

@@ -24,6 +24,9 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let scopes: [String]?
     /// `id_token_signing_alg_values_supported`, when published.
     public let idTokenAlgorithms: [String]?
+    /// `authorization_response_iss_parameter_supported` (RFC 9207): the provider names itself in
+    /// every authorization response (`iss` beside `code` or `error`), so one without is refused.
+    public let sendsIssuerInAuthorizationResponse: Bool
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { Auth0Settings.withSlash(issuer) + "v2/logout" }
@@ -36,13 +39,15 @@ public struct TenantEndpoints: Sendable, Equatable {
             endSession: issuer + "oidc/logout",
             authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
             scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"],
-            idTokenAlgorithms: ["HS256", "RS256", "PS256"])
+            idTokenAlgorithms: ["HS256", "RS256", "PS256"], sendsIssuerInAuthorizationResponse: false)
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
-        endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?
+        endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?,
+        sendsIssuerInAuthorizationResponse: Bool
     ) {
+        self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
         self.scopes = scopes
         self.idTokenAlgorithms = idTokenAlgorithms
         self.issuer = issuer
@@ -89,7 +94,9 @@ public struct TenantEndpoints: Sendable, Equatable {
             endSession: try endpoint("end_session_endpoint", required: false),
             authMethods: document["token_endpoint_auth_methods_supported"]?.array?.compactMap(\.string),
             scopes: document["scopes_supported"]?.array?.compactMap(\.string),
-            idTokenAlgorithms: document["id_token_signing_alg_values_supported"]?.array?.compactMap(\.string))
+            idTokenAlgorithms: document["id_token_signing_alg_values_supported"]?.array?.compactMap(\.string),
+            sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.bool == true
+        )
     }
 
     /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`; a problem

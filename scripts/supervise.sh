@@ -33,7 +33,8 @@ supervise() {
 supervise_worker() {
   local name=$1 socket=$2
   shift 2
-  python3 "$here/scripts/fastcgi-supervisor" --name "$name" --socket "$socket" -- "$@" 2> >(cat >&2) &
+  # The copier is the supervisor's sibling, not its child: the supervisor's only child is its worker.
+  { python3 "$here/scripts/fastcgi-supervisor" --name "$name" --socket "$socket" -- "$@" & } 2> >(cat >&2)
   supervised_pids+=("$!")
 }
 

@@ -38,12 +38,7 @@ public final class RSAPublicKey: @unchecked Sendable {
             let params = OSSL_PARAM_BLD_to_param(builder)
         else { throw CryptoError("RSA key parameters") }
         defer { OSSL_PARAM_free(params) }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else { throw CryptoError("EVP_PKEY_CTX_new") }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_fromdata_init(context) == 1,
-            EVP_PKEY_fromdata(context, &key, COpenSSL_EVP_PKEY_PUBLIC_KEY, params) == 1, let key
-        else { throw CryptoError("EVP_PKEY_fromdata") }
+        guard let key = try publicKey(ofType: "RSA", from: params) else { throw CryptoError("EVP_PKEY_fromdata") }
         self.key = key
     }
 

@@ -55,14 +55,8 @@ public final class SignaturePublicKey: @unchecked Sendable {
         }
         guard let params = made else { throw CryptoError("EC key parameters") }
         defer { OSSL_PARAM_free(params) }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw CryptoError("EVP_PKEY_CTX_new") }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer?
-        // fromdata checks the point is on the curve.
-        guard EVP_PKEY_fromdata_init(context) == 1,
-            EVP_PKEY_fromdata(context, &key, COpenSSL_EVP_PKEY_PUBLIC_KEY, params) == 1, let key
-        else {
-            ERR_clear_error()
+        // OpenSSL checks the point is on the curve.
+        guard let key = try publicKey(ofType: "EC", from: params) else {
             throw CryptoError("EC key: not a point of \(curve.rawValue)")
         }
         self.curve = curve

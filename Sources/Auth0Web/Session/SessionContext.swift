@@ -39,12 +39,6 @@ public final class SessionContext {
         return current
     }
 
-    /// True when a valid session came, or one was started here.
-    public var isLoggedIn: Bool {
-        openIfNeeded()
-        return current != nil
-    }
-
     /// True when this request ended the session (`end()`).
     public var endedHere: Bool { change == .ended }
 

@@ -20,10 +20,12 @@ public struct Auth0Mechanisms: Sendable {
 
     /// The mechanisms for `settings` and the tenant at `endpoints`, calling it through `http` at
     /// the time `clock` says. Renewals are held to one per refresh token across workers through
-    /// `ledger` when given (one process keeps to one by itself).
+    /// `ledger` when given (one process keeps to one by itself). Sessions keep the `ruleFacts`
+    /// that mini apps' rules read.
     public init(
         settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock,
-        accessTokenPath: String, ledger: SessionLedger? = nil, events: any Auth0Events = NoAuth0Events()
+        accessTokenPath: String, ledger: SessionLedger? = nil, events: any Auth0Events = NoAuth0Events(),
+        ruleFacts: RuleFacts = .none
     ) throws {
         transactions = try TransactionCookies(
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
@@ -37,7 +39,7 @@ public struct Auth0Mechanisms: Sendable {
             management: ManagementClient(settings: settings, http: http, clock: clock),
             renewer: TokenRenewer(
                 tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5),
-            clock: clock, events: events)
+            clock: clock, events: events, flagNames: ruleFacts.appMetadataFlags)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(
@@ -45,6 +47,6 @@ public struct Auth0Mechanisms: Sendable {
                 algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
             keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
-            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse)
+            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts)
     }
 }

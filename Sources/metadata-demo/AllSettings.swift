@@ -1,12 +1,15 @@
 import Auth0Web
 import FastCGIServer
 import Foundation
+import MetadataDemoApp
 import Web
 
 /// Both settings groups read together, so every problem in either is reported at once.
 struct AllSettings {
     var worker: WorkerSettings?
     var auth0: Auth0Settings?
+    /// The mini apps (read only once the base URL their audiences default to is known).
+    var miniApps: MiniApps?
     var problems: [String] = []
 
     init(environment: [String: String]) {
@@ -16,6 +19,11 @@ struct AllSettings {
         do { auth0 = try Auth0Settings(environment: environment) } catch let error as SettingsProblems {
             problems += error.lines
         } catch { problems.append("\(error)") }
+        if let auth0 {
+            do { miniApps = try MiniApps(environment: environment, baseURL: auth0.baseURL) } catch {
+                problems += error.lines
+            }
+        }
         problems = problems.map { Self.namingComment($0, in: environment) }
     }
 

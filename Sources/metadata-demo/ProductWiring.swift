@@ -8,6 +8,7 @@ import Web
 /// when a tenant unreachable at start first answers.
 struct ProductWiring: Sendable {
     let auth0: Auth0Settings
+    let miniApps: MiniApps
     let pages: LocalizedPages
     let http: any HTTPClient
     let store: any SharedStore
@@ -23,7 +24,7 @@ struct ProductWiring: Sendable {
         }
         do {
             let services = try AppServices(
-                settings: auth0, endpoints: endpoints, http: http, store: store, log: log,
+                settings: auth0, endpoints: endpoints, http: http, store: store, log: log, miniApps: miniApps,
                 status: FastCGIServer.reportStatus)
             services.ledger.startFollowing()
             return MetadataDemo(pages: pages, services: services, log: log)

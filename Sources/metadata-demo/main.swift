@@ -54,7 +54,7 @@ FastCGIServer.blockStopSignals()
 
 // Every problem in every setting is reported at once, one line each, naming the setting.
 let all = AllSettings(environment: environment)
-guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0 else {
+guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0, let miniApps = all.miniApps else {
     AllSettings.report(all.problems)
     exit(2)
 }
@@ -74,7 +74,7 @@ do { store = try settings.ledgerStore.open(retentionSeconds: auth0.absoluteLifet
 }
 let http = CurlHTTPClient()
 
-let product = ProductWiring(auth0: auth0, pages: pages, http: http, store: store, log: log)
+let product = ProductWiring(auth0: auth0, miniApps: miniApps, pages: pages, http: http, store: store, log: log)
 
 // The tenant's endpoints from its discovery document (check-config reads them the same way). A
 // wrong answer stops start-up; no answer for 15 s (Auth0 or the network down at boot)

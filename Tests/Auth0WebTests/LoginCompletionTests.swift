@@ -28,6 +28,32 @@ import Web
         guard case .loaded = login.metadata else { Issue.record("\(login.metadata)"); return }
     }
 
+    /// Mini apps' rules read roles from the ID token's configured claim and the `app_metadata`
+    /// flags they name: the session keeps those, and nothing else of either.
+    @Test func theSessionKeepsTheRolesAndFlagsTheRulesRead() throws {
+        tenant.change {
+            $0.extraClaims = [
+                "https://demo.example.com/roles": .array(["editor", "viewer"]),
+                "https://other/roles": .array(["admin"]),
+            ]
+            $0.appMetadata = [
+                "display_announcement": .bool(true), "beta": "true", "plan": "gold", "staff": .bool(false),
+            ]
+        }
+        let facts = RuleFacts(
+            appMetadataFlags: ["display_announcement", "beta", "staff", "absent"],
+            rolesClaim: "https://demo.example.com/roles")
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock, ruleFacts: facts)
+        let (query, cookies) = try begun(mechanisms)
+        let session = try mechanisms.logins.finish(query: query, cookies: cookies).session
+        #expect(session.roles == ["editor", "viewer"])
+        #expect(session.metadata.flags == ["display_announcement"], "only the boolean true of a flag a rule names")
+        let plain = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
+        let (again, cookiesAgain) = try begun(plain)
+        let without = try plain.logins.finish(query: again, cookies: cookiesAgain).session
+        #expect(without.roles.isEmpty && without.metadata.flags.isEmpty, "no mini apps: nothing more kept")
+    }
+
     /// A token of under a minute and no refresh token (no `offline_access`): the login
     /// completes and the token is used while it works (this was a 500 at the callback).
     @Test func aShortTokenWithoutARefreshTokenIsUsedForTheFirstFetch() throws {

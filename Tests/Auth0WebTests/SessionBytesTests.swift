@@ -18,12 +18,30 @@ import Testing
         #expect(Session(encoded: sealed.encoded()[...]) == sealed)
     }
 
+    /// Mini apps' rules read the metadata's flags and the roles: they survive the cookie.
+    @Test func flagsAndRolesOpenAsSealed() throws {
+        var sealed = session(idTokenHint: nil)
+        sealed.metadata.flags = ["display_announcement", "beta"]
+        sealed.roles = ["editor", "角色"]
+        let opened = try #require(Session(encoded: sealed.encoded()[...]))
+        #expect(opened.metadata.flags == ["display_announcement", "beta"] && opened.roles == ["editor", "角色"])
+    }
+
+    @Test func aVersion4SessionOpensWithoutFlagsOrRoles() throws {
+        // Version 4 is version 5 without the two lists (one count byte each, 0) at the end.
+        var bytes = session(idTokenHint: "a.b.c").encoded()
+        #expect(bytes.first == 5)
+        bytes[0] = 4
+        bytes.removeLast(2)
+        #expect(Session(encoded: bytes[...]) == session(idTokenHint: "a.b.c"))
+    }
+
     @Test func aVersion3SessionOpensWithoutAnIDToken() throws {
         // Version 3 is version 4 without the ID token's field (one byte: absent) at the end.
         var bytes = session(idTokenHint: nil).encoded()
-        #expect(bytes.first == 4)
+        #expect(bytes.first == 5)
         bytes[0] = 3
-        bytes.removeLast()
+        bytes.removeLast(3)
         let opened = try #require(Session(encoded: bytes[...]))
         #expect(opened == session(idTokenHint: nil))
         #expect(opened.checkedAt == 1_700_000_600)
@@ -31,7 +49,7 @@ import Testing
 
     @Test func aVersionItDoesNotKnowDoesNotOpen() {
         var bytes = session(idTokenHint: nil).encoded()
-        bytes[0] = 5
+        bytes[0] = 6
         #expect(Session(encoded: bytes[...]) == nil)
         bytes[0] = 1
         #expect(Session(encoded: bytes[...]) == nil)

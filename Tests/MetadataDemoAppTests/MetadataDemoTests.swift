@@ -6,9 +6,9 @@ import Web
 
 /// The product's responder with the real templates, no sockets.
 @Suite struct MetadataDemoTests {
-    static let templatesDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Templates").path
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let templatesDirectory = repositoryRoot + "/Templates"
 
     private func app() throws -> MetadataDemo {
         let pages = try LocalizedPages(directory: Self.templatesDirectory)

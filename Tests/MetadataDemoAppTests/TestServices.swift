@@ -8,14 +8,16 @@ import Web
 /// ledger in a fresh in-memory store of its own.
 enum TestServices {
     static func make(
-        http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system, extra: [String: String?] = [:]
+        http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system, extra: [String: String?] = [:],
+        miniApps: MiniApps = MiniApps()
     ) throws -> AppServices {
         // In memory: the contract suite holds it to SQLite's and Redis's promises.
         let store = MemorySharedStore(clock: clock)
         let settings =
             extra.isEmpty ? TestSettings.auth0 : try Auth0Settings(environment: TestSettings.environment(extra))
         return try AppServices(
-            settings: settings, endpoints: TestSettings.endpoints, http: http, store: store, clock: clock)
+            settings: settings, endpoints: TestSettings.endpoints, http: http, store: store, clock: clock,
+            miniApps: miniApps)
     }
 
     /// The product with its real templates over a scripted tenant.

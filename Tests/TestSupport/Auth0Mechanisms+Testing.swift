@@ -6,10 +6,10 @@ extension Auth0Mechanisms {
     /// `endpoints` (the test tenant's by default), over `http` at the time `clock` says.
     public static func testing(
         http: any HTTPClient, clock: Clock, settings: Auth0Settings = TestSettings.auth0,
-        endpoints: TenantEndpoints = TestSettings.endpoints
+        endpoints: TenantEndpoints = TestSettings.endpoints, ruleFacts: RuleFacts = .none
     ) throws -> Auth0Mechanisms {
         try Auth0Mechanisms(
             settings: settings, endpoints: endpoints, http: http, clock: clock,
-            accessTokenPath: "/affirmation")
+            accessTokenPath: "/affirmation", ruleFacts: ruleFacts)
     }
 }

@@ -27,6 +27,10 @@ public final class TenantScript: HTTPClient {
         public var affirmation = "Believe in yourself!"
         /// A raw body the Management API answers instead (a hostile or broken tenant).
         public var managementBody: String?
+        /// The person's `app_metadata`.
+        public var appMetadata: [String: JSONValue] = [:]
+        /// More claims of the ID token (what an Auth0 Action adds, such as a roles claim).
+        public var extraClaims: [String: JSONValue] = [:]
 
         /// The answers of a tenant in good health.
         public init() {}
@@ -70,11 +74,12 @@ public final class TenantScript: HTTPClient {
             let body: JSONValue = .object(["error": .string(answers.tokenError), "error_description": "scripted"])
             return HTTPClientResponse(status: answers.tokenStatus, body: body.serialized())
         }
-        let idToken = try TestKeys.shared.token(claims: [
+        let claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": "auth0|1", "aud": .string(clientID), "iat": .number(Self.now),
             "exp": .number(Self.now + 36_000), "nonce": .string(answers.nonce), "name": "Skippy",
             "email": "skippy@example.com", "sid": "sid-1",
-        ])
+        ]
+        let idToken = try TestKeys.shared.token(claims: claims.merging(answers.extraClaims) { $1 })
         var body: [String: JSONValue] = [
             "access_token": .string("AT-\(Int.random(in: 0..<1_000_000))"), "id_token": .string(idToken),
             "token_type": "Bearer", "expires_in": .number(Double(answers.accessTokenSeconds)),
@@ -106,7 +111,8 @@ public final class TenantScript: HTTPClient {
             state.withLock { $0.affirmation = saved }
         }
         let body: JSONValue = .object([
-            "user_metadata": .object(["personal_affirmation": .string(affirmation)]), "app_metadata": .object([:]),
+            "user_metadata": .object(["personal_affirmation": .string(affirmation)]),
+            "app_metadata": .object(answers.appMetadata),
         ])
         return HTTPClientResponse(status: 200, body: body.serialized())
     }

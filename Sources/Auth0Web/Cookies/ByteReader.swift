@@ -74,4 +74,13 @@ struct ByteReader {
     mutating func readOptionalString() throws -> String? {
         try readBool() ? try readString() : nil
     }
+
+    /// What `ByteWriter.write(list:)` wrote.
+    mutating func readList() throws -> [String] {
+        let count = Int(try readByte())
+        var list: [String] = []
+        list.reserveCapacity(count)
+        for _ in 0..<count { list.append(try readString()) }
+        return list
+    }
 }

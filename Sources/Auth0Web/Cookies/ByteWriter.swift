@@ -27,6 +27,13 @@ struct ByteWriter {
         bytes.append(contentsOf: value)
     }
 
+    /// A 1-byte count (at most 255 strings), then each string.
+    mutating func write(list: [String]) {
+        let kept = list.prefix(255)
+        write(UInt8(kept.count))
+        for item in kept { write(item) }
+    }
+
     mutating func write(optional value: String?) {
         write(value != nil)
         if let value { write(value) }

@@ -15,13 +15,16 @@ public struct LoginCompletion: Sendable {
     /// The provider's issuer, and whether it names itself in each authorization response (RFC 9207).
     private let issuer: String
     private let issuerAlwaysSent: Bool
+    /// Where the ID token lists the person's roles.
+    private let ruleFacts: RuleFacts
 
     /// Completes logins with these mechanisms.
     public init(
         transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
         userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock,
-        issuer: String, issuerAlwaysSent: Bool = false
+        issuer: String, issuerAlwaysSent: Bool = false, ruleFacts: RuleFacts = .none
     ) {
+        self.ruleFacts = ruleFacts
         self.issuer = issuer
         self.issuerAlwaysSent = issuerAlwaysSent
         self.userinfo = userinfo
@@ -79,7 +82,7 @@ public struct LoginCompletion: Sendable {
             profile: Session.Profile(claims: claims),
             accessToken: AccessToken(value: tokens.accessToken, expiresAt: now + tokens.expiresIn),
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
-            createdAt: now, idTokenHint: keepsIDToken ? idToken : nil)
+            createdAt: now, idTokenHint: keepsIDToken ? idToken : nil, roles: ruleFacts.roles(in: claims))
         let outcome = firstMetadata(&session, pending: transaction.pendingAffirmation)
         return Completed(session: session, returnTo: transaction.returnTo, metadata: outcome)
     }

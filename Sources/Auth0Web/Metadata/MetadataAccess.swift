@@ -8,9 +8,16 @@ public struct MetadataAccess: Sendable {
     private let renewer: TokenRenewer
     private let clock: Clock
     private let events: any Auth0Events
+    /// The `app_metadata` flags the snapshot notes (`RuleFacts`).
+    private let flagNames: [String]
 
-    /// Calls `management` with tokens renewed through `renewer`, reporting to `events`.
-    public init(management: ManagementClient, renewer: TokenRenewer, clock: Clock, events: any Auth0Events) {
+    /// Calls `management` with tokens renewed through `renewer`, reporting to `events`; each
+    /// snapshot notes which of `flagNames` are on.
+    public init(
+        management: ManagementClient, renewer: TokenRenewer, clock: Clock, events: any Auth0Events,
+        flagNames: [String] = []
+    ) {
+        self.flagNames = flagNames
         self.management = management
         self.renewer = renewer
         self.clock = clock
@@ -94,7 +101,7 @@ public struct MetadataAccess: Sendable {
     }
 
     private func snapshot(_ document: UserMetadataDocument, user: String) -> MetadataSnapshot {
-        MetadataSnapshot(document: document) { _ in events.announcementRefused(user: user) }
+        MetadataSnapshot(document: document, flagNames: flagNames) { _ in events.announcementRefused(user: user) }
     }
 }
 

@@ -4,8 +4,9 @@ import Web
 extension MetadataSnapshot {
     /// What the page shows from the metadata, by the app's rules: the announcement only when
     /// `display_announcement` is the boolean `true`, its text and URL are non-empty strings, and
-    /// the URL is an absolute `http`/`https` URL. `onUnsafeURL` hears of a URL refused.
-    public init(document: UserMetadataDocument, onUnsafeURL: (String) -> Void = { _ in }) {
+    /// the URL is an absolute `http`/`https` URL; of `flagNames`, those whose value is the boolean
+    /// `true`. `onUnsafeURL` hears of a URL refused.
+    public init(document: UserMetadataDocument, flagNames: [String] = [], onUnsafeURL: (String) -> Void = { _ in }) {
         let affirmation = document.userMetadata["personal_affirmation"]?.string ?? ""
         var announcement: Announcement?
         let app = document.appMetadata
@@ -18,7 +19,8 @@ extension MetadataSnapshot {
                 onUnsafeURL(url)
             }
         }
-        self.init(affirmation: affirmation, announcement: announcement)
+        let flags = flagNames.filter { app[$0]?.bool == true }
+        self.init(affirmation: affirmation, announcement: announcement, flags: flags)
     }
 
     /// True for an absolute `http` or `https` URL with a host and nothing a browser would

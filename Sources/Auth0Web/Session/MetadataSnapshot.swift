@@ -7,10 +7,13 @@ public struct MetadataSnapshot: Sendable, Equatable {
     public var affirmation: String
     /// The announcement link, when `app_metadata` turns it on and its URL is safe.
     public var announcement: Announcement?
+    /// The `app_metadata` flags, among those mini apps' rules name, that are `true`.
+    public var flags: [String]
 
-    /// A snapshot with this affirmation and announcement.
-    public init(affirmation: String = "", announcement: Announcement? = nil) {
+    /// A snapshot with this affirmation, announcement and flags.
+    public init(affirmation: String = "", announcement: Announcement? = nil, flags: [String] = []) {
         self.affirmation = affirmation
         self.announcement = announcement
+        self.flags = flags
     }
 }

@@ -4,7 +4,8 @@ extension Session {
     // 2: the access token moved to its own cookie. Older cookies do not open: their holders log in again.
     // 3: `checkedAt` (revalidation) follows `createdAt`; a version 2 cookie opens as checked at login.
     // 4: the ID token for `id_token_hint` ends it; versions 2 and 3 open without one.
-    private static let formatVersion: UInt8 = 4
+    // 5: the metadata's flags and the roles (mini apps' rules) follow; older versions open without.
+    private static let formatVersion: UInt8 = 5
 
     /// The session without its access token, in the compact byte format sealed into the session cookie.
     package func encoded() -> [UInt8] {
@@ -27,6 +28,8 @@ extension Session {
         w.write(createdAt)
         w.write(checkedAt)
         w.write(optional: idTokenHint)
+        w.write(list: metadata.flags)
+        w.write(list: roles)
         return w.bytes
     }
 
@@ -50,6 +53,8 @@ extension Session {
             let createdAt = try r.readInt64()
             let checkedAt = version == 2 ? createdAt : try r.readInt64()
             let idTokenHint = version < 4 ? nil : try r.readOptionalString()
+            let flags = version < 5 ? [] : try r.readList()
+            let roles = version < 5 ? [] : try r.readList()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
             if let announcementText, let announcementURL {
@@ -57,8 +62,8 @@ extension Session {
             }
             self.init(
                 profile: profile, accessToken: nil, refreshToken: refreshToken, tenantSessionID: sid, csrfToken: csrf,
-                metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement),
-                createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint)
+                metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement, flags: flags),
+                createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint, roles: roles)
         } catch {
             return nil
         }

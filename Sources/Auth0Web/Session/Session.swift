@@ -55,12 +55,15 @@ public struct Session: Sendable, Equatable {
     public var createdAt: Int64
     /// When the tenant last confirmed the session (login, or a revalidation's renewal).
     public var checkedAt: Int64
+    /// The person's roles from the ID token's roles claim (`RuleFacts.rolesClaim`), for mini
+    /// apps' rules; empty when none is configured.
+    public var roles: [String]
 
     /// A session with these values.
     public init(
         profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
-        createdAt: Int64, checkedAt: Int64? = nil, idTokenHint: String? = nil
+        createdAt: Int64, checkedAt: Int64? = nil, idTokenHint: String? = nil, roles: [String] = []
     ) {
         self.profile = profile
         self.accessToken = accessToken
@@ -71,5 +74,6 @@ public struct Session: Sendable, Equatable {
         self.createdAt = createdAt
         self.checkedAt = checkedAt ?? createdAt
         self.idTokenHint = idTokenHint
+        self.roles = roles
     }
 }

@@ -28,7 +28,7 @@ public final class Pages: Sendable {
         ]
         + (AuthError.allWordsKeys + ManagementError.allWordsKeys + WebError.allWordsKeys + [
             "error.forged_form", "error.internal", "error.not_found", "error.not_allowed",
-        ]).flatMap { [$0 + ".title", $0 + ".message"] }
+        ] + EntryRule.allWordsKeys).flatMap { [$0 + ".title", $0 + ".message"] }
 
     /// Looks up every template the product uses, and every word the code says, so a missing
     /// one stops start-up.
@@ -90,12 +90,12 @@ public final class Pages: Sendable {
     }
 
     /// A page that explains what went wrong, with a way on: the words of `key` (`.title`,
-    /// `.message` with its `{name}` marks filled from `arguments`).
+    /// `.message`, their `{name}` marks filled from `arguments`).
     public func problem(status: Int, key: String, arguments: [String: String] = [:], offerLogin: Bool = false)
         -> Response
     {
         let context: TemplateContext = [
-            "title": .text(say(key + ".title")), "message": .text(say(key + ".message", arguments)),
+            "title": .text(say(key + ".title", arguments)), "message": .text(say(key + ".message", arguments)),
             "showLogin": .flag(offerLogin),
         ]
         return .html(problem.render(context), status: status)

@@ -38,6 +38,10 @@ struct Routes: Sendable {
         router.add("GET", "/login", Route(login))
         router.add("GET", "/logout", Route(confirmLogout))
         router.add("GET", "/auth/check", Route(servesSession: true, authCheck))
+        for app in services.miniApps.apps {
+            router.add("GET", "/auth/check/" + app.name, Route(servesSession: true) { self.miniAppCheck(app, $0) })
+            router.add("GET", "/auth/refused/" + app.name, Route { self.miniAppRefused(app, $0) })
+        }
         router.add("GET", "/me", Route(servesSession: true, me))
         router.add("GET", "/sessions", Route(waits: true, sessions))
         router.add("POST", "/sessions/end", Route(waits: true, endSession))

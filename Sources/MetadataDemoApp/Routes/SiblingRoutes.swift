@@ -9,20 +9,26 @@ extension Routes {
     /// in `X-Auth-Login`: nginx cannot percent-encode a query, so a path with `&` in it would
     /// come back cut short.
     func authCheck(_ context: RequestContext) -> Response {
-        guard let session = context.session else {
-            var response = Response(status: 401)
-            let returnTo = ReturnPath.sanitize(context.request.header("x-original-uri"))
-            response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
-            return response
-        }
+        guard let session = context.session else { return Routes.loginNeeded(context) }
+        return Routes.admitted(session, assertion: try? services.assertions?.assertion(for: session))
+    }
+
+    /// 401 with the login link that brings the visitor back to what they asked for.
+    static func loginNeeded(_ context: RequestContext) -> Response {
+        var response = Response(status: 401)
+        let returnTo = ReturnPath.sanitize(context.request.header("x-original-uri"))
+        response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
+        return response
+    }
+
+    /// 204 telling nginx who `session`'s person is, for the sibling's request; without an
+    /// assertion (none configured, or a failed signature) a sibling must trust the network.
+    static func admitted(_ session: Session, assertion: String?) -> Response {
         var response = Response(status: 204)
         response.add("X-Auth-User-Id", Routes.headerSafe(session.profile.sub))
         response.add("X-Auth-Email", Routes.headerSafe(session.profile.email))
         response.add("X-Auth-Name", Routes.headerSafe(session.profile.name))
-        // Without it a sibling must trust the network; a failed signature leaves only the above.
-        if let assertion = try? services.assertions?.assertion(for: session) {
-            response.add("X-Auth-Assertion", assertion)
-        }
+        if let assertion { response.add("X-Auth-Assertion", assertion) }
         return response  // the context extends the session when due
     }
 

@@ -33,6 +33,8 @@ public struct AppServices: Sendable {
     public let registry: SessionRegistry
     /// The identity assertions for sibling apps; nil when no `ASSERTION_KEY` is set.
     public let assertions: IdentityAssertions?
+    /// The mini apps of `MINI_APPS_FILE` (none without it).
+    public let miniApps: MiniApps
 
     /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
     /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
@@ -40,9 +42,10 @@ public struct AppServices: Sendable {
     /// `status` hears what an operator should read first (the service manager's `STATUS=`).
     public init(
         settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: any SharedStore,
-        clock: Clock = .system, log: Log = Log(minimum: .warning),
+        clock: Clock = .system, log: Log = Log(minimum: .warning), miniApps: MiniApps = MiniApps(),
         status: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
+        self.miniApps = miniApps
         let http = CountingHTTPClient(http)  // the request log line says how many calls a request made
         let metrics = AppMetrics()
         let events = AppEvents(metrics: metrics, log: log, status: status)
@@ -61,7 +64,7 @@ public struct AppServices: Sendable {
             clock: clock, events: events)
         let mechanisms = try Auth0Mechanisms(
             settings: settings, endpoints: endpoints, http: http, clock: clock, accessTokenPath: Routes.affirmationPath,
-            ledger: ledger, events: events)
+            ledger: ledger, events: events, ruleFacts: miniApps.ruleFacts)
         sessions = mechanisms.sessions
         transactions = mechanisms.transactions
         tokens = mechanisms.tokens

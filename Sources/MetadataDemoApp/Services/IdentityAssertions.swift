@@ -54,8 +54,10 @@ public final class IdentityAssertions: Sendable {
         return Base64URL.encode(SHA256.hash(Array(canonical.utf8)))
     }
 
-    /// An assertion of `session`'s person, for one request, valid for a minute.
-    public func assertion(for session: Session) throws -> String {
+    /// An assertion of `session`'s person, for one request to the sibling of `audience` (by
+    /// default `ASSERTION_AUDIENCE`'s), valid for a minute.
+    public func assertion(for session: Session, audience: String? = nil) throws -> String {
+        let audience = audience ?? self.audience
         let now = Int64(clock.now())
         let profile = session.profile
         let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])

@@ -1,0 +1,60 @@
+import Auth0Web
+import Foundation
+import Web
+
+/// The mini apps of `MINI_APPS_FILE`, read once at start-up (and by `check-config`, the same
+/// way) and checked whole: every problem at once, one line each naming the app and the key.
+/// No file: no mini apps, and the product behaves as it did without them.
+public struct MiniApps: Sendable {
+    /// The apps, in the file's order.
+    public let apps: [MiniApp]
+    /// The ID token's claim that lists roles, when a rule reads roles.
+    public let rolesClaim: String?
+
+    /// No mini apps.
+    public init() {
+        apps = []
+        rolesClaim = nil
+    }
+
+    /// These apps, reading roles from `rolesClaim`.
+    public init(apps: [MiniApp], rolesClaim: String? = nil) {
+        self.apps = apps
+        self.rolesClaim = rolesClaim
+    }
+
+    /// The app called `name`.
+    public func app(named name: String) -> MiniApp? { apps.first { $0.name == name } }
+
+    /// What sessions must keep for these apps' rules.
+    public var ruleFacts: RuleFacts {
+        var flags: [String] = []
+        for case .appMetadataFlag(let flag) in apps.flatMap(\.rules) where !flags.contains(flag) { flags.append(flag) }
+        return RuleFacts(appMetadataFlags: flags, rolesClaim: rolesClaim)
+    }
+
+    /// The setting that names the file.
+    public static let setting = "MINI_APPS_FILE"
+
+    /// The apps of the file `environment` names in `MINI_APPS_FILE` (none without it), whose
+    /// assertions default to `baseURL` with the app's path; throws `SettingsProblems`.
+    public init(environment: [String: String], baseURL: String) throws(SettingsProblems) {
+        guard let path = environment[Self.setting]?.trimmingWhitespace(), !path.isEmpty else {
+            self.init()
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SettingsProblems(lines: ["\(Self.setting): cannot read \(path)"])
+        }
+        let document: JSONValue
+        do { document = try JSONValue.decode(Array(data)) } catch {
+            throw SettingsProblems(lines: ["\(Self.setting): \(path) is not JSON (\(error))"])
+        }
+        var reader = MiniAppsReader(baseURL: baseURL)
+        let apps = reader.read(document)
+        guard reader.problems.isEmpty else {
+            throw SettingsProblems(lines: reader.problems.map { "\(Self.setting): \($0)" })
+        }
+        self.init(apps: apps, rolesClaim: reader.rolesClaim)
+    }
+}

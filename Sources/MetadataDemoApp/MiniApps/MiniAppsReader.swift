@@ -1,0 +1,180 @@
+import Auth0Web
+import Web
+
+/// Reads the mini-app file's JSON into apps, noting every problem (one line each, naming the app
+/// and the key) rather than stopping at the first.
+struct MiniAppsReader {
+    let baseURL: String
+    private(set) var problems: [String] = []
+    private(set) var rolesClaim: String?
+    /// Every name and path given so far, read well or not, so a repeat is said either way.
+    private var names: Set<String> = []
+    private var paths: [(name: String, path: String)] = []
+
+    init(baseURL: String) { self.baseURL = baseURL }
+
+    /// The product's own first path segments: a mini app under one would hide a page of the product.
+    static let reservedSegments: Set<String> = [
+        "auth", "static", "login", "logout", "logged-out", "callback", "me", "sessions", "lang", "healthz", "metrics",
+        ".well-known", "affirmation", "backchannel-logout", "favicon.ico",
+    ]
+
+    mutating func read(_ document: JSONValue) -> [MiniApp] {
+        guard let top = document.object else {
+            problems.append("the file must hold a JSON object with \"apps\"")
+            return []
+        }
+        for key in top.keys.sorted() where key != "apps" && key != "roles_claim" {
+            problems.append("\(key): unknown key (the file has apps and roles_claim)")
+        }
+        if let claim = top["roles_claim"] {
+            if let text = claim.string, !text.trimmingWhitespace().isEmpty {
+                rolesClaim = text
+            } else {
+                problems.append("roles_claim: must be the name of the ID token's claim that lists roles")
+            }
+        }
+        guard let list = top["apps"]?.array, !list.isEmpty else {
+            problems.append("apps: must be a list of at least one mini app")
+            return []
+        }
+        var apps: [MiniApp] = []
+        for (index, entry) in list.enumerated() {
+            if let app = readApp(entry, index: index) { apps.append(app) }
+        }
+        return apps
+    }
+
+    private mutating func readApp(_ entry: JSONValue, index: Int) -> MiniApp? {
+        guard let fields = entry.object else {
+            problems.append("apps[\(index)]: must be an object")
+            return nil
+        }
+        let nameText = fields["name"]?.string ?? ""
+        let name = Self.isName(nameText) ? nameText : nil
+        let label = name.map { "app \"\($0)\"" } ?? "apps[\(index)]"
+        func problem(_ key: String, _ text: String) { problems.append("\(label): \(key): \(text)") }
+        if name == nil {
+            problem("name", "must be 1 to 32 of a-z, 0-9 and -, starting with a letter or digit")
+        } else if !names.insert(nameText).inserted {
+            problem("name", "another app has this name")
+        }
+        let known: Set<String> = ["name", "title", "path", "assertion_audience", "allow"]
+        for key in fields.keys.sorted() where !known.contains(key) {
+            problem(key, "unknown key (an app has " + known.sorted().joined(separator: ", ") + ")")
+        }
+        var titles: [Language: String] = [:]
+        for language in Language.allCases {
+            if let text = fields["title"]?[language.rawValue]?.string, !text.trimmingWhitespace().isEmpty {
+                titles[language] = text
+            } else {
+                problem("title.\(language.rawValue)", "missing; the app's name as people read it, in each language")
+            }
+        }
+        let pathText = fields["path"]?.string ?? ""
+        var path: String?
+        if let why = Self.pathProblem(pathText) {
+            problem("path", why)
+        } else if let other = paths.first(where: { $0.path.hasPrefix(pathText) || pathText.hasPrefix($0.path) }) {
+            problem("path", "\(pathText) overlaps app \"\(other.name)\"'s \(other.path)")
+        } else {
+            path = pathText
+            paths.append((nameText, pathText))
+        }
+        var audience = path.map { baseURL + $0 }
+        if let given = fields["assertion_audience"] {
+            audience = given.string.flatMap { $0.hasPrefix("https://") || $0.hasPrefix("http://") ? $0 : nil }
+            if audience == nil { problem("assertion_audience", "must be an http(s) URL naming the app") }
+        }
+        let rules = readRules(fields["allow"], problem)
+        guard let name, let path, let audience, titles.count == Language.allCases.count, let rules else { return nil }
+        return MiniApp(name: name, titles: titles, path: path, assertionAudience: audience, rules: rules)
+    }
+
+    /// The rules of `allow`, in a fixed order; nil after a problem.
+    private func readRules(_ allow: JSONValue?, _ problem: (String, String) -> Void) -> [EntryRule]? {
+        guard let allow else { return [] }  // every logged-in person
+        guard let fields = allow.object else {
+            problem("allow", "must be an object of rules")
+            return nil
+        }
+        var rules: [EntryRule] = []
+        var fine = true
+        let known = ["email_verified", "email_domains", "app_metadata_flag", "roles"]
+        for key in fields.keys.sorted() where !known.contains(key) {
+            problem("allow.\(key)", "unknown rule (the rules are " + known.joined(separator: ", ") + ")")
+            fine = false
+        }
+        if let value = fields["email_verified"] {
+            if value.bool == true {
+                rules.append(.emailVerified)
+            } else {
+                problem("allow.email_verified", "must be true (leave it out to let unverified addresses in)")
+                fine = false
+            }
+        }
+        if let value = fields["email_domains"] {
+            let domains = value.array?.compactMap { $0.string.flatMap(Self.domain) } ?? []
+            if !domains.isEmpty, domains.count == value.array?.count {
+                rules.append(.emailDomains(domains))
+            } else {
+                problem("allow.email_domains", "must be a list of domain names, such as [\"example.com\"]")
+                fine = false
+            }
+        }
+        if let value = fields["app_metadata_flag"] {
+            if let flag = value.string, !flag.isEmpty, !flag.contains("."), flag.utf8.count <= 100 {
+                rules.append(.appMetadataFlag(flag))
+            } else {
+                problem("allow.app_metadata_flag", "must be the name of a key of app_metadata (no \".\")")
+                fine = false
+            }
+        }
+        if let value = fields["roles"] {
+            let roles = value.array?.compactMap { $0.string.flatMap { $0.isEmpty ? nil : $0 } } ?? []
+            if roles.isEmpty || roles.count != value.array?.count {
+                problem("allow.roles", "must be a list of role names, any one of which lets a person in")
+                fine = false
+            } else if rolesClaim == nil {
+                problem(
+                    "allow.roles", "needs roles_claim at the top of the file: the ID token's claim that lists roles")
+                fine = false
+            } else {
+                rules.append(.anyRole(roles))
+            }
+        }
+        return fine ? rules : nil
+    }
+
+    static func isName(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard (1...32).contains(bytes.count), bytes[0] != UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    /// Why `text` cannot be a mini app's path; nil when it can.
+    static func pathProblem(_ text: String) -> String? {
+        guard text.hasPrefix("/"), text.hasSuffix("/"), text.count > 1 else {
+            return "must start and end with /, such as /announcements/"
+        }
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().dropLast()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        guard segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && $0.allSatisfy(allowed.contains) })
+        else { return "\(text) must be segments of letters, digits, -, ., _ and ~" }
+        if let first = segments.first, reservedSegments.contains(String(first)) {
+            return "\(text) is the product's own (/\(first)/…)"
+        }
+        return nil
+    }
+
+    /// A domain name in lower case, or nil.
+    static func domain(_ text: String) -> String? {
+        let lower = text.lowercased()
+        let labels = lower.split(separator: ".", omittingEmptySubsequences: false)
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        guard labels.count >= 2, lower.count <= 253,
+            labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy(allowed.contains) })
+        else { return nil }
+        return lower
+    }
+}

@@ -1,0 +1,105 @@
+import Auth0Web
+import Foundation
+import MetadataDemoApp
+import OpenSSLCrypto
+import TestSupport
+import Testing
+import Web
+
+/// Each mini app's door (`/auth/check/NAME`, `/auth/refused/NAME`): who may enter by the app's
+/// rules, what nginx is told of them, and the refusal page in both languages. (The log line
+/// naming the rule is read in the integration tests, from the worker's log.)
+@Suite struct MiniAppRouteTests {
+    let apps = MiniApps(
+        apps: [
+            MiniApp(
+                name: "announcements", titles: [.en: "Announcements", .zh: "公告"], path: "/announcements/",
+                assertionAudience: "https://demo.example.com/announcements/",
+                rules: [.appMetadataFlag("display_announcement")]),
+            MiniApp(
+                name: "staff", titles: [.en: "Staff room", .zh: "员工室"], path: "/staff/",
+                assertionAudience: "https://staff.example.com/",
+                rules: [.emailDomains(["example.com"]), .anyRole(["staff"])]),
+        ], rolesClaim: "https://demo.example.com/roles")
+    let services: AppServices
+    let app: MetadataDemo
+
+    init() throws {
+        services = try TestServices.make(extra: ["ASSERTION_KEY": try ECPrivateKey().pem()], miniApps: apps)
+        let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
+        app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
+    }
+
+    private func person(email: String = "ada@example.com", flags: [String] = [], roles: [String] = []) -> Session {
+        Session(
+            profile: .init(
+                sub: "auth0|ada", name: "Ada", email: email, emailVerified: true, picture: "", updatedAt: ""),
+            accessToken: nil, refreshToken: nil, tenantSessionID: nil, csrfToken: "csrf-ada",
+            metadata: MetadataSnapshot(flags: flags), createdAt: Int64(Clock.system.now()), roles: roles)
+    }
+
+    private func get(_ path: String, as session: Session?, language: String = "en") throws -> Response {
+        var headers = ["accept-language": language, "x-original-uri": "/announcements/news?a=1&b=2"]
+        if let session {
+            headers["cookie"] = try services.sessions.store(session).map { "\($0.name)=\($0.value)" }
+                .joined(separator: "; ")
+        }
+        return app.respond(to: Request(method: "GET", path: path, headers: HeaderFields(headers)))
+    }
+
+    @Test func aVisitorIsSentToLogInAndBackToThePage() throws {
+        let answer = try get("/auth/check/announcements", as: nil)
+        #expect(answer.status == 401)
+        #expect(answer.header("X-Auth-Login") == "/login?returnTo=%2Fannouncements%2Fnews%3Fa%3D1%26b%3D2")
+    }
+
+    @Test func aPersonTheRulesLetInIsNamedWithAnAssertionForThisAppAlone() throws {
+        let answer = try get("/auth/check/announcements", as: person(flags: ["display_announcement"]))
+        #expect(answer.status == 204)
+        #expect(answer.header("X-Auth-User-Id") == "auth0|ada" && answer.header("X-Auth-Email") == "ada@example.com")
+        let assertion = try #require(answer.header("X-Auth-Assertion"))
+        let payload = try #require(Base64URL.decode(assertion.split(separator: ".")[1]))
+        #expect(JSONValue.parse(payload)?["aud"]?.string == "https://demo.example.com/announcements/")
+        let staff = try get("/auth/check/staff", as: person(roles: ["staff"]))
+        let staffPayload = try #require(
+            staff.header("X-Auth-Assertion").flatMap { Base64URL.decode($0.split(separator: ".")[1]) })
+        #expect(staff.status == 204 && JSONValue.parse(staffPayload)?["aud"]?.string == "https://staff.example.com/")
+    }
+
+    @Test func aPersonTheRulesKeepOutIsRefusedAndToldNothing() throws {
+        let answer = try get("/auth/check/announcements", as: person())
+        #expect(
+            answer.status == 403 && answer.header("X-Auth-Assertion") == nil && answer.header("X-Auth-User-Id") == nil)
+        #expect(try get("/auth/check/staff", as: person(email: "ada@elsewhere.org", roles: ["staff"])).status == 403)
+        #expect(try get("/auth/check/staff", as: person(roles: ["guest"])).status == 403)
+    }
+
+    @Test func theRefusalPageSaysWhatIsMissingInThePersonsLanguageAndNoMore() throws {
+        let english = try get("/auth/refused/staff", as: person(email: "ada@elsewhere.org"))
+        #expect(english.status == 403)
+        let text = TestHTML.text(english)
+        #expect(text.contains("You cannot open Staff room"))
+        #expect(
+            text.contains("Staff room is open only to people with a verified email address of certain organisations."))
+        #expect(
+            !text.contains("example.com") && !text.contains("elsewhere.org"),
+            "neither the allowed domains nor the address")
+        let chinese = try get("/auth/refused/announcements", as: person(), language: "zh-CN")
+        #expect(chinese.status == 403 && TestHTML.text(chinese).contains("你的帐户尚未获得「公告」的访问权限。"))
+        let roles = try get("/auth/refused/staff", as: person(roles: ["guest"]))
+        #expect(TestHTML.text(roles).contains("open to people with a role your account does not have"))
+        #expect(!TestHTML.text(roles).contains("staff<") && !TestHTML.text(roles).contains("guest"))
+    }
+
+    @Test func theRefusalPageSendsAVisitorToLogInAndAPersonLetInToTheApp() throws {
+        let visitor = try get("/auth/refused/announcements", as: nil)
+        #expect(visitor.status == 303 && visitor.header("Location") == "/login?returnTo=%2Fannouncements%2F")
+        let allowed = try get("/auth/refused/announcements", as: person(flags: ["display_announcement"]))
+        #expect(allowed.status == 303 && allowed.header("Location") == "/announcements/")
+    }
+
+    @Test func anAppNotConfiguredHasNoDoor() throws {
+        #expect(try get("/auth/check/other", as: person()).status == 404)
+        #expect(try get("/auth/refused/other", as: person()).status == 404)
+    }
+}

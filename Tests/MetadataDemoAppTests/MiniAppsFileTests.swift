@@ -1,0 +1,113 @@
+import Auth0Web
+import Foundation
+import MetadataDemoApp
+import Testing
+import Web
+
+/// `MINI_APPS_FILE`: read whole at start-up, every problem said at once, one line each naming the
+/// app and the key; no file, no mini apps.
+@Suite struct MiniAppsFileTests {
+    private func read(_ json: String) throws(SettingsProblems) -> MiniApps {
+        let path = FileManager.default.temporaryDirectory.path + "/mini-apps-\(UUID().uuidString).json"
+        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try MiniApps(environment: ["MINI_APPS_FILE": path], baseURL: "https://demo.example.com")
+    }
+
+    private func problems(_ json: String) -> [String] {
+        do {
+            _ = try read(json)
+            return []
+        } catch { return error.lines }
+    }
+
+    @Test func noFileNoMiniApps() throws {
+        let none = try MiniApps(environment: [:], baseURL: "https://demo.example.com")
+        #expect(none.apps.isEmpty && none.ruleFacts == .none)
+        #expect(throws: SettingsProblems.self) {
+            try MiniApps(environment: ["MINI_APPS_FILE": "/nonexistent/mini-apps.json"], baseURL: "https://d.example")
+        }
+    }
+
+    @Test func theShippedExampleReads() throws {
+        let path = MetadataDemoTests.repositoryRoot + "/deploy/mini-apps/mini-apps.json"
+        let apps = try MiniApps(environment: ["MINI_APPS_FILE": path], baseURL: "http://127.0.0.1:8080")
+        #expect(apps.apps.map(\.name) == ["announcements", "account"])
+        #expect(apps.app(named: "announcements")?.rules == [.appMetadataFlag("display_announcement")])
+        #expect(apps.app(named: "account")?.assertionAudience == "http://127.0.0.1:8080/account/")
+        #expect(apps.ruleFacts.appMetadataFlags == ["display_announcement"])
+    }
+
+    @Test func anAppReadsWithItsRulesInOrder() throws {
+        let apps = try read(
+            #"""
+            {"roles_claim": "https://demo.example.com/roles",
+             "apps": [{"name": "reports", "title": {"en": "Reports", "zh": "报告"}, "path": "/reports/",
+                       "assertion_audience": "https://reports.example.com/",
+                       "allow": {"roles": ["analyst", "admin"], "email_domains": ["Example.COM"],
+                                 "app_metadata_flag": "beta", "email_verified": true}}]}
+            """#)
+        let app = try #require(apps.app(named: "reports"))
+        #expect(app.titles == [.en: "Reports", .zh: "报告"] && app.path == "/reports/")
+        #expect(app.assertionAudience == "https://reports.example.com/")
+        #expect(
+            app.rules == [
+                .emailVerified, .emailDomains(["example.com"]), .appMetadataFlag("beta"),
+                .anyRole(["analyst", "admin"]),
+            ])
+        #expect(apps.ruleFacts == RuleFacts(appMetadataFlags: ["beta"], rolesClaim: "https://demo.example.com/roles"))
+    }
+
+    @Test func everyProblemIsSaidAtOnceNamingTheAppAndTheKey() {
+        let lines = problems(
+            #"""
+            {"colour": "blue",
+             "apps": [{"name": "ok", "title": {"en": "OK"}, "path": "/ok/", "allow": {"roles": ["x"], "age": 3}},
+                      {"name": "Bad Name", "title": {"en": "B", "zh": "B"}, "path": "/login/"},
+                      {"name": "two", "title": {"en": "T", "zh": "T"}, "path": "/ok/inner/",
+                       "allow": {"email_verified": false, "email_domains": ["not a domain"], "app_metadata_flag": "a.b"}},
+                      {"name": "ok", "title": {"en": "T", "zh": "T"}, "path": "no-slash", "api": {}}]}
+            """#)
+        #expect(
+            lines == [
+                "MINI_APPS_FILE: colour: unknown key (the file has apps and roles_claim)",
+                "MINI_APPS_FILE: app \"ok\": title.zh: missing; the app's name as people read it, in each language",
+                "MINI_APPS_FILE: app \"ok\": allow.age: unknown rule (the rules are email_verified, email_domains, "
+                    + "app_metadata_flag, roles)",
+                "MINI_APPS_FILE: app \"ok\": allow.roles: needs roles_claim at the top of the file: the ID token's claim "
+                    + "that lists roles",
+                "MINI_APPS_FILE: apps[1]: name: must be 1 to 32 of a-z, 0-9 and -, starting with a letter or digit",
+                "MINI_APPS_FILE: apps[1]: path: /login/ is the product's own (/login/…)",
+                "MINI_APPS_FILE: app \"two\": path: /ok/inner/ overlaps app \"ok\"'s /ok/",
+                "MINI_APPS_FILE: app \"two\": allow.email_verified: must be true (leave it out to let unverified "
+                    + "addresses in)",
+                "MINI_APPS_FILE: app \"two\": allow.email_domains: must be a list of domain names, such as "
+                    + "[\"example.com\"]",
+                "MINI_APPS_FILE: app \"two\": allow.app_metadata_flag: must be the name of a key of app_metadata "
+                    + "(no \".\")",
+                "MINI_APPS_FILE: app \"ok\": name: another app has this name",
+                "MINI_APPS_FILE: app \"ok\": api: unknown key (an app has allow, assertion_audience, name, path, title)",
+                "MINI_APPS_FILE: app \"ok\": path: must start and end with /, such as /announcements/",
+            ])
+    }
+
+    @Test func overlappingPathsAndRepeatedNamesAreRefused() {
+        let lines = problems(
+            #"""
+            {"apps": [{"name": "a", "title": {"en": "A", "zh": "A"}, "path": "/shop/"},
+                      {"name": "b", "title": {"en": "B", "zh": "B"}, "path": "/shop/admin/"},
+                      {"name": "a", "title": {"en": "A", "zh": "A"}, "path": "/other/"}]}
+            """#)
+        #expect(
+            lines == [
+                "MINI_APPS_FILE: app \"b\": path: /shop/admin/ overlaps app \"a\"'s /shop/",
+                "MINI_APPS_FILE: app \"a\": name: another app has this name",
+            ])
+    }
+
+    @Test(arguments: ["not json", "[]", #"{"apps": []}"#])
+    func aFileThatIsNotAListOfAppsIsOneProblem(text: String) {
+        let lines = problems(text)
+        #expect(lines.count == 1 && lines[0].hasPrefix("MINI_APPS_FILE: "))
+    }
+}

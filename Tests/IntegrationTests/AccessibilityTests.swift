@@ -7,24 +7,6 @@ import Web
 /// pages fit a 360 px screen and a 200% zoom (screenshots in `test-artifacts/browser/`).
 /// axe.min.js is axe-core from PyPI's axe-selenium-python (`scripts/fetch-axe`).
 @Suite(.serialized) final class AccessibilityTests: StackInBrowser {
-    private static let axeSource: String = {
-        let path = (try? Stack.check(Stack.repoRoot + "/scripts/fetch-axe", []))?.split(separator: "\n").last
-        return path.flatMap { try? String(contentsOfFile: String($0), encoding: .utf8) } ?? ""
-    }()
-
-    /// axe-core's violations on the current page, one line each: rule (impact): elements.
-    private func violations() throws -> [String] {
-        #expect(Self.axeSource.count > 100_000, "axe.min.js could not be read")
-        try browser.execute(Self.axeSource + "\n;return true;")
-        let answer = try browser.execute(
-            """
-            return axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-              v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', ')));
-            """)
-        guard let list = answer.array else { throw StackError("axe.run gave no list: \(answer)") }
-        return list.compactMap(\.string)
-    }
-
     private func check(_ screen: String, _ found: inout [String]) throws {
         try browser.screenshot("a11y-\(screen)")
         found += try violations().map { "\(screen): \($0)" }

@@ -290,16 +290,9 @@ import Web
         #expect(mini.body == "mini app for auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)\n")
     }
 
-    /// The assertion `/auth/check` signs for the visitor holding `browser`'s cookies, as the
-    /// worker hands it to nginx (asked on the worker's own socket).
+    /// The assertion `/auth/check` signs for the visitor holding `browser`'s cookies.
     private func assertion(for browser: TestClient) throws -> String {
-        let cookie = try #require(browser.cookieHeader(for: stack.baseURL + "/auth/check"))
-        let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(1)))
-        defer { close(fd) }
-        var worker = FastCGITestClient(socket: fd)
-        let answer = try worker.get("/auth/check", headers: [("Cookie", cookie)])
-        let line = try #require(answer.split(separator: "\r\n").first { $0.hasPrefix("X-Auth-Assertion: ") })
-        return String(line.dropFirst("X-Auth-Assertion: ".count))
+        try stack.assertion(for: browser, check: "/auth/check")
     }
 
     /// What the sample sibling app answers when asked directly on its socket with `headers`:

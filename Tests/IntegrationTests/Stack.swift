@@ -27,14 +27,23 @@ final class Stack: @unchecked Sendable {
     /// True when each worker runs under `scripts/fastcgi-supervisor`, which holds its socket and
     /// starts it again (`make run`'s way); the process named `worker` is then the supervisor.
     let supervised: Bool
+    /// The mini-app file the workers and nginx were given (`make run`'s example apps), or nil.
+    let miniAppsFile: String?
+    /// The example mini apps' file, as `make run` uses it.
+    static let exampleMiniApps = repoRoot + "/deploy/mini-apps/mini-apps.json"
 
     /// Starts the dev tenant, `workers` worker processes (under the supervisor when `supervised`;
-    /// 0: the test starts its own) and nginx; the dictionaries add or override settings.
+    /// 0: the test starts its own) and nginx; the dictionaries add or override settings. With
+    /// `miniAppsFile`, nginx and the workers get its mini apps and each app's sample program
+    /// starts, as `make run` starts them.
     init(
         workers: Int = 1, workerEnvironment: [String: String] = [:], tenantEnvironment: [String: String] = [:],
-        supervised: Bool = false
+        supervised: Bool = false, miniAppsFile: String? = nil
     ) throws {
         self.workers = workers
+        self.miniAppsFile = miniAppsFile
+        var workerEnvironment = workerEnvironment
+        if let miniAppsFile { workerEnvironment["MINI_APPS_FILE"] = miniAppsFile }
         self.workerEnvironment = workerEnvironment
         self.supervised = supervised
         runDir = NSTemporaryDirectory() + "metadata-demo-test-\(UUID().uuidString.prefix(8))"
@@ -53,6 +62,7 @@ final class Stack: @unchecked Sendable {
             [Stack.repoRoot + "/deploy/mini-app/mini_app.py", "--listen", "unix:" + runDir + "/mini.sock"]
                 + ["--site", "http://127.0.0.1:\(appPort)"])
         try waitForSocket(runDir + "/mini.sock", log: "mini-app")
+        try startMiniApps()
         // The app's port is only connected to: a request there before the workers listen would
         // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
         LoopbackPort.waitUntilAccepting(appPort, seconds: 5)
@@ -239,11 +249,43 @@ final class Stack: @unchecked Sendable {
         for process in all { process.waitUntilExit() }
     }
 
+    /// Each mini app of the file, on the socket its nginx location names (`scripts/mini-apps-list`
+    /// gives the same lines to `make run`).
+    private func startMiniApps() throws {
+        guard let miniAppsFile else { return }
+        let lines = try Stack.check(
+            Stack.repoRoot + "/scripts/mini-apps-list", [],
+            environment: ["MINI_APPS_FILE": miniAppsFile, "APP_BASE_URL": baseURL])
+        for line in lines.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            try #require(fields.count == 3)
+            let socket = runDir + "/mini-\(fields[0]).sock"
+            try start(
+                "mini-" + fields[0], "/usr/bin/python3",
+                [Stack.repoRoot + "/deploy/mini-app/mini_app.py", "--listen", "unix:" + socket, "--site", baseURL]
+                    + ["--audience", fields[1], "--title", fields[2]])
+            try waitForSocket(socket, log: "mini-" + fields[0])
+        }
+    }
+
+    /// The identity assertion the worker's `check` (`/auth/check`, `/auth/check/NAME`) signs for
+    /// the visitor holding `browser`'s cookies, as it hands it to nginx (asked on its own socket).
+    func assertion(for browser: TestClient, check: String) throws -> String {
+        let cookie = try #require(browser.cookieHeader(for: baseURL + check))
+        let fd = try #require(Stack.connect(unixSocket: workerSocket(1)))
+        defer { close(fd) }
+        var worker = FastCGITestClient(socket: fd)
+        let answer = try worker.get(check, headers: [("Cookie", cookie)])
+        let line = try #require(answer.split(separator: "\r\n").first { $0.hasPrefix("X-Auth-Assertion: ") })
+        return String(line.dropFirst("X-Auth-Assertion: ".count))
+    }
+
     private func renderNginxConfig() throws {
-        let env = [
+        var env = [
             "RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort),
             "WORKER_PROCESSES": String(workers),
         ]
+        if let miniAppsFile { env["MINI_APPS_FILE"] = miniAppsFile }
         let config = try Stack.output(Stack.repoRoot + "/scripts/nginx-conf", [], environment: env)
         try config.write(toFile: runDir + "/nginx.conf", atomically: true, encoding: .utf8)
     }

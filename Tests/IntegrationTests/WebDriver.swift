@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import TestSupport
+import Testing
 import Web
 
 /// A stack and a browser driving it: each test of a suite built on it gets its own of both.
@@ -9,10 +10,32 @@ class StackInBrowser {
     let browser: WebDriver
 
     required init() throws {
-        stack = try Stack()
+        stack = try Self.makeStack()
         browser = try WebDriver()
     }
     deinit { stack.stop() }
+
+    /// The stack each test gets (a suite overrides it for other settings).
+    class func makeStack() throws -> Stack { try Stack() }
+
+    /// axe-core from PyPI's axe-selenium-python (`scripts/fetch-axe`).
+    static let axeSource: String = {
+        let path = (try? Stack.check(Stack.repoRoot + "/scripts/fetch-axe", []))?.split(separator: "\n").last
+        return path.flatMap { try? String(contentsOfFile: String($0), encoding: .utf8) } ?? ""
+    }()
+
+    /// axe-core's violations on the current page, one line each: rule (impact): elements.
+    func violations() throws -> [String] {
+        #expect(Self.axeSource.count > 100_000, "axe.min.js could not be read")
+        try browser.execute(Self.axeSource + "\n;return true;")
+        let answer = try browser.execute(
+            """
+            return axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
+              v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', ')));
+            """)
+        guard let list = answer.array else { throw StackError("axe.run gave no list: \(answer)") }
+        return list.compactMap(\.string)
+    }
 
     /// Waits for the browser to reach the dev tenant's login page.
     func waitForTenantLogin() throws {

@@ -12,11 +12,12 @@ set does not hold makes it fetch the set again at most once per 30 s, so made-up
 make it hammer the site.
 
   mini_app.py --listen unix:/path/mini.sock|HOST:PORT --site https://demo.example.com
-              [--audience URL] [--jwks URL]
+              [--audience URL] [--jwks URL] [--title TEXT]
 
 --site is the product's APP_BASE_URL: the issuer is it with "/", the audience by default it
-with "/mini/" (the product's ASSERTION_AUDIENCE), the keys by default at --site's
-/.well-known/jwks.json.
+with "/mini/" (the product's ASSERTION_AUDIENCE; a mini app of MINI_APPS_FILE: its
+assertion_audience, by default the site with its path), the keys by default at --site's
+/.well-known/jwks.json. --title names it in its answers (default "mini app").
 """
 import argparse
 import http.server
@@ -48,7 +49,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.server.seen.first_use(claims["jti"], claims["exp"])
         except (jwt.PyJWTError, OSError) as error:
             return self.answer(401, f"identity assertion refused: {error}\n")
-        self.answer(200, f"mini app for {claims['sub']} ({claims.get('email', '')})\n")
+        self.answer(200, f"{self.server.title} for {claims['sub']} ({claims.get('email', '')})\n")
 
     def answer(self, status, text):
         body = text.encode()
@@ -134,6 +135,7 @@ def main():
     parser.add_argument("--site", required=True)
     parser.add_argument("--audience")
     parser.add_argument("--jwks")
+    parser.add_argument("--title", default="mini app")
     args = parser.parse_args()
     site = args.site.rstrip("/")
     server = serve(args.listen)
@@ -141,6 +143,7 @@ def main():
     server.audience = args.audience or site + "/mini/"
     server.keys = Keys(args.jwks or site + "/.well-known/jwks.json")
     server.seen = SeenAssertions()
+    server.title = args.title
     server.serve_forever()
 
 

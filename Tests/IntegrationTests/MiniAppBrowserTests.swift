@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import Web
+
+/// Issue 39 in Chromium: the example mini apps as a person meets them, in English and in
+/// Chinese: a person the rules allow reads the app; one they keep out reads the refusal page,
+/// on which axe finds nothing.
+@Suite(.serialized) final class MiniAppBrowserTests: StackInBrowser {
+    override class func makeStack() throws -> Stack { try Stack(miniAppsFile: Stack.exampleMiniApps) }
+
+    private func logIn(_ user: (email: String, password: String), at page: String) throws {
+        try browser.open(stack.baseURL + page)
+        try waitForTenantLogin()
+        try submitTenantLogin(user)
+        // A person's first login to the application asks their consent (each test's tenant is new).
+        try browser.wait("the consent screen") { try browser.findAll("button[value=accept]").count == 1 }
+        try browser.click("button[value=accept]")
+    }
+
+    @Test(arguments: ["en", "zh"]) func aRefusedPersonReadsWhyInTheirLanguage(language: String) throws {
+        let words =
+            language == "en"
+            ? (title: "You cannot open Announcements", says: "Your account has not been given access to Announcements.")
+            : (title: "你无法打开「公告」", says: "你的帐户尚未获得「公告」的访问权限。")
+        do {
+            try browser.open(stack.baseURL + "/lang/" + language)
+            try logIn(DemoUser.random, at: "/announcements/")
+            try browser.wait("the refusal page") { try browser.text("h1") == words.title }
+            #expect(try browser.currentURL() == stack.baseURL + "/announcements/")
+            #expect(try browser.text(".notice") == words.says)
+            try browser.screenshot("mini-app-refused-\(language)")
+            let found = try violations()
+            #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+            // The way on is the product's own page, where the person is still logged in.
+            try browser.click("a.button")
+            try browser.wait("the logged-in page") { try browser.currentURL() == stack.baseURL + "/" }
+            #expect(try browser.text("h1") == (language == "en" ? "You’re logged in!" : "你已登录！"))
+        } catch {
+            browser.recordFailure("mini-app-refused-\(language)")
+            throw error
+        }
+    }
+
+    @Test func anAllowedPersonIsTakenStraightToTheAppAfterLoggingIn() throws {
+        do {
+            try logIn(DemoUser.skippy, at: "/announcements/today?lang=en&x=1")
+            try browser.wait("the app") { try browser.currentURL().hasSuffix("/announcements/today?lang=en&x=1") }
+            #expect(try browser.text("body") == "Announcements for auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)")
+        } catch {
+            browser.recordFailure("mini-app-allowed")
+            throw error
+        }
+    }
+}

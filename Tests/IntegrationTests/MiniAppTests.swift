@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import Web
+
+/// Issue 39: the example mini apps behind the real nginx, each asking the real worker's
+/// `/auth/check/NAME` before every request, with `make run`'s file and sample programs (PyJWT
+/// verifying each app's own identity assertion).
+@Suite(.serialized) final class MiniAppTests {
+    let stack: Stack
+    init() throws { stack = try Stack(workers: 2, miniAppsFile: Stack.exampleMiniApps) }
+    deinit { stack.stop() }
+
+    private let skippy = "auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)"
+    private let random = "auth0|6489e0a1c2b3d4e5f6a7b8c9 (randomuser@example.com)"
+
+    @Test func aPersonTheRulesAllowEntersEachApp() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let announcements = try browser.get(stack.baseURL + "/announcements/")
+        #expect(announcements.status == 200 && announcements.body == "Announcements for \(skippy)\n")
+        let account = try browser.get(stack.baseURL + "/account/settings?tab=2")
+        #expect(account.status == 200 && account.body == "Account for \(skippy)\n")
+    }
+
+    @Test func aVisitorLogsInAndComesBackToTheAppsPage() throws {
+        let browser = TestClient()
+        let first = try browser.get(stack.baseURL + "/announcements/latest?n=3&all=1")
+        #expect(first.status == 302)
+        let login = try #require(first.header("location"))
+        #expect(login == stack.baseURL + "/login?returnTo=%2Fannouncements%2Flatest%3Fn%3D3%26all%3D1")
+        let authorize = try #require(try browser.get(login).header("location"))
+        let callback = try browser.get(
+            try browser.signIn(at: authorize, email: DemoUser.skippy.email, password: DemoUser.skippy.password))
+        #expect(callback.header("location") == "/announcements/latest?n=3&all=1")
+    }
+
+    /// randomuser's `app_metadata` does not turn the announcement on: Announcements refuses them
+    /// with the page in their language, saying what is missing and no more, and the worker's log
+    /// names the rule; Account (a verified email) lets them in.
+    @Test func aPersonTheRulesKeepOutGetsTheRefusalInTheirLanguage() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let english = try browser.get(stack.baseURL + "/announcements/")
+        #expect(english.status == 403)
+        #expect(english.header("content-type")?.hasPrefix("text/html") == true)
+        #expect(english.body.contains("You cannot open Announcements"))
+        #expect(english.body.contains("Your account has not been given access to Announcements."))
+        #expect(!english.body.contains("display_announcement"), "the rule's key is the operator's, not the page's")
+        let chinese = try browser.get(stack.baseURL + "/announcements/", headers: [("Accept-Language", "zh-CN,zh")])
+        #expect(chinese.status == 403 && chinese.body.contains("你的帐户尚未获得「公告」的访问权限。"))
+        let logs = ["worker", "worker-2"].map { stack.logForAMessage($0) }.joined()
+        #expect(
+            logs.contains("mini_app_refused") && logs.contains("app=announcements")
+                && logs.contains("rule=app_metadata_flag:display_announcement"), "\(logs.suffix(2000))")
+        let account = try browser.get(stack.baseURL + "/account/")
+        #expect(account.status == 200 && account.body == "Account for \(random)\n")
+    }
+
+    /// The assertion each check signs is for its own app: Account's program refuses one made
+    /// for Announcements.
+    @Test func anAssertionForOneAppIsRefusedByAnother() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let assertion = try stack.assertion(for: browser, check: "/auth/check/announcements")
+        func ask(_ app: String) throws -> String {
+            try Stack.check(
+                "/usr/bin/curl",
+                ["-s", "-w", " %{http_code}", "--unix-socket", stack.runDir + "/mini-\(app).sock"]
+                    + ["-H", "X-Auth-Assertion: \(assertion)", "http://mini/\(app)/"])
+        }
+        let refused = try ask("account")
+        #expect(refused.hasPrefix("identity assertion refused: ") && refused.hasSuffix(" 401"), "\(refused)")
+        #expect(refused.lowercased().contains("audience"), "\(refused)")
+        #expect(try ask("announcements") == "Announcements for \(skippy)\n 200")
+    }
+
+    /// Logging out ends every app's access at once, on every worker, for every copy of the cookie.
+    @Test func loggingOutEndsEveryAppsAccessEverywhere() throws {
+        let browser = TestClient()
+        let home = try browser.logIn(stack, as: DemoUser.skippy)
+        #expect(home.status == 303 || home.status == 302)
+        let copy = browser.copy()
+        for _ in 0..<4 { #expect(try copy.get(stack.baseURL + "/announcements/").status == 200) }
+        let page = try browser.get(stack.baseURL + "/")
+        let csrf = try #require(TestClient.hiddenField("csrf", in: page.body))
+        let logout = try browser.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        #expect(logout.status == 303)
+        usleep(1_000_000)  // the promise: every worker refuses it within a second
+        // nginx's upstream sends each request to either worker in turn: both refuse the copy.
+        for app in ["/announcements/", "/account/", "/announcements/", "/account/"] {
+            let answer = try copy.get(stack.baseURL + app)
+            #expect(answer.status == 302 && answer.header("location")?.contains("/login?returnTo=") == true, "\(app)")
+        }
+    }
+}

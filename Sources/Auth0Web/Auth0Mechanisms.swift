@@ -17,6 +17,8 @@ public struct Auth0Mechanisms: Sendable {
     public let metadata: MetadataAccess
     /// Finishes a login at the callback.
     public let logins: LoginCompletion
+    /// Renews with the refresh token, once per token across workers.
+    public let renewer: TokenRenewer
 
     /// The mechanisms for `settings` and the tenant at `endpoints`, calling it through `http` at
     /// the time `clock` says. Renewals are held to one per refresh token across workers through
@@ -35,10 +37,9 @@ public struct Auth0Mechanisms: Sendable {
             absoluteLifetime: settings.absoluteLifetime)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
         keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
+        renewer = TokenRenewer(tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5)
         metadata = MetadataAccess(
-            management: ManagementClient(settings: settings, http: http, clock: clock),
-            renewer: TokenRenewer(
-                tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5),
+            management: ManagementClient(settings: settings, http: http, clock: clock), renewer: renewer,
             clock: clock, events: events, flagNames: ruleFacts.appMetadataFlags)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,

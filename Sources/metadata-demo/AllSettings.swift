@@ -20,7 +20,11 @@ struct AllSettings {
             problems += error.lines
         } catch { problems.append("\(error)") }
         if let auth0 {
-            do { miniApps = try MiniApps(environment: environment, baseURL: auth0.baseURL) } catch {
+            do {
+                miniApps = try MiniApps(
+                    environment: environment, baseURL: auth0.baseURL, isAuth0: auth0.isAuth0,
+                    loginAudience: auth0.audience)
+            } catch {
                 problems += error.lines
             }
         }

@@ -292,7 +292,7 @@ import Web
 
     /// The assertion `/auth/check` signs for the visitor holding `browser`'s cookies.
     private func assertion(for browser: TestClient) throws -> String {
-        try stack.assertion(for: browser, check: "/auth/check")
+        try stack.checkHeader("X-Auth-Assertion", for: browser, check: "/auth/check")
     }
 
     /// What the sample sibling app answers when asked directly on its socket with `headers`:

@@ -13,13 +13,34 @@ import Web
     private let skippy = "auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)"
     private let random = "auth0|6489e0a1c2b3d4e5f6a7b8c9 (randomuser@example.com)"
 
-    @Test func aPersonTheRulesAllowEntersEachApp() throws {
+    /// What an example app's API answered it, as the app shows it under its first line.
+    private func api(_ body: String) throws -> (status: String, said: JSONValue) {
+        let line = try #require(body.split(separator: "\n").first { $0.hasPrefix("API ") }, "\(body)")
+        let status = String(line.dropFirst(4).prefix { $0 != ":" })
+        let json = line.drop { $0 != "{" }
+        return (status, try #require(JSONValue.parse(Array(json.utf8)), "\(body)"))
+    }
+
+    /// Each app calls its own API as the person: the API verified the token the check obtained
+    /// for it (Multi-Resource Refresh Token at the dev tenant), its audience and its scope.
+    @Test func aPersonTheRulesAllowEntersEachAppAndItsAPIAnswersThem() throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.skippy)
         let announcements = try browser.get(stack.baseURL + "/announcements/")
-        #expect(announcements.status == 200 && announcements.body == "Announcements for \(skippy)\n")
+        #expect(announcements.status == 200 && announcements.body.hasPrefix("Announcements for \(skippy)\n"))
+        let said = try api(announcements.body)
+        #expect(said.status == "200" && said.said["api"]?.string == "Announcements API", "\(announcements.body)")
+        #expect(said.said["sub"]?.string == "auth0|6489e0a1c2b3d4e5f6a7b8ca")
+        #expect(said.said["permissions"] == .array(["read:announcements"]))
         let account = try browser.get(stack.baseURL + "/account/settings?tab=2")
-        #expect(account.status == 200 && account.body == "Account for \(skippy)\n")
+        #expect(account.status == 200 && account.body.hasPrefix("Account for \(skippy)\n"))
+        #expect(try api(account.body).said["api"]?.string == "Account API", "\(account.body)")
+        // The exchanges happened at the tenant once each; a second visit uses the kept tokens.
+        let grants = try stack.log("dev-tenant").components(separatedBy: "multi-resource token issued").count - 1
+        _ = try browser.get(stack.baseURL + "/announcements/again")
+        _ = try browser.get(stack.baseURL + "/account/")
+        #expect(grants == 2)
+        #expect(try stack.log("dev-tenant").components(separatedBy: "multi-resource token issued").count - 1 == 2)
     }
 
     @Test func aVisitorLogsInAndComesBackToTheAppsPage() throws {
@@ -53,25 +74,37 @@ import Web
             logs.contains("mini_app_refused") && logs.contains("app=announcements")
                 && logs.contains("rule=app_metadata_flag:display_announcement"), "\(logs.suffix(2000))")
         let account = try browser.get(stack.baseURL + "/account/")
-        #expect(account.status == 200 && account.body == "Account for \(random)\n")
+        #expect(account.status == 200 && account.body.hasPrefix("Account for \(random)\n"))
+    }
+
+    /// What the program on `socket` of the run folder answers a GET with `header`: its text, a
+    /// space and its status.
+    private func ask(_ socket: String, _ header: String) throws -> String {
+        try Stack.check(
+            "/usr/bin/curl",
+            ["-s", "-w", " %{http_code}", "--unix-socket", stack.runDir + "/" + socket, "-H", header, "http://app/"])
     }
 
     /// The assertion each check signs is for its own app: Account's program refuses one made
     /// for Announcements.
-    @Test func anAssertionForOneAppIsRefusedByAnother() throws {
+    @Test func anAssertionOrATokenForOneAppIsRefusedByAnother() throws {
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.skippy)
-        let assertion = try stack.assertion(for: browser, check: "/auth/check/announcements")
-        func ask(_ app: String) throws -> String {
-            try Stack.check(
-                "/usr/bin/curl",
-                ["-s", "-w", " %{http_code}", "--unix-socket", stack.runDir + "/mini-\(app).sock"]
-                    + ["-H", "X-Auth-Assertion: \(assertion)", "http://mini/\(app)/"])
-        }
-        let refused = try ask("account")
+        let assertion = try stack.checkHeader("X-Auth-Assertion", for: browser, check: "/auth/check/announcements")
+        let refused = try ask("mini-account.sock", "X-Auth-Assertion: \(assertion)")
         #expect(refused.hasPrefix("identity assertion refused: ") && refused.hasSuffix(" 401"), "\(refused)")
         #expect(refused.lowercased().contains("audience"), "\(refused)")
-        #expect(try ask("announcements") == "Announcements for \(skippy)\n 200")
+        #expect(try ask("mini-announcements.sock", "X-Auth-Assertion: \(assertion)").hasPrefix("Announcements for"))
+
+        // Likewise the access token: the check hands Announcements' token to nginx for that app
+        // alone, and Account's API refuses it as a real API would (its audience).
+        let token = try stack.checkHeader("X-Auth-Access-Token", for: browser, check: "/auth/check/announcements")
+        let refusedByAccount = try ask("api-account.sock", "Authorization: Bearer \(token)")
+        #expect(refusedByAccount.hasSuffix(" 401") && refusedByAccount.contains("invalid_token"), "\(refusedByAccount)")
+        #expect(try ask("api-announcements.sock", "Authorization: Bearer \(token)").hasSuffix(" 200"))
+        // Never in a log line: not the worker's, not nginx's.
+        let logs = try ["worker", "worker-2", "nginx"].map { try stack.log($0) }.joined()
+        #expect(!logs.contains(token) && !logs.contains(String(token.prefix(40))))
     }
 
     /// Logging out ends every app's access at once, on every worker, for every copy of the cookie.

@@ -258,26 +258,38 @@ final class Stack: @unchecked Sendable {
             environment: ["MINI_APPS_FILE": miniAppsFile, "APP_BASE_URL": baseURL])
         for line in lines.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            try #require(fields.count == 3)
-            let socket = runDir + "/mini-\(fields[0]).sock"
+            try #require(fields.count == 6)
+            let (name, audience, title, api, scope) = (fields[0], fields[1], fields[2], fields[4], fields[5])
+            var apiOption: [String] = []
+            if !api.isEmpty {
+                let socket = runDir + "/api-\(name).sock"
+                try start(
+                    "api-" + name, "/usr/bin/python3",
+                    [Stack.repoRoot + "/deploy/mini-app/mini_api.py", "--listen", "unix:" + socket]
+                        + ["--issuer", tenantURL + "/", "--audience", api, "--scope", scope, "--name", title + " API"])
+                try waitForSocket(socket, log: "api-" + name)
+                apiOption = ["--api", "unix:" + socket]
+            }
+            let socket = runDir + "/mini-\(name).sock"
             try start(
-                "mini-" + fields[0], "/usr/bin/python3",
+                "mini-" + name, "/usr/bin/python3",
                 [Stack.repoRoot + "/deploy/mini-app/mini_app.py", "--listen", "unix:" + socket, "--site", baseURL]
-                    + ["--audience", fields[1], "--title", fields[2]])
-            try waitForSocket(socket, log: "mini-" + fields[0])
+                    + ["--audience", audience, "--title", title] + apiOption)
+            try waitForSocket(socket, log: "mini-" + name)
         }
     }
 
-    /// The identity assertion the worker's `check` (`/auth/check`, `/auth/check/NAME`) signs for
-    /// the visitor holding `browser`'s cookies, as it hands it to nginx (asked on its own socket).
-    func assertion(for browser: TestClient, check: String) throws -> String {
+    /// The header `name` of what the worker's `check` (`/auth/check`, `/auth/check/NAME`) answers
+    /// for the visitor holding `browser`'s cookies, as it hands it to nginx (asked on its own
+    /// socket): the identity assertion, an app's access token.
+    func checkHeader(_ name: String, for browser: TestClient, check: String) throws -> String {
         let cookie = try #require(browser.cookieHeader(for: baseURL + check))
         let fd = try #require(Stack.connect(unixSocket: workerSocket(1)))
         defer { close(fd) }
         var worker = FastCGITestClient(socket: fd)
         let answer = try worker.get(check, headers: [("Cookie", cookie)])
-        let line = try #require(answer.split(separator: "\r\n").first { $0.hasPrefix("X-Auth-Assertion: ") })
-        return String(line.dropFirst("X-Auth-Assertion: ".count))
+        let line = try #require(answer.split(separator: "\r\n").first { $0.hasPrefix(name + ": ") })
+        return String(line.dropFirst(name.count + 2))
     }
 
     private func renderNginxConfig() throws {

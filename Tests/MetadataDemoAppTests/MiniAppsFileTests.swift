@@ -34,6 +34,10 @@ import Web
         let apps = try MiniApps(environment: ["MINI_APPS_FILE": path], baseURL: "http://127.0.0.1:8080")
         #expect(apps.apps.map(\.name) == ["announcements", "account"])
         #expect(apps.app(named: "announcements")?.rules == [.appMetadataFlag("display_announcement")])
+        #expect(
+            apps.app(named: "account")?.api
+                == MiniAppAPI(audience: "https://account.metadata-demo.example/", scopes: ["read:account"]))
+        #expect(apps.app(named: "account")?.rules == [.emailVerified, .permissions(["read:account"])])
         #expect(apps.app(named: "account")?.assertionAudience == "http://127.0.0.1:8080/account/")
         #expect(apps.ruleFacts.appMetadataFlags == ["display_announcement"])
     }
@@ -66,14 +70,14 @@ import Web
                       {"name": "Bad Name", "title": {"en": "B", "zh": "B"}, "path": "/login/"},
                       {"name": "two", "title": {"en": "T", "zh": "T"}, "path": "/ok/inner/",
                        "allow": {"email_verified": false, "email_domains": ["not a domain"], "app_metadata_flag": "a.b"}},
-                      {"name": "ok", "title": {"en": "T", "zh": "T"}, "path": "no-slash", "api": {}}]}
+                      {"name": "ok", "title": {"en": "T", "zh": "T"}, "path": "no-slash", "api": {}, "colour": 1}]}
             """#)
         #expect(
             lines == [
                 "MINI_APPS_FILE: colour: unknown key (the file has apps and roles_claim)",
                 "MINI_APPS_FILE: app \"ok\": title.zh: missing; the app's name as people read it, in each language",
                 "MINI_APPS_FILE: app \"ok\": allow.age: unknown rule (the rules are email_verified, email_domains, "
-                    + "app_metadata_flag, roles)",
+                    + "app_metadata_flag, roles, permissions)",
                 "MINI_APPS_FILE: app \"ok\": allow.roles: needs roles_claim at the top of the file: the ID token's claim "
                     + "that lists roles",
                 "MINI_APPS_FILE: apps[1]: name: must be 1 to 32 of a-z, 0-9 and -, starting with a letter or digit",
@@ -86,9 +90,44 @@ import Web
                 "MINI_APPS_FILE: app \"two\": allow.app_metadata_flag: must be the name of a key of app_metadata "
                     + "(no \".\")",
                 "MINI_APPS_FILE: app \"ok\": name: another app has this name",
-                "MINI_APPS_FILE: app \"ok\": api: unknown key (an app has allow, assertion_audience, name, path, title)",
+                "MINI_APPS_FILE: app \"ok\": colour: unknown key (an app has allow, api, assertion_audience, name, path, "
+                    + "title)",
                 "MINI_APPS_FILE: app \"ok\": path: must start and end with /, such as /announcements/",
+                "MINI_APPS_FILE: app \"ok\": api: must be {\"audience\": the API's identifier, \"scope\": the scopes it "
+                    + "needs, space-separated}",
             ])
+    }
+
+    /// Another provider than Auth0 has no Multi-Resource Refresh Token: an API other than the
+    /// login's own is refused at start-up; a permissions rule needs an API.
+    @Test func anAPIAProviderCannotServeAndPermissionsWithoutAnAPIAreRefused() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/mini-apps-\(UUID().uuidString).json"
+        FileManager.default.createFile(
+            atPath: path,
+            contents: Data(
+                #"""
+                {"apps": [{"name": "a", "title": {"en": "A", "zh": "A"}, "path": "/a/",
+                           "api": {"audience": "https://api.example/", "scope": "read:a"}},
+                          {"name": "b", "title": {"en": "B", "zh": "B"}, "path": "/b/",
+                           "api": {"audience": "https://login.example/", "scope": "read:b"}},
+                          {"name": "c", "title": {"en": "C", "zh": "C"}, "path": "/c/", "allow": {"permissions": ["x"]}}]}
+                """#.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try MiniApps(
+                environment: ["MINI_APPS_FILE": path], baseURL: "https://d.example", isAuth0: false,
+                loginAudience: "https://login.example/")
+            Issue.record("read without problems")
+        } catch {
+            #expect(
+                error.lines == [
+                    "MINI_APPS_FILE: app \"a\": api.audience: https://api.example/ is not the login's own audience "
+                        + "(AUTH0_AUDIENCE); only Auth0 gives tokens for another API (Multi-Resource Refresh Token), and "
+                        + "token exchange (RFC 8693) is not supported yet",
+                    "MINI_APPS_FILE: app \"c\": allow.permissions: needs api: the permissions are those of the app's "
+                        + "access token for its API",
+                ])
+        }
     }
 
     @Test func overlappingPathsAndRepeatedNamesAreRefused() {

@@ -12,20 +12,25 @@ set does not hold makes it fetch the set again at most once per 30 s, so made-up
 make it hammer the site.
 
   mini_app.py --listen unix:/path/mini.sock|HOST:PORT --site https://demo.example.com
-              [--audience URL] [--jwks URL] [--title TEXT]
+              [--audience URL] [--jwks URL] [--title TEXT] [--api unix:/path/api.sock|http://HOST:PORT]
 
 --site is the product's APP_BASE_URL: the issuer is it with "/", the audience by default it
 with "/mini/" (the product's ASSERTION_AUDIENCE; a mini app of MINI_APPS_FILE: its
 assertion_audience, by default the site with its path), the keys by default at --site's
-/.well-known/jwks.json. --title names it in its answers (default "mini app").
+/.well-known/jwks.json. --title names it in its answers (default "mini app"). With --api, a
+mini app of MINI_APPS_FILE with an "api" calls it (mini_api.py) as the person, with the access
+token nginx hands it in X-Auth-Access-Token (the product's check obtained it for this app's API
+alone), and shows the API's answer under its first line.
 """
 import argparse
+import http.client
 import http.server
 import os
 import socket
 import socketserver
 import threading
 import time
+import urllib.parse
 
 import jwt
 
@@ -49,7 +54,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.server.seen.first_use(claims["jti"], claims["exp"])
         except (jwt.PyJWTError, OSError) as error:
             return self.answer(401, f"identity assertion refused: {error}\n")
-        self.answer(200, f"{self.server.title} for {claims['sub']} ({claims.get('email', '')})\n")
+        text = f"{self.server.title} for {claims['sub']} ({claims.get('email', '')})\n"
+        if self.server.api:
+            status, said = call_api(self.server.api, self.headers.get("X-Auth-Access-Token", ""))
+            text += f"API {status}: {said}\n"
+        self.answer(200, text)
 
     def answer(self, status, text):
         body = text.encode()
@@ -102,6 +111,36 @@ class SeenAssertions:
             self.expiry[jti] = float(expires)
 
 
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """HTTP over a unix socket, where the example API listens beside its app."""
+
+    def __init__(self, path):
+        super().__init__("localhost", timeout=5)
+        self.path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(5)
+        self.sock.connect(self.path)
+
+
+def call_api(api, token):
+    """GET / of the API with the person's token: its status and its answer's text."""
+    if api.startswith("unix:"):
+        connection = UnixHTTPConnection(api[len("unix:"):])
+    else:
+        url = urllib.parse.urlsplit(api)
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=5)
+    try:
+        connection.request("GET", "/", headers={"Authorization": f"Bearer {token}"} if token else {})
+        answer = connection.getresponse()
+        return answer.status, answer.read().decode(errors="replace").strip()
+    except OSError as error:
+        return 502, f"the API did not answer ({error})"
+    finally:
+        connection.close()
+
+
 class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
 
@@ -110,7 +149,8 @@ class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 
-def serve(listen):
+def serve(listen, handler=None):
+    handler = handler or Handler
     if listen.startswith("unix:"):
         path = listen[len("unix:"):]
         if os.path.exists(path):  # left by a killed run: nothing answers on it any more
@@ -122,11 +162,11 @@ def serve(listen):
                 os.unlink(path)
             finally:
                 probe.close()
-        server = UnixServer(path, Handler)
+        server = UnixServer(path, handler)
         os.chmod(path, 0o666)  # nginx's workers connect; the folder around it decides who reaches it
         return server
     host, _, port = listen.rpartition(":")
-    return TCPServer((host, int(port)), Handler)
+    return TCPServer((host, int(port)), handler)
 
 
 def main():
@@ -136,6 +176,7 @@ def main():
     parser.add_argument("--audience")
     parser.add_argument("--jwks")
     parser.add_argument("--title", default="mini app")
+    parser.add_argument("--api")
     args = parser.parse_args()
     site = args.site.rstrip("/")
     server = serve(args.listen)
@@ -144,6 +185,7 @@ def main():
     server.keys = Keys(args.jwks or site + "/.well-known/jwks.json")
     server.seen = SeenAssertions()
     server.title = args.title
+    server.api = args.api
     server.serve_forever()
 
 

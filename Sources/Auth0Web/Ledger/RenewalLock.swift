@@ -28,7 +28,7 @@ final class RenewalLock: Sendable {
 
     /// What a waiting worker learns from the one that renewed.
     enum SharedRenewal: Equatable {
-        case tokens(accessToken: String, refreshToken: String?, expiresIn: Int64)
+        case tokens(accessToken: String, refreshToken: String?, expiresIn: Int64, audience: String?, scope: String?)
         case refused
     }
 
@@ -55,7 +55,9 @@ final class RenewalLock: Sendable {
         let shared: SharedRenewal? =
             switch outcome {
             case .success(let tokens):
-                .tokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)
+                .tokens(
+                    accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn,
+                    audience: tokens.audience, scope: tokens.scope)
             case .failure(let error) where error.code == .refreshRefused: .refused
             case .failure: nil  // the tenant's trouble: the next request tries again
             }
@@ -96,11 +98,14 @@ extension RenewalLock.SharedRenewal {
     var encoded: [UInt8] {
         var w = ByteWriter(capacity: 256)
         switch self {
-        case .tokens(let access, let refresh, let expiresIn):
-            w.write(UInt8(1))
+        case .tokens(let access, let refresh, let expiresIn, let audience, let scope):
+            // 3: with the audience and scope (1, without, was written before mini apps' APIs).
+            w.write(UInt8(3))
             w.write(access)
             w.write(optional: refresh)
             w.write(expiresIn)
+            w.write(optional: audience)
+            w.write(optional: scope)
         case .refused:
             w.write(UInt8(2))
         }
@@ -111,10 +116,11 @@ extension RenewalLock.SharedRenewal {
         var r = ByteReader(bytes[...])
         do {
             switch try r.readByte() {
-            case 1:
+            case let kind where kind == 1 || kind == 3:
                 self = .tokens(
                     accessToken: try r.readString(), refreshToken: try r.readOptionalString(),
-                    expiresIn: try r.readInt64())
+                    expiresIn: try r.readInt64(), audience: kind == 3 ? try r.readOptionalString() : nil,
+                    scope: kind == 3 ? try r.readOptionalString() : nil)
             case 2: self = .refused
             default: return nil
             }
@@ -126,8 +132,10 @@ extension RenewalLock.SharedRenewal {
 
     func tokenSet() throws(AuthError) -> TokenSet {
         switch self {
-        case .tokens(let access, let refresh, let expiresIn):
-            return TokenSet(accessToken: access, idToken: nil, refreshToken: refresh, expiresIn: expiresIn)
+        case .tokens(let access, let refresh, let expiresIn, let audience, let scope):
+            return TokenSet(
+                accessToken: access, idToken: nil, refreshToken: refresh, expiresIn: expiresIn, audience: audience,
+                scope: scope)
         case .refused:
             throw AuthError(.refreshRefused)
         }

@@ -34,6 +34,18 @@ public struct TokenClient: Sendable {
             ], failure: .refreshFailed)
     }
 
+    /// New tokens for the API `audience` with `scope` from the refresh token (Auth0's
+    /// Multi-Resource Refresh Token); the answer says which audience it was asked for.
+    public func refresh(_ refreshToken: String, audience: String, scope: String) throws(AuthError) -> TokenSet {
+        var tokens = try call(
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("audience", audience),
+                ("scope", scope),
+            ], failure: .refreshFailed)
+        tokens.audience = audience
+        return tokens
+    }
+
     /// Revokes a refresh token at the revocation endpoint (at logout), so a copy of it is
     /// worthless; a tenant that publishes none is not asked.
     public func revoke(_ refreshToken: String) throws(AuthError) {
@@ -92,6 +104,6 @@ public struct TokenClient: Sendable {
         }
         return TokenSet(
             accessToken: accessToken, idToken: body["id_token"]?.string, refreshToken: body["refresh_token"]?.string,
-            expiresIn: Int64(expiresIn))
+            expiresIn: Int64(expiresIn), scope: body["scope"]?.string)
     }
 }

@@ -47,8 +47,31 @@ public final class TokenRenewer: Sendable {
     package var renewalCount: Int { renewals.load(ordering: .relaxed) }
 
     /// The tokens that replace those of `refreshToken`, for the session `session` names (the
-    /// person and the login time): a result is shared only within the session it was made for.
-    public func renew(refreshToken: String, session: String) throws(AuthError) -> TokenSet {
+    /// person and the login time), with the access token for `api` (a mini app's API, through
+    /// Auth0's Multi-Resource Refresh Token) or, without it, for the login's own audience. A
+    /// result is shared only within the session it was made for. One refresh token is spent once
+    /// whatever it was spent for: a request that finds it spent for another audience goes on from
+    /// the token it was rotated to.
+    public func renew(refreshToken: String, session: String, for api: (audience: String, scope: String)? = nil)
+        throws(AuthError) -> TokenSet
+    {
+        var token = refreshToken
+        for _ in 0..<4 {
+            let result = try renewShared(refreshToken: token, session: session, api: api)
+            if result.audience == api?.audience { return result }
+            // Not rotated: the same token may be spent again, here alone.
+            guard let next = result.refreshToken, next != token else {
+                if let api { return try tokens.refresh(token, audience: api.audience, scope: api.scope) }
+                return try tokens.refresh(token)
+            }
+            token = next
+        }
+        throw AuthError(.tenantUnavailable, "the refresh token was spent for other audiences four times running")
+    }
+
+    private func renewShared(refreshToken: String, session: String, api: (audience: String, scope: String)?)
+        throws(AuthError) -> TokenSet
+    {
         // Raw tokens are not kept as keys.
         let key = SHA256.hash(Array(refreshToken.utf8) + [0] + Array(session.utf8))
         let now = clock.now()
@@ -61,11 +84,15 @@ public final class TokenRenewer: Sendable {
         }
         if leads {
             renewals.add(1, ordering: .relaxed)
+            let tokens = tokens
+            let call = { () throws(AuthError) -> TokenSet in
+                guard let api else { return try tokens.refresh(refreshToken) }
+                return try tokens.refresh(refreshToken, audience: api.audience, scope: api.scope)
+            }
             let result = Result { () throws(AuthError) in
-                guard let ledger else { return try tokens.refresh(refreshToken) }
+                guard let ledger else { return try call() }
                 return try ledger.renewals.renewOnce(
-                    key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds
-                ) { () throws(AuthError) in try tokens.refresh(refreshToken) }
+                    key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds, call)
             }
             // Under `flights`, where other renewals read it: written under the condition, the
             // two locks would give the write and those reads no order.

@@ -132,8 +132,15 @@ extension DevTenant {
             case .valid(let grant)? = try? store.useRefreshToken(token, clientID: client.clientID),
             let user = store.user(id: grant.userID), !user.blocked
         else { return oauthError(403, "invalid_grant", "Unknown or invalid refresh token.") }
+        if let (policy, api) = multiResourceTarget(params, client: client, grant: grant) {
+            return issueAPIToken(
+                user: user, client: client, grant: grant, policy: policy, api: api, asked: params["scope"])
+        }
         var scope = grant.scope
-        if let asked = params["scope"] {
+        // An audience no policy names is ignored, and the scopes asked with it: the answer is
+        // for the login's own audience, as if neither had been sent.
+        let ignored = params["audience"].map { $0 != grant.audience } ?? false
+        if let asked = params["scope"], !ignored {
             let granted = Set(grant.scope.split(separator: " "))
             guard Set(asked.split(separator: " ")).isSubset(of: granted) else {
                 return oauthError(403, "invalid_scope", "Scope must be a subset of the original grant")

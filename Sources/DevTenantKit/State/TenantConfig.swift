@@ -34,7 +34,16 @@ public struct TenantConfig: Sendable {
         /// tenant's key, `PS256` likewise, or `HS256` with its client secret (the Management API's
         /// application setting, "JSON Web Token Signature Algorithm").
         public let idTokenAlgorithm: String
+        /// `refresh_token.policies`: the APIs its refresh tokens may be exchanged for (Multi-Resource
+        /// Refresh Token).
+        public let refreshTokenPolicies: [RefreshTokenPolicy]
     }
+
+    /// The APIs (`resource_servers`).
+    public let resourceServers: [ResourceServer]
+    /// Each person's permissions (`users[].permissions`, as `GET /api/v2/users/{id}/permissions`
+    /// lists them: `resource_server_identifier` and `permission_name`), by user id.
+    let permissions: [String: [(api: String, name: String)]]
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
     public let issuer: String
@@ -130,6 +139,7 @@ public struct TenantConfig: Sendable {
 
         var clients: [Client] = []
         var users: [JSONValue] = []
+        var servers: [ResourceServer] = []
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
@@ -161,9 +171,11 @@ public struct TenantConfig: Sendable {
                                 $0 == "none" ? nil : $0
                             },
                             sessionTransferMethods: transfer?["allowed_authentication_methods"]?.array?
-                                .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm))
+                                .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm,
+                            refreshTokenPolicies: RefreshTokenPolicy.all(in: entry)))
                 }
                 users = document["users"]?.array ?? []
+                servers = ResourceServer.all(in: document, problems: &problems)
             } else {
                 problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
             }
@@ -174,5 +186,27 @@ public struct TenantConfig: Sendable {
         guard problems.isEmpty else { throw TenantConfigProblems(lines: problems) }
         self.clients = clients
         seedUsers = users
+        resourceServers = servers
+        var permissions: [String: [(api: String, name: String)]] = [:]
+        for user in users {
+            guard let id = user["user_id"]?.string else { continue }
+            permissions[id] = (user["permissions"]?.array ?? []).compactMap { entry in
+                guard let api = entry["resource_server_identifier"]?.string,
+                    let name = entry["permission_name"]?.string
+                else { return nil }
+                return (api, name)
+            }
+        }
+        self.permissions = permissions
+    }
+
+    /// The API with this identifier.
+    public func resourceServer(_ identifier: String) -> ResourceServer? {
+        resourceServers.first { $0.identifier == identifier }
+    }
+
+    /// The permissions `userID` holds for the API `audience`.
+    func permissions(of userID: String, for audience: String) -> [String] {
+        (permissions[userID] ?? []).filter { $0.api == audience }.map(\.name)
     }
 }

@@ -13,6 +13,12 @@ public enum EntryRule: Sendable, Equatable {
     case appMetadataFlag(String)
     /// The ID token's roles claim lists one of these roles.
     case anyRole([String])
+    /// The app's access token carries every one of these permissions (Auth0's RBAC: the API's
+    /// "Add Permissions in the Access Token"); judged once the token is at hand.
+    case permissions([String])
+
+    /// True for the rule only the app's access token can settle.
+    var needsToken: Bool { if case .permissions = self { true } else { false } }
 
     /// The rule's name in the configuration file and in log lines.
     public var name: String {
@@ -21,6 +27,7 @@ public enum EntryRule: Sendable, Equatable {
         case .emailDomains: "email_domains"
         case .appMetadataFlag(let flag): "app_metadata_flag:" + flag
         case .anyRole: "roles"
+        case .permissions: "permissions"
         }
     }
 
@@ -31,17 +38,18 @@ public enum EntryRule: Sendable, Equatable {
         case .emailDomains: "mini_app.refused.email_domains"
         case .appMetadataFlag: "mini_app.refused.app_metadata_flag"
         case .anyRole: "mini_app.refused.roles"
+        case .permissions: "mini_app.refused.permissions"
         }
     }
 
     /// Every words key a refusal may use.
     static let allWordsKeys = [
         "mini_app.refused.email_verified", "mini_app.refused.email_domains", "mini_app.refused.app_metadata_flag",
-        "mini_app.refused.roles",
+        "mini_app.refused.roles", "mini_app.refused.permissions", "mini_app.refused.api_unavailable",
     ]
 
-    /// True when `session`'s person meets the rule.
-    public func holds(for session: Session) -> Bool {
+    /// True when `session`'s person, holding `token` for the app's API, meets the rule.
+    public func holds(for session: Session, token: APIToken? = nil) -> Bool {
         switch self {
         case .emailVerified:
             return session.profile.emailVerified == true
@@ -55,6 +63,8 @@ public enum EntryRule: Sendable, Equatable {
             return session.metadata.flags.contains(flag)
         case .anyRole(let roles):
             return session.roles.contains(where: roles.contains)
+        case .permissions(let needed):
+            return needed.allSatisfy { token?.permissions.contains($0) == true }
         }
     }
 }

@@ -13,11 +13,15 @@ public struct MiniApp: Sendable, Equatable {
     public let assertionAudience: String
     /// Who may enter: every rule must hold.
     public let rules: [EntryRule]
+    /// Its API, which it calls with the person's access token; nil when it has none.
+    public let api: MiniAppAPI?
 
     /// A mini app with these values.
     public init(
-        name: String, titles: [Language: String], path: String, assertionAudience: String, rules: [EntryRule]
+        name: String, titles: [Language: String], path: String, assertionAudience: String, rules: [EntryRule],
+        api: MiniAppAPI? = nil
     ) {
+        self.api = api
         self.name = name
         self.titles = titles
         self.path = path
@@ -25,8 +29,23 @@ public struct MiniApp: Sendable, Equatable {
         self.rules = rules
     }
 
-    /// The first rule `session`'s person does not meet; nil when they may enter.
-    public func firstUnmetRule(for session: Session) -> EntryRule? {
-        rules.first { !$0.holds(for: session) }
+    /// The first rule `session`'s person does not meet, holding `token`; without a token, the
+    /// rules it alone settles are left for later. Nil when they may enter (so far).
+    public func firstUnmetRule(for session: Session, token: APIToken? = nil) -> EntryRule? {
+        rules.first { (token != nil || !$0.needsToken) && !$0.holds(for: session, token: token) }
+    }
+}
+
+/// A mini app's API: the audience its access tokens must name and the scopes they must carry.
+public struct MiniAppAPI: Sendable, Equatable {
+    /// The API's identifier at the provider (`aud`).
+    public let audience: String
+    /// The scopes asked for and required.
+    public let scopes: [String]
+
+    /// An API with these values.
+    public init(audience: String, scopes: [String]) {
+        self.audience = audience
+        self.scopes = scopes
     }
 }

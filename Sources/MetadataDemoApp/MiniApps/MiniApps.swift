@@ -37,8 +37,11 @@ public struct MiniApps: Sendable {
     public static let setting = "MINI_APPS_FILE"
 
     /// The apps of the file `environment` names in `MINI_APPS_FILE` (none without it), whose
-    /// assertions default to `baseURL` with the app's path; throws `SettingsProblems`.
-    public init(environment: [String: String], baseURL: String) throws(SettingsProblems) {
+    /// assertions default to `baseURL` with the app's path; an API other than `loginAudience`
+    /// needs a provider that `isAuth0`. Throws `SettingsProblems`.
+    public init(environment: [String: String], baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil)
+        throws(SettingsProblems)
+    {
         guard let path = environment[Self.setting]?.trimmingWhitespace(), !path.isEmpty else {
             self.init()
             return
@@ -50,7 +53,7 @@ public struct MiniApps: Sendable {
         do { document = try JSONValue.decode(Array(data)) } catch {
             throw SettingsProblems(lines: ["\(Self.setting): \(path) is not JSON (\(error))"])
         }
-        var reader = MiniAppsReader(baseURL: baseURL)
+        var reader = MiniAppsReader(baseURL: baseURL, isAuth0: isAuth0, loginAudience: loginAudience)
         let apps = reader.read(document)
         guard reader.problems.isEmpty else {
             throw SettingsProblems(lines: reader.problems.map { "\(Self.setting): \($0)" })

@@ -5,13 +5,20 @@ import Web
 /// and the key) rather than stopping at the first.
 struct MiniAppsReader {
     let baseURL: String
+    /// The provider is Auth0 (Multi-Resource Refresh Token), and the login's own audience.
+    let isAuth0: Bool
+    let loginAudience: String?
     private(set) var problems: [String] = []
     private(set) var rolesClaim: String?
     /// Every name and path given so far, read well or not, so a repeat is said either way.
     private var names: Set<String> = []
     private var paths: [(name: String, path: String)] = []
 
-    init(baseURL: String) { self.baseURL = baseURL }
+    init(baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil) {
+        self.baseURL = baseURL
+        self.isAuth0 = isAuth0
+        self.loginAudience = loginAudience
+    }
 
     /// The product's own first path segments: a mini app under one would hide a page of the product.
     static let reservedSegments: Set<String> = [
@@ -59,7 +66,7 @@ struct MiniAppsReader {
         } else if !names.insert(nameText).inserted {
             problem("name", "another app has this name")
         }
-        let known: Set<String> = ["name", "title", "path", "assertion_audience", "allow"]
+        let known: Set<String> = ["name", "title", "path", "assertion_audience", "allow", "api"]
         for key in fields.keys.sorted() where !known.contains(key) {
             problem(key, "unknown key (an app has " + known.sorted().joined(separator: ", ") + ")")
         }
@@ -86,9 +93,39 @@ struct MiniAppsReader {
             audience = given.string.flatMap { $0.hasPrefix("https://") || $0.hasPrefix("http://") ? $0 : nil }
             if audience == nil { problem("assertion_audience", "must be an http(s) URL naming the app") }
         }
-        let rules = readRules(fields["allow"], problem)
-        guard let name, let path, let audience, titles.count == Language.allCases.count, let rules else { return nil }
-        return MiniApp(name: name, titles: titles, path: path, assertionAudience: audience, rules: rules)
+        let api = readAPI(fields["api"], problem)
+        var rules = readRules(fields["allow"], problem)
+        if rules?.contains(where: \.needsToken) == true, fields["api"] == nil {
+            problem("allow.permissions", "needs api: the permissions are those of the app's access token for its API")
+            rules = nil
+        }
+        guard let name, let path, let audience, titles.count == Language.allCases.count, let rules,
+            fields["api"] == nil || api != nil
+        else { return nil }
+        return MiniApp(name: name, titles: titles, path: path, assertionAudience: audience, rules: rules, api: api)
+    }
+
+    /// The app's API (`{"audience": …, "scope": "a b"}`); nil after a problem or without one.
+    private func readAPI(_ value: JSONValue?, _ problem: (String, String) -> Void) -> MiniAppAPI? {
+        guard let value else { return nil }
+        guard let fields = value.object, let audience = fields["audience"]?.string, !audience.isEmpty,
+            let scope = fields["scope"]?.string, !scope.trimmingWhitespace().isEmpty,
+            Set(fields.keys).isSubset(of: ["audience", "scope"])
+        else {
+            problem(
+                "api", "must be {\"audience\": the API's identifier, \"scope\": the scopes it needs, space-separated}")
+            return nil
+        }
+        // Only Auth0 exchanges the refresh token for another API's token (Multi-Resource Refresh
+        // Token); another provider's login token serves only its own audience.
+        guard isAuth0 || audience == loginAudience else {
+            problem(
+                "api.audience",
+                "\(audience) is not the login's own audience (AUTH0_AUDIENCE); only Auth0 gives tokens for another API "
+                    + "(Multi-Resource Refresh Token), and token exchange (RFC 8693) is not supported yet")
+            return nil
+        }
+        return MiniAppAPI(audience: audience, scopes: scope.split(separator: " ").map(String.init))
     }
 
     /// The rules of `allow`, in a fixed order; nil after a problem.
@@ -100,7 +137,7 @@ struct MiniAppsReader {
         }
         var rules: [EntryRule] = []
         var fine = true
-        let known = ["email_verified", "email_domains", "app_metadata_flag", "roles"]
+        let known = ["email_verified", "email_domains", "app_metadata_flag", "roles", "permissions"]
         for key in fields.keys.sorted() where !known.contains(key) {
             problem("allow.\(key)", "unknown rule (the rules are " + known.joined(separator: ", ") + ")")
             fine = false
@@ -141,6 +178,15 @@ struct MiniAppsReader {
                 fine = false
             } else {
                 rules.append(.anyRole(roles))
+            }
+        }
+        if let value = fields["permissions"] {
+            let names = value.array?.compactMap { $0.string.flatMap { $0.isEmpty ? nil : $0 } } ?? []
+            if names.isEmpty || names.count != value.array?.count {
+                problem("allow.permissions", "must be a list of permission names, every one of which is needed")
+                fine = false
+            } else {
+                rules.append(.permissions(names))
             }
         }
         return fine ? rules : nil

@@ -6,27 +6,76 @@ import Web
 extension Routes {
     /// `GET /auth/check/NAME`, for nginx `auth_request` in the app's location: 401 with the login
     /// link for a visitor, 403 (and a log line naming the rule) for a person the app's rules keep
-    /// out, else 204 with who they are and an identity assertion for this app's audience alone.
-    func miniAppCheck(_ app: MiniApp, _ context: RequestContext) -> Response {
-        guard let session = context.session else { return Routes.loginNeeded(context) }
-        if let rule = app.firstUnmetRule(for: session) {
-            context.log(.info, "mini_app_refused", ["app": app.name, "rule": rule.name])
-            return Response(status: 403)
+    /// out, else 204 with who they are, an identity assertion for this app's audience alone and,
+    /// for an app with an API, the person's access token for that API (`X-Auth-Access-Token`,
+    /// which nginx passes to this app only).
+    func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
+        guard var session = context.session else { return Routes.loginNeeded(context) }
+        if let rule = app.firstUnmetRule(for: session) { return refuse(app, rule, context) }
+        var token: APIToken?
+        if let api = app.api {
+            try context.requireWaiting()
+            let spent = session.refreshToken
+            do {
+                token = try services.apiTokens.token(for: &session, audience: api.audience, scopes: api.scopes)
+            } catch is SessionEnded {
+                services.endEndedByTenant(context)
+                return Routes.loginNeeded(context)
+            } catch let error as APITokenUnavailable where error.reason == "scope_not_granted" {
+                // The provider did not grant the person what the app needs: a refusal like a rule's.
+                return refuse(app, .permissions(api.scopes), context, why: "permissions")
+            } catch {
+                let reason = (error as? APITokenUnavailable)?.reason ?? "\(error)"
+                context.log(.warning, "mini_app_api_token_unavailable", ["app": app.name, "reason": reason])
+                var response = Response(status: 403)
+                response.add("X-Auth-Refusal", "api_unavailable")
+                return response
+            }
+            // The refresh token rotated: this browser keeps the new one.
+            if session.refreshToken != spent { context.updateSession { $0.refreshToken = session.refreshToken } }
+            if let rule = app.firstUnmetRule(for: session, token: token) { return refuse(app, rule, context) }
         }
         let assertion = try? services.assertions?.assertion(for: session, audience: app.assertionAudience)
-        return Routes.admitted(session, assertion: assertion)
+        var response = Routes.admitted(session, assertion: assertion)
+        if let token { response.add("X-Auth-Access-Token", token.value) }
+        return response
+    }
+
+    /// 403 for nginx, and the log line that names the rule (never the person's values);
+    /// `X-Auth-Refusal` tells the refusal page what only the check could see.
+    private func refuse(_ app: MiniApp, _ rule: EntryRule, _ context: RequestContext, why: String? = nil) -> Response {
+        context.log(.info, "mini_app_refused", ["app": app.name, "rule": rule.name])
+        var response = Response(status: 403)
+        if let why { response.add("X-Auth-Refusal", why) }
+        return response
     }
 
     /// `GET /auth/refused/NAME`: the page nginx shows for the check's 403, in the person's
-    /// language, saying what is missing and nothing more (not the domains or roles that would let
-    /// them in). Asked again after the rules changed (or by hand), it sends a visitor to log in
-    /// and a person now let in to the app.
-    func miniAppRefused(_ app: MiniApp, _ context: RequestContext) -> Response {
+    /// language, saying what is missing and nothing more (not the domains, roles or permissions
+    /// that would let them in). Asked again after the rules changed (or by hand), it sends a
+    /// visitor to log in and a person now let in to the app.
+    func miniAppRefused(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         guard let session = context.session else {
             return Response.redirect(to: "/login?" + PercentEncoding.formEncode([("returnTo", app.path)]), status: 303)
         }
-        guard let rule = app.firstUnmetRule(for: session) else { return Response.redirect(to: app.path, status: 303) }
+        var key = app.firstUnmetRule(for: session)?.wordsKey
+        if key == nil, let api = app.api {
+            // What the check saw of the token (nginx passes its X-Auth-Refusal as `why`): only
+            // a choice among these sentences, whoever writes it.
+            switch (try? FormData(urlEncoded: Array(context.request.query.utf8)))?["why"] {
+            case "permissions": key = "mini_app.refused.permissions"
+            case "api_unavailable": key = "mini_app.refused.api_unavailable"
+            default:
+                try context.requireWaiting()
+                if let token = services.apiTokens.kept(for: session, audience: api.audience) {
+                    key = app.firstUnmetRule(for: session, token: token)?.wordsKey
+                } else {
+                    key = "mini_app.refused.api_unavailable"
+                }
+            }
+        }
+        guard let key else { return Response.redirect(to: app.path, status: 303) }
         return context.pages.problem(
-            status: 403, key: rule.wordsKey, arguments: ["app": app.titles[context.language] ?? app.name])
+            status: 403, key: key, arguments: ["app": app.titles[context.language] ?? app.name])
     }
 }

@@ -35,6 +35,8 @@ public struct AppServices: Sendable {
     public let assertions: IdentityAssertions?
     /// The mini apps of `MINI_APPS_FILE` (none without it).
     public let miniApps: MiniApps
+    /// The person's access tokens for mini apps' APIs.
+    public let apiTokens: APITokens
 
     /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
     /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
@@ -71,6 +73,8 @@ public struct AppServices: Sendable {
         keys = mechanisms.keys
         metadata = mechanisms.metadata
         logins = mechanisms.logins
+        apiTokens = try APITokens(
+            renewer: mechanisms.renewer, store: store, secrets: settings.cookieSecrets, clock: clock)
         logoutTokens = LogoutTokenVerifier(
             issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
             algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret)

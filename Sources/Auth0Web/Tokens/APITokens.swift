@@ -1,0 +1,109 @@
+import Foundation
+import OpenSSLCrypto
+import Web
+
+/// An access token for a mini app's API, checked to be what was asked for.
+public struct APIToken: Sendable, Equatable {
+    /// The bearer token.
+    public let value: String
+    /// Seconds since 1970.
+    public let expiresAt: Int64
+    /// Its `permissions` claim (Auth0's RBAC with "Add Permissions in the Access Token").
+    public let permissions: [String]
+}
+
+/// Why no token for a mini app's API could be handed on.
+public struct APITokenUnavailable: Error, Equatable {
+    /// `audience_mismatch` (the provider answered with a token for another audience: Auth0 does
+    /// so, silently, for an API no Multi-Resource Refresh Token policy names), `scope_not_granted`
+    /// (the token lacks a scope asked for: with RBAC, one the person does not hold),
+    /// `no_refresh_token` (the login has none), or the token endpoint's failure code.
+    public let reason: String
+}
+
+/// The person's access tokens for mini apps' APIs, one per session and audience, obtained as
+/// Auth0's own SDKs obtain them: the session's refresh token exchanged with `audience` and `scope`
+/// (Multi-Resource Refresh Token), spent once across every worker (`TokenRenewer`). Kept sealed in
+/// the session ledger's store until a minute before they expire, never in the browser: every
+/// worker finds the one obtained, and a check costs one store read. What the provider answers is
+/// checked (`aud`, `scope`) and a token that does not fit is never kept or handed on.
+public final class APITokens: Sendable {
+    private let renewer: TokenRenewer
+    private let store: any SharedStore
+    private let sealer: CookieSealer
+    private let clock: Clock
+    /// Renewed this long before it expires.
+    static let marginSeconds: Int64 = 60
+
+    /// Tokens renewed through `renewer`, kept in `store`, sealed with a key from `secrets`.
+    public init(renewer: TokenRenewer, store: any SharedStore, secrets: [String], clock: Clock) throws {
+        self.renewer = renewer
+        self.store = store
+        sealer = try CookieSealer(secrets: secrets, purpose: "api-token", clock: clock)
+        self.clock = clock
+    }
+
+    /// The kept token of `session` for `audience`, when there is one good for another minute;
+    /// calls nobody but the store.
+    public func kept(for session: Session, audience: String) -> APIToken? {
+        let name = Self.key(session, audience)
+        guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
+            let opened = sealer.open(text, name: name),
+            let token = String(validating: opened.payload, as: UTF8.self),
+            let checked = Self.checked(token, audience: audience, scopes: [], now: Int64(clock.now()))
+        else { return nil }
+        return checked.expiresAt - Int64(clock.now()) > Self.marginSeconds ? checked : nil
+    }
+
+    /// The token of `session` for `audience` with `scopes`: the kept one, else a new one from the
+    /// refresh token (which rotates: `session` keeps the new one). Throws `SessionEnded` when the
+    /// provider refused the refresh token, else `APITokenUnavailable`.
+    public func token(for session: inout Session, audience: String, scopes: [String]) throws -> APIToken {
+        if let kept = kept(for: session, audience: audience) { return kept }
+        guard let refreshToken = session.refreshToken else { throw APITokenUnavailable(reason: "no_refresh_token") }
+        let tokens: TokenSet
+        do {
+            tokens = try renewer.renew(
+                refreshToken: refreshToken, session: session.renewalScope,
+                for: (audience, scopes.joined(separator: " ")))
+        } catch {
+            if error.code == .refreshRefused { throw SessionEnded(error.code.rawValue) }
+            throw APITokenUnavailable(reason: error.code.rawValue)
+        }
+        if let rotated = tokens.refreshToken { session.refreshToken = rotated }
+        let now = Int64(clock.now())
+        guard var token = Self.checked(tokens.accessToken, audience: audience, scopes: scopes, now: now) else {
+            let forAudience = Self.checked(tokens.accessToken, audience: audience, scopes: [], now: now) != nil
+            throw APITokenUnavailable(reason: forAudience ? "scope_not_granted" : "audience_mismatch")
+        }
+        token = APIToken(
+            value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions)
+        let name = Self.key(session, audience)
+        let ttl = token.expiresAt - now - Self.marginSeconds
+        if ttl > 0, let sealed = try? sealer.seal(Array(token.value.utf8), name: name, lifetime: ttl + 1) {
+            try? store.set(name, Array(sealed.utf8), ttl: Double(ttl))  // unkept, the next check asks again
+        }
+        return token
+    }
+
+    /// The store's key of a session's token for an API: a digest, so neither the person nor the
+    /// API is readable in the store.
+    static func key(_ session: Session, _ audience: String) -> String {
+        "api-token:" + Base64URL.encode(SHA256.hash(Array((session.renewalScope + "\u{0}" + audience).utf8)))
+    }
+
+    /// `token` when its claims say it is for `audience`, holds every one of `scopes` and has not
+    /// expired at `now`; nil otherwise (or when it is not a JWT whose claims can be read).
+    static func checked(_ token: String, audience: String, scopes: [String], now: Int64) -> APIToken? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let claims = JSONValue.parse(payload),
+            let expires = claims["exp"]?.number, expires.isFinite, expires > 0, expires < 1e12, Int64(expires) > now
+        else { return nil }
+        let audiences = claims["aud"]?.string.map { [$0] } ?? claims["aud"]?.array?.compactMap(\.string) ?? []
+        let granted = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+        guard audiences.contains(audience), scopes.allSatisfy(granted.contains) else { return nil }
+        return APIToken(
+            value: token, expiresAt: Int64(expires),
+            permissions: claims["permissions"]?.array?.compactMap(\.string) ?? [])
+    }
+}

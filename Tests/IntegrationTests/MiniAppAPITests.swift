@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+import Web
+
+/// Issue 39, item 2's refusals, against the dev tenant as Auth0 documents it: an API no
+/// Multi-Resource Refresh Token policy names (the tenant silently answers for the login's own
+/// audience: the product hands nothing on), a scope the person's permissions do not grant (RBAC),
+/// and a permission the app's rules need that the token does not carry.
+@Suite(.serialized) final class MiniAppAPITests {
+    let stack: Stack
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "mini-apps-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/mini-apps.json"
+        try #"""
+        {"apps": [
+          {"name": "reports", "title": {"en": "Reports", "zh": "报告"}, "path": "/reports/",
+           "api": {"audience": "https://reports.metadata-demo.example/", "scope": "read:reports"}},
+          {"name": "notes", "title": {"en": "Notes", "zh": "笔记"}, "path": "/notes/",
+           "api": {"audience": "https://announcements.metadata-demo.example/", "scope": "read:announcements"}},
+          {"name": "ledger", "title": {"en": "Ledger", "zh": "账本"}, "path": "/ledger/",
+           "api": {"audience": "https://account.metadata-demo.example/", "scope": "read:account"},
+           "allow": {"permissions": ["read:account", "read:ledger"]}}
+        ]}
+        """#.write(toFile: file, atomically: true, encoding: .utf8)
+        stack = try Stack(miniAppsFile: file)
+    }
+
+    deinit {
+        stack.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    @Test func anAPIOutsideThePoliciesGetsNoTokenAndTheAppIsNotReached() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let answer = try browser.get(stack.baseURL + "/reports/")
+        #expect(answer.status == 403)
+        #expect(answer.body.contains("Reports cannot open for you"), "\(answer.body)")
+        #expect(answer.body.contains("could not be given access to its service on your behalf"))
+        #expect(!answer.body.contains("Reports for"), "the app was never reached")
+        #expect(try stack.log("dev-tenant").contains("token grant"), "the tenant was asked")
+        #expect(!(try stack.log("dev-tenant").contains("multi-resource token issued")), "and answered for the default")
+        #expect(
+            try eventuallyLogged("mini_app_api_token_unavailable", "app=reports", "reason=audience_mismatch"),
+            "\(stack.logForAMessage("worker").suffix(1500))")
+        let chinese = try browser.get(stack.baseURL + "/reports/", headers: [("Accept-Language", "zh-CN")])
+        #expect(chinese.status == 403 && chinese.body.contains("「报告」无法为你打开"))
+    }
+
+    @Test func aScopeThePersonIsNotGrantedIsARefusal() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.random)
+        let answer = try browser.get(stack.baseURL + "/notes/")
+        #expect(
+            answer.status == 403 && answer.body.contains("Notes needs a permission your account has not been given."))
+        #expect(try eventuallyLogged("mini_app_refused", "app=notes", "rule=permissions"))
+        // skippy holds the permission: the same app opens, its API answering.
+        let skippy = TestClient()
+        try skippy.logIn(stack, as: DemoUser.skippy)
+        let opened = try skippy.get(stack.baseURL + "/notes/")
+        #expect(opened.status == 200 && opened.body.contains("API 200:"), "\(opened.body)")
+    }
+
+    @Test func aPermissionTheTokenDoesNotCarryIsARefusal() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let answer = try browser.get(stack.baseURL + "/ledger/", headers: [("Accept-Language", "zh-CN")])
+        #expect(answer.status == 403 && answer.body.contains("「账本」需要一项你的帐户尚未获得的权限。"))
+        #expect(!answer.body.contains("read:ledger"), "the page does not name the permission")
+    }
+
+    private func eventuallyLogged(_ parts: String...) throws -> Bool {
+        eventually(within: 5) {
+            let log = stack.logForAMessage("worker")
+            return log.split(separator: "\n").contains { line in parts.allSatisfy { line.contains($0) } }
+        }
+    }
+}

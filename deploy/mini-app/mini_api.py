@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""The example API of a mini app: it answers only a request whose bearer token is an access token
+the provider issued for this API, verified as a real API verifies one (PyJWT, Debian's
+python3-jwt): the RS256 signature against the provider's published keys (fetched again on an
+unknown kid, at most once per 30 s), the issuer, the audience (this API's identifier, so a token
+made for another app's API is refused), the expiry, and the scope it needs among the token's
+scope and, when the token lists them (Auth0's RBAC), its permissions.
+
+  mini_api.py --listen unix:/path/api.sock|HOST:PORT --issuer https://TENANT/ --audience API_ID
+              --scope read:things [--jwks URL] [--name TEXT]
+
+Answers (RFC 6750): 200 with {"api", "sub", "scope", "permissions"}; 401 with
+WWW-Authenticate: Bearer error="invalid_token" for a missing or refused token; 403 with
+error="insufficient_scope" for a token without the scope.
+"""
+import argparse
+import http.server
+import json
+import os
+import socket
+import sys
+
+import jwt
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mini_app import Keys, serve  # noqa: E402 (beside this file)
+
+socket.setdefaulttimeout(5)  # the key fetch has no timeout of its own
+
+
+class APIHandler(http.server.BaseHTTPRequestHandler):
+    server_version = "mini-api"
+    sys_version = ""
+
+    def do_GET(self):
+        header = self.headers.get("Authorization", "")
+        if not header.lower().startswith("bearer ") or not header[7:].strip():
+            return self.refuse(401, "invalid_token", "no bearer token")
+        token = header[7:].strip()
+        try:
+            key = self.server.keys.key_for(token)
+            claims = jwt.decode(token, key, algorithms=["RS256"], audience=self.server.audience,
+                                issuer=self.server.issuer, leeway=5,
+                                options={"require": ["iss", "aud", "sub", "iat", "exp"]})
+        except (jwt.PyJWTError, OSError) as error:
+            return self.refuse(401, "invalid_token", str(error))
+        scopes = claims.get("scope", "").split()
+        permissions = claims.get("permissions")
+        if self.server.scope not in scopes or (permissions is not None and self.server.scope not in permissions):
+            return self.refuse(403, "insufficient_scope", f"{self.server.scope} is needed")
+        self.answer(200, {"api": self.server.name, "sub": claims["sub"], "scope": claims.get("scope", ""),
+                          "permissions": permissions or []})
+
+    def refuse(self, status, error, description):
+        challenge = f'Bearer error="{error}", error_description="{description.replace(chr(34), chr(39))}"'
+        if error == "insufficient_scope":
+            challenge += f', scope="{self.server.scope}"'
+        self.answer(status, {"error": error, "error_description": description},
+                    [("WWW-Authenticate", challenge)])
+
+    def answer(self, status, document, headers=()):
+        body = json.dumps(document, sort_keys=True).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass  # never a token in a log; the app in front logs what it needs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--listen", required=True)
+    parser.add_argument("--issuer", required=True)
+    parser.add_argument("--audience", required=True)
+    parser.add_argument("--scope", required=True)
+    parser.add_argument("--jwks")
+    parser.add_argument("--name", default="API")
+    args = parser.parse_args()
+    server = serve(args.listen, APIHandler)
+    server.issuer = args.issuer
+    server.audience = args.audience
+    server.scope = args.scope
+    server.name = args.name
+    server.keys = Keys(args.jwks or args.issuer.rstrip("/") + "/.well-known/jwks.json")
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

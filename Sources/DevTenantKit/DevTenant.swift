@@ -60,6 +60,7 @@ public struct DevTenant: Responder {
         router.add("GET", "/authorize") { try $0.authorize($1) }
         router.add("POST", "/u/login") { try $0.submitLogin($1) }
         router.add("POST", "/u/consent") { try $0.submitConsent($1) }
+        router.add("POST", "/u/mfa") { try $0.submitCode($1) }
         router.add("POST", "/oauth/token") { $0.token($1) }
         router.add("POST", "/oauth/revoke") { $0.revoke($1) }
         router.add("GET", "/userinfo") { $0.userinfo($1) }

@@ -48,6 +48,21 @@ public enum HMAC {
         return out
     }
 
+    /// The HMAC-SHA-1 of `message` under `key`: only for one-time codes (RFC 6238's TOTP and the
+    /// authenticator apps that compute them use it; HMAC-SHA-1 stands where SHA-1 alone does not).
+    public static func sha1(key: [UInt8], message: [UInt8]) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 20)
+        var length = 0
+        let keyBytes = key.isEmpty ? [0] : key
+        let made = out.withUnsafeMutableBufferPointer { buffer in
+            EVP_Q_mac(
+                nil, "HMAC", nil, "SHA1", nil, keyBytes, key.count, message, message.count, buffer.baseAddress,
+                buffer.count, &length)
+        }
+        guard made != nil, length == 20 else { throw CryptoError("EVP_Q_mac(HMAC-SHA1)") }
+        return out
+    }
+
     /// True when `mac` is `message`'s HMAC under `key`, compared in constant time.
     public static func verify(_ digest: Digest, key: [UInt8], message: [UInt8], mac: [UInt8]) -> Bool {
         guard let expected = try? Self.mac(digest, key: key, message: message) else { return false }

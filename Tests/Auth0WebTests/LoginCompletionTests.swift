@@ -8,8 +8,10 @@ import Web
     let time = ManualClock(TenantScript.now)
 
     /// A login begun in this browser: the callback's query and the cookies it sends back.
-    private func begun(_ mechanisms: Auth0Mechanisms, pending: String? = nil) throws -> (FormData, Cookies) {
-        let transaction = LoginTransaction.begin(returnTo: "/back", pendingAffirmation: pending)
+    private func begun(_ mechanisms: Auth0Mechanisms, pending: String? = nil, stepUp: StepUp? = nil) throws -> (
+        FormData, Cookies
+    ) {
+        let transaction = LoginTransaction.begin(returnTo: "/back", pendingAffirmation: pending, stepUp: stepUp)
         tenant.change { $0.nonce = transaction.nonce }
         let cookies = try mechanisms.transactions.start(transaction, existing: Cookies(header: ""))
         let header = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
@@ -52,6 +54,35 @@ import Web
         let (again, cookiesAgain) = try begun(plain)
         let without = try plain.logins.finish(query: again, cookies: cookiesAgain).session
         #expect(without.roles.isEmpty && without.metadata.flags.isEmpty, "no mini apps: nothing more kept")
+    }
+
+    /// A login that asked for a second factor within ten minutes (a mini app's step-up) stands
+    /// only when the ID token shows it: `acr` the policy with `mfa` in `amr`, `auth_time` recent.
+    @Test func aStepUpStandsOnlyWhenTheIDTokenShowsIt() throws {
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
+        let stepUp = StepUp(maxAge: 600, acrValues: StepUp.multiFactorPolicy)
+        let now = JSONValue.number(TenantScript.now)
+        let shown: [String: JSONValue] = [
+            "acr": .string(StepUp.multiFactorPolicy), "amr": .array(["mfa"]), "auth_time": now,
+        ]
+        let cases: [([String: JSONValue], Bool)] = [
+            ([:], false), (shown.merging(["amr": .array(["pwd"])]) { $1 }, false),
+            (shown.merging(["acr": "http://example/other"]) { $1 }, false),
+            (shown.merging(["auth_time": .number(TenantScript.now - 3_600)]) { $1 }, false),
+            (shown.filter { $0.key != "auth_time" }, false), (shown, true),
+        ]
+        for (claims, stands) in cases {
+            tenant.change { $0.extraClaims = claims }
+            let (query, cookies) = try begun(mechanisms, stepUp: stepUp)
+            do {
+                let session = try mechanisms.logins.finish(query: query, cookies: cookies).session
+                #expect(stands, "\(claims)")
+                #expect(session.acr == StepUp.multiFactorPolicy && session.amr == ["mfa"])
+                #expect(session.authTime == Int64(TenantScript.now))
+            } catch {
+                #expect(!stands && error.code == .stepUpNotMet, "\(claims): \(error)")
+            }
+        }
     }
 
     /// A token of under a minute and no refresh token (no `offline_access`): the login

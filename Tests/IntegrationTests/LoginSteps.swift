@@ -37,6 +37,18 @@ extension TestClient {
         return location
     }
 
+    /// The tenant's one-time-code page (a login asking for the multi-factor policy) answered with
+    /// `code`, by default the person's current one (`scripts/demo-totp`, computed apart from the
+    /// tenant's own code); any other answer is returned as it is.
+    func passCode(_ answer: Answer, tenant: String, email: String, code: String? = nil) throws -> Answer {
+        guard answer.body.contains("action=\"/u/mfa\""), let tx = TestClient.hiddenField("tx", in: answer.body) else {
+            return answer
+        }
+        let code = try code ?? Stack.check(Stack.repoRoot + "/scripts/demo-totp", [email]).trimmingWhitespace()
+        return try post(
+            tenant + "/u/mfa", form: [("tx", tx), ("code", code), ("action", "verify")], headers: [("Origin", tenant)])
+    }
+
     /// The tenant's "Authorize App" screen (a person's first login to the app) answered with
     /// Accept; any other answer is returned as it is.
     func acceptConsent(_ answer: Answer, tenant: String) throws -> Answer {

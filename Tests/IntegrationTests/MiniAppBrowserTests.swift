@@ -55,4 +55,33 @@ import Web
             throw error
         }
     }
+
+    /// Account needs a second factor: the tenant's one-time-code page, in the person's language,
+    /// refuses a wrong code and, given the right one, brings them back to the page they asked for;
+    /// axe finds nothing on it.
+    @Test(arguments: ["en", "zh"]) func theSecondFactorIsAskedInTheirLanguage(language: String) throws {
+        let heading = language == "en" ? "Verify your identity" : "验证你的身份"
+        do {
+            try browser.open(stack.baseURL + "/lang/" + language)
+            try logIn(DemoUser.skippy, at: "/login")
+            try browser.wait("the logged-in page") { try browser.currentURL() == stack.baseURL + "/" }
+            try browser.open(stack.baseURL + "/account/profile?x=1")
+            try browser.wait("the code page") { try browser.findAll("form[action='/u/mfa']").count == 1 }
+            #expect(try browser.text("h1") == heading)
+            try browser.screenshot("mini-app-mfa-\(language)")
+            let found = try violations()
+            #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+            try browser.type("000000", into: "#code")
+            try browser.click("button[value=verify]")
+            try browser.wait("the wrong code's message") { try browser.findAll(".error").count == 1 }
+            let code = try Stack.check(Stack.repoRoot + "/scripts/demo-totp", [DemoUser.skippy.email])
+            try browser.type(code.trimmingWhitespace(), into: "#code")
+            try browser.click("button[value=verify]")
+            try browser.wait("the app") { try browser.currentURL() == stack.baseURL + "/account/profile?x=1" }
+            #expect(try browser.text("body").hasPrefix("Account for auth0|6489e0a1c2b3d4e5f6a7b8ca"))
+        } catch {
+            browser.recordFailure("mini-app-mfa-\(language)")
+            throw error
+        }
+    }
 }

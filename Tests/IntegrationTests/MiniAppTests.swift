@@ -13,6 +13,54 @@ import Web
     private let skippy = "auth0|6489e0a1c2b3d4e5f6a7b8ca (skippy@example.com)"
     private let random = "auth0|6489e0a1c2b3d4e5f6a7b8c9 (randomuser@example.com)"
 
+    /// Opens `page` of Account, which asks for a second factor: the check's login link asks for
+    /// it, the tenant asks for the code (the person's current one), and the browser comes back
+    /// to `page`, answered.
+    private func stepUp(_ browser: TestClient, _ email: String, at page: String, code: String? = nil) throws
+        -> TestClient.Answer
+    {
+        let first = try browser.get(stack.baseURL + page)
+        guard first.status == 302, let login = first.header("location") else { return first }
+        let authorize = try #require(try browser.get(login).header("location"))
+        let tenant = authorize.components(separatedBy: "/authorize")[0]
+        var answer = try browser.passCode(try browser.get(authorize), tenant: tenant, email: email, code: code)
+        answer = try browser.acceptConsent(answer, tenant: tenant)
+        guard answer.status == 302, let callback = answer.header("location") else { return answer }
+        let back = try browser.get(callback)
+        #expect(back.header("location") == page)
+        return try browser.get(stack.baseURL + page)
+    }
+
+    /// Account needs a second factor (the multi-factor policy, within 10 minutes): the check
+    /// sends the person to log in asking for it; a wrong code is refused on the tenant's page,
+    /// the right one brings them back to the page they asked for; then it is not asked again.
+    @Test func theAccountAppAsksForASecondFactorOnce() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let first = try browser.get(stack.baseURL + "/account/orders?page=2")
+        #expect(first.status == 302)
+        let login = try #require(first.header("location"))
+        #expect(
+            login == stack.baseURL + "/login?returnTo=%2Faccount%2Forders%3Fpage%3D2&max_age=600&acr_values="
+                + "http%3A%2F%2Fschemas.openid.net%2Fpape%2Fpolicies%2F2007%2F06%2Fmulti-factor")
+        let authorize = try #require(try browser.get(login).header("location"))
+        #expect(authorize.contains("acr_values=http") && authorize.contains("max_age=600"))
+        let tenant = authorize.components(separatedBy: "/authorize")[0]
+        let codePage = try browser.get(authorize)
+        #expect(codePage.status == 200 && codePage.body.contains("action=\"/u/mfa\""), "\(codePage.body)")
+        let wrong = try browser.passCode(codePage, tenant: tenant, email: DemoUser.skippy.email, code: "000000")
+        #expect(wrong.status == 400 && wrong.body.contains("Wrong code"))
+        let right = try browser.passCode(wrong, tenant: tenant, email: DemoUser.skippy.email)
+        let callback = try #require(right.header("location"), "\(right.status) \(right.body)")
+        #expect(try browser.get(callback).header("location") == "/account/orders?page=2")
+        let account = try browser.get(stack.baseURL + "/account/orders?page=2")
+        #expect(account.status == 200 && account.body.hasPrefix("Account for \(skippy)\n"), "\(account.body)")
+        // Remembered for the app's max_age: the next pages open at once.
+        #expect(try browser.get(stack.baseURL + "/account/").status == 200)
+        #expect(try browser.get(stack.baseURL + "/announcements/").status == 200)
+        #expect(try stack.log("dev-tenant").components(separatedBy: "multi-factor step passed").count == 2)
+    }
+
     /// What an example app's API answered it, as the app shows it under its first line.
     private func api(_ body: String) throws -> (status: String, said: JSONValue) {
         let line = try #require(body.split(separator: "\n").first { $0.hasPrefix("API ") }, "\(body)")
@@ -32,7 +80,7 @@ import Web
         #expect(said.status == "200" && said.said["api"]?.string == "Announcements API", "\(announcements.body)")
         #expect(said.said["sub"]?.string == "auth0|6489e0a1c2b3d4e5f6a7b8ca")
         #expect(said.said["permissions"] == .array(["read:announcements"]))
-        let account = try browser.get(stack.baseURL + "/account/settings?tab=2")
+        let account = try stepUp(browser, DemoUser.skippy.email, at: "/account/settings?tab=2")
         #expect(account.status == 200 && account.body.hasPrefix("Account for \(skippy)\n"))
         #expect(try api(account.body).said["api"]?.string == "Account API", "\(account.body)")
         // The exchanges happened at the tenant once each; a second visit uses the kept tokens.
@@ -73,7 +121,7 @@ import Web
         #expect(
             logs.contains("mini_app_refused") && logs.contains("app=announcements")
                 && logs.contains("rule=app_metadata_flag:display_announcement"), "\(logs.suffix(2000))")
-        let account = try browser.get(stack.baseURL + "/account/")
+        let account = try stepUp(browser, DemoUser.random.email, at: "/account/")
         #expect(account.status == 200 && account.body.hasPrefix("Account for \(random)\n"))
     }
 

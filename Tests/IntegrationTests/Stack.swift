@@ -68,7 +68,21 @@ final class Stack: @unchecked Sendable {
         LoopbackPort.waitUntilAccepting(appPort, seconds: 5)
         try waitForPort(tenantPort)
         for index in 0..<workers { try startWorker(index + 1) }
+        for index in 0..<workers { try waitUntilServing(index + 1) }
         Stack.register(self)
+    }
+
+    /// Waits until worker `index` serves the product: on a loaded machine its first look at the
+    /// tenant may go unanswered for its 15 s, and it then answers 503 ("Auth0 unreachable") until
+    /// its next look finds the tenant, which it logs (a test of that state starts its worker
+    /// itself). Read from its log, so no request is added to what tests count.
+    func waitUntilServing(_ index: Int, seconds: Double = 90) throws {
+        let name = Stack.workerName(index)
+        guard logForAMessage(name).contains("tenant unreachable at start") else { return }
+        let served = eventually(within: seconds, every: 0.2) {
+            logForAMessage(name).contains("tenant answers: serving")
+        }
+        if !served { throw StackError("\(name) did not reach the tenant within \(Int(seconds)) s") }
     }
 
     deinit { stop() }

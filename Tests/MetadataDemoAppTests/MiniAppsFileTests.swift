@@ -90,8 +90,8 @@ import Web
                 "MINI_APPS_FILE: app \"two\": allow.app_metadata_flag: must be the name of a key of app_metadata "
                     + "(no \".\")",
                 "MINI_APPS_FILE: app \"ok\": name: another app has this name",
-                "MINI_APPS_FILE: app \"ok\": colour: unknown key (an app has allow, api, assertion_audience, name, path, "
-                    + "title)",
+                "MINI_APPS_FILE: app \"ok\": colour: unknown key (an app has allow, api, assertion_audience, authentication, "
+                    + "name, path, title)",
                 "MINI_APPS_FILE: app \"ok\": path: must start and end with /, such as /announcements/",
                 "MINI_APPS_FILE: app \"ok\": api: must be {\"audience\": the API's identifier, \"scope\": the scopes it "
                     + "needs, space-separated}",

@@ -39,6 +39,9 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case nonceMismatch = "nonce_mismatch"
         case missingClaim = "missing_claim"
         case jwksUnavailable = "jwks_unavailable"
+        /// The ID token does not show the stronger authentication the login asked for (`max_age`,
+        /// `acr_values`): `auth_time` too old, or no `acr`/`amr` saying the second factor.
+        case stepUpNotMet = "step_up_not_met"
         // UserInfo
         /// UserInfo refused the access token or answered something that is not a JSON object.
         case userinfoFailed = "userinfo_failed"
@@ -112,6 +115,8 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
             (503, "error.auth0_busy")
         case .refreshRefused:
             (401, "error.logged_out")
+        case .stepUpNotMet:
+            (403, "error.step_up_not_met")
         case .refreshFailed, .revocationFailed:
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,

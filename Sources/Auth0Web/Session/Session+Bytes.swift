@@ -5,7 +5,8 @@ extension Session {
     // 3: `checkedAt` (revalidation) follows `createdAt`; a version 2 cookie opens as checked at login.
     // 4: the ID token for `id_token_hint` ends it; versions 2 and 3 open without one.
     // 5: the metadata's flags and the roles (mini apps' rules) follow; older versions open without.
-    private static let formatVersion: UInt8 = 5
+    // 6: how the person authenticated (auth_time, acr, amr: mini apps' step-up) follows.
+    private static let formatVersion: UInt8 = 6
 
     /// The session without its access token, in the compact byte format sealed into the session cookie.
     package func encoded() -> [UInt8] {
@@ -30,6 +31,9 @@ extension Session {
         w.write(optional: idTokenHint)
         w.write(list: metadata.flags)
         w.write(list: roles)
+        w.write(optional: authTime.map(String.init))
+        w.write(optional: acr)
+        w.write(list: amr)
         return w.bytes
     }
 
@@ -55,6 +59,9 @@ extension Session {
             let idTokenHint = version < 4 ? nil : try r.readOptionalString()
             let flags = version < 5 ? [] : try r.readList()
             let roles = version < 5 ? [] : try r.readList()
+            let authTime = version < 6 ? nil : try r.readOptionalString().flatMap { Int64($0) }
+            let acr = version < 6 ? nil : try r.readOptionalString()
+            let amr = version < 6 ? [] : try r.readList()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }
             var announcement: Announcement?
             if let announcementText, let announcementURL {
@@ -63,7 +70,8 @@ extension Session {
             self.init(
                 profile: profile, accessToken: nil, refreshToken: refreshToken, tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement, flags: flags),
-                createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint, roles: roles)
+                createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint, roles: roles, authTime: authTime,
+                acr: acr, amr: amr)
         } catch {
             return nil
         }

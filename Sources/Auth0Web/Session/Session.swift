@@ -58,13 +58,24 @@ public struct Session: Sendable, Equatable {
     /// The person's roles from the ID token's roles claim (`RuleFacts.rolesClaim`), for mini
     /// apps' rules; empty when none is configured.
     public var roles: [String]
+    /// How the person last authenticated at the provider, from the ID token: `auth_time` (nil
+    /// when it did not say), `acr` and `amr`; a mini app's step-up is judged from these.
+    public var authTime: Int64?
+    /// `acr`: the authentication context class the provider says the login met.
+    public var acr: String?
+    /// `amr`: how the person authenticated (`pwd`, `mfa`, …).
+    public var amr: [String]
 
     /// A session with these values.
     public init(
         profile: Profile, accessToken: AccessToken?, refreshToken: String?,
         tenantSessionID: String?, csrfToken: String, metadata: MetadataSnapshot = MetadataSnapshot(),
-        createdAt: Int64, checkedAt: Int64? = nil, idTokenHint: String? = nil, roles: [String] = []
+        createdAt: Int64, checkedAt: Int64? = nil, idTokenHint: String? = nil, roles: [String] = [],
+        authTime: Int64? = nil, acr: String? = nil, amr: [String] = []
     ) {
+        self.authTime = authTime
+        self.acr = acr
+        self.amr = amr
         self.profile = profile
         self.accessToken = accessToken
         self.refreshToken = refreshToken

@@ -32,7 +32,7 @@ extension DevTenant {
             "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
             "scope": .string(query["scope"] ?? "openid"), "method": .string(method),
         ]
-        for name in ["state", "nonce", "audience", "code_challenge"] {
+        for name in ["state", "nonce", "audience", "code_challenge", "max_age", "acr_values"] {
             if let value = query[name] { pending[name] = .string(value) }
         }
         let prompt = query["prompt"]
@@ -43,12 +43,22 @@ extension DevTenant {
             return try transferSession(transfer, pending: .object(pending), client: client, request: request)
         }
         if prompt != "login", let (user, sid) = ssoSession(request) {
-            if prompt == "none",
-                !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
-            {
-                return fail("consent_required", "Consent required")
+            let (authTime, multiFactor) = ssoAuthentication(request)
+            switch stepNeeded(.object(pending), authTime: authTime, multiFactor: multiFactor) {
+            case .code where prompt != "none":
+                return try codePage(.object(pending), user: user, sessionID: sid, authTime: authTime)
+            case .code, .password:
+                if prompt == "none" { return fail("interaction_required", "Multifactor authentication required") }
+            case nil:
+                if prompt == "none",
+                    !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
+                {
+                    return fail("consent_required", "Consent required")
+                }
+                return try afterLogin(
+                    authenticated(.object(pending), authTime: authTime, multiFactor: multiFactor), user: user,
+                    sessionID: sid)
             }
-            return try afterLogin(.object(pending), user: user, sessionID: sid)
         }
         if prompt == "none" { return fail("login_required", "Login required") }
         // The form's ticket is bound to this browser by a cookie and used once.
@@ -83,7 +93,9 @@ extension DevTenant {
             } else {
                 log(.info, "session transfer token honoured", ["client": client.clientID])
                 let (sid, cookie) = try startSession(for: user)
-                return try afterLogin(pending, user: user, sessionID: sid, newSession: cookie)
+                return try afterLogin(
+                    authenticated(pending, authTime: now(), multiFactor: false), user: user, sessionID: sid,
+                    newSession: cookie)
             }
         }
         log(.info, "session transfer token refused", ["client": client.clientID])
@@ -98,13 +110,31 @@ extension DevTenant {
         return page
     }
 
-    /// A new tenant session for `user` in this browser: its `sid` and its cookie.
+    /// A new tenant session for `user` in this browser, its password given now: its `sid` and its cookie.
     func startSession(for user: TenantUser) throws -> (sid: String, cookie: SetCookie) {
         let sid = Base64URL.encode(SecureRandom.bytes(16))
         store.addSession(sid, userID: user.userID)
+        return (sid, try ssoCookie(user: user, sessionID: sid, authTime: now(), multiFactor: false))
+    }
+
+    /// The single sign-on cookie of a tenant session: who, which session, when the password was
+    /// given and whether the second factor was.
+    func ssoCookie(user: TenantUser, sessionID: String, authTime: Double, multiFactor: Bool) throws -> SetCookie {
         let sso = try sealer.seal(
-            .object(["uid": .string(user.userID), "sid": .string(sid)]), purpose: "sso", expiresAt: now() + 3 * 86_400)
-        return (sid, SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.secureCookies))
+            .object([
+                "uid": .string(user.userID), "sid": .string(sessionID), "at": .number(authTime),
+                "mfa": .bool(multiFactor),
+            ]), purpose: "sso", expiresAt: now() + 3 * 86_400)
+        return SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.secureCookies)
+    }
+
+    /// When this browser's tenant session gave its password, and whether it passed the second
+    /// factor (a cookie sealed before either was kept: at its start of time, without).
+    func ssoAuthentication(_ request: Request) -> (authTime: Double, multiFactor: Bool) {
+        guard let value = request.cookies[DevTenant.ssoCookie],
+            let sso = sealer.open(value, purpose: "sso", now: now())
+        else { return (0, false) }
+        return (sso["at"]?.number ?? 0, sso["mfa"]?.bool ?? false)
     }
 
     mutating func submitLogin(_ request: Request) throws -> Response {
@@ -151,7 +181,15 @@ extension DevTenant {
                 redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
         }
         let (sid, cookie) = try startSession(for: user)
-        var response = try afterLogin(pending, user: user, sessionID: sid, newSession: cookie)
+        var response: Response
+        if stepNeeded(pending, authTime: now(), multiFactor: false) == .code {
+            response = try codePage(pending, user: user, sessionID: sid, authTime: now())
+            response.setCookie(cookie)
+        } else {
+            response = try afterLogin(
+                authenticated(pending, authTime: now(), multiFactor: false), user: user, sessionID: sid,
+                newSession: cookie)
+        }
         response.setCookie(clearTicket(ticket))
         return response
     }
@@ -179,7 +217,8 @@ extension DevTenant {
                 clientID: clientID, redirectURI: redirectURI, userID: user.userID, nonce: pending["nonce"]?.string,
                 scope: pending["scope"]?.string ?? "openid", audience: pending["audience"]?.string,
                 codeChallenge: pending["code_challenge"]?.string, challengeMethod: pending["method"]?.string ?? "plain",
-                sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime)))
+                sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime),
+                authTime: pending["auth_time"]?.number, multiFactor: pending["mfa"]?.bool ?? false))
         var pairs = [("code", code)]
         if let state = pending["state"]?.string { pairs.append(("state", state)) }
         return DevTenant.redirect(redirectURI, pairs)

@@ -42,10 +42,7 @@ extension DevTenant {
     /// The consent form's answer: Accept remembers the scopes and sends the code; Decline sends
     /// `access_denied`.
     mutating func submitConsent(_ request: Request) throws -> Response {
-        guard isSameOrigin(request) else {
-            return message(403, "Not allowed", "This form was not sent from the tenant's own page.")
-        }
-        let form = try request.formBody()
+        guard let form = try ownForm(request) else { return notOwnForm() }
         guard let (ticket, pending) = readTicket(form["tx"], purpose: "consent", request: request),
             let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
             let userID = pending["uid"]?.string, let sid = pending["sid"]?.string, useTicket(ticket)

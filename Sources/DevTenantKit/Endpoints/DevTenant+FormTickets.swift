@@ -51,4 +51,16 @@ extension DevTenant {
         if let origin = request.header("origin") { return origin + "/" == config.issuer }
         return true
     }
+
+    /// The form of a POST sent from one of the tenant's own pages; nil for one from another site
+    /// (answer it with `notOwnForm()`), refused before anything is read.
+    func ownForm(_ request: Request) throws -> FormData? {
+        guard isSameOrigin(request) else { return nil }
+        return try request.formBody()
+    }
+
+    /// The answer to a form posted from another site.
+    func notOwnForm() -> Response {
+        message(403, "Not allowed", "This form was not sent from the tenant's own page.")
+    }
 }

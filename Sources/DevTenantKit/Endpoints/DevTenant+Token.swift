@@ -90,7 +90,8 @@ extension DevTenant {
         }
         return issueTokens(
             user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience, nonce: grant.nonce,
-            sessionID: grant.sessionID, family: nil, familyExpiresAt: nil)
+            sessionID: grant.sessionID, family: nil, familyExpiresAt: nil, authTime: grant.authTime,
+            multiFactor: grant.multiFactor)
     }
 
     /// A machine-to-machine token for the Management API with the scopes of the application's
@@ -182,7 +183,7 @@ extension DevTenant {
 
     private func issueTokens(
         user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
-        sessionID: String, family: String?, familyExpiresAt: Double?
+        sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil, multiFactor: Bool = false
     ) -> Response {
         let scopes = requested.split(separator: " ").map(String.init)
         // API scopes are granted only for the Management API audience.
@@ -213,6 +214,11 @@ extension DevTenant {
                 claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
                 claims["sid"] = .string(sessionID)
                 if let nonce { claims["nonce"] = .string(nonce) }
+                if let authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
+                if multiFactor {
+                    claims["amr"] = .array(["mfa"])
+                    claims["acr"] = .string(Self.multiFactorPolicy)
+                }
                 let client = config.client(clientID)
                 body["id_token"] = .string(
                     try signer.sign(claims, as: client?.idTokenAlgorithm ?? "RS256", secret: client?.clientSecret))

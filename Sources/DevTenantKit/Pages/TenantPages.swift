@@ -5,12 +5,14 @@ import Web
 struct TenantPages: Sendable {
     let login: Template
     let consent: Template
+    let mfa: Template
     let message: Template
     let words: Catalogue?
 
     init(_ templates: TemplateLibrary) throws {
         login = try templates.template("login")
         consent = try templates.template("consent")
+        mfa = try templates.template("mfa")
         message = try templates.template("message")
         words = templates.catalogue
     }

@@ -15,4 +15,8 @@ struct CodeGrant: ExpiringGrant {
     let challengeMethod: String
     let sessionID: String
     let expiresAt: Double
+    /// When the person last gave their password in the tenant session (`auth_time`).
+    var authTime: Double? = nil
+    /// The session passed the multi-factor step (`amr: ["mfa"]`, and the policy as `acr`).
+    var multiFactor: Bool = false
 }

@@ -15,6 +15,9 @@ struct TenantUser: Sendable {
     var createdAt: String
     var updatedAt: String
     var blocked: Bool
+    /// The base32 secret of the person's one-time-code authenticator (`mfa_totp_secret`), for
+    /// Auth0's multi-factor step; nil: not enrolled.
+    var totpSecret: String?
 
     /// A user from its saved or seed JSON; nil when it lacks an id, email or password.
     init?(json: JSONValue, issuer: String, now: String) {
@@ -33,6 +36,7 @@ struct TenantUser: Sendable {
         createdAt = json["created_at"]?.string ?? now
         updatedAt = json["updated_at"]?.string ?? now
         blocked = json["blocked"]?.bool ?? false
+        totpSecret = json["mfa_totp_secret"]?.string
     }
 
     /// Like Auth0's generated avatars: two letters on a coloured disc, served by the tenant.
@@ -62,6 +66,7 @@ struct TenantUser: Sendable {
     var savedJSON: JSONValue {
         var json = managementJSON
         json["password"] = .string(password)
+        if let totpSecret { json["mfa_totp_secret"] = .string(totpSecret) }
         json["identities"] = nil
         return .object(json)
     }

@@ -15,18 +15,26 @@ public struct MiniApp: Sendable, Equatable {
     public let rules: [EntryRule]
     /// Its API, which it calls with the person's access token; nil when it has none.
     public let api: MiniAppAPI?
+    /// The authentication it needs (a recent login, a second factor); nil: any login.
+    public let authentication: StepUp?
 
     /// A mini app with these values.
     public init(
         name: String, titles: [Language: String], path: String, assertionAudience: String, rules: [EntryRule],
-        api: MiniAppAPI? = nil
+        api: MiniAppAPI? = nil, authentication: StepUp? = nil
     ) {
         self.api = api
+        self.authentication = authentication
         self.name = name
         self.titles = titles
         self.path = path
         self.assertionAudience = assertionAudience
         self.rules = rules
+    }
+
+    /// True when `session`'s login meets the authentication this app needs at `now`.
+    public func isAuthenticatedEnough(_ session: Session, now: Int64) -> Bool {
+        authentication?.isMet(authTime: session.authTime, acr: session.acr, amr: session.amr, now: now) ?? true
     }
 
     /// The first rule `session`'s person does not meet, holding `token`; without a token, the

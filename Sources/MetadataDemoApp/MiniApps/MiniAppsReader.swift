@@ -66,7 +66,7 @@ struct MiniAppsReader {
         } else if !names.insert(nameText).inserted {
             problem("name", "another app has this name")
         }
-        let known: Set<String> = ["name", "title", "path", "assertion_audience", "allow", "api"]
+        let known: Set<String> = ["name", "title", "path", "assertion_audience", "allow", "api", "authentication"]
         for key in fields.keys.sorted() where !known.contains(key) {
             problem(key, "unknown key (an app has " + known.sorted().joined(separator: ", ") + ")")
         }
@@ -94,15 +94,40 @@ struct MiniAppsReader {
             if audience == nil { problem("assertion_audience", "must be an http(s) URL naming the app") }
         }
         let api = readAPI(fields["api"], problem)
+        let authentication = readAuthentication(fields["authentication"], problem)
         var rules = readRules(fields["allow"], problem)
         if rules?.contains(where: \.needsToken) == true, fields["api"] == nil {
             problem("allow.permissions", "needs api: the permissions are those of the app's access token for its API")
             rules = nil
         }
         guard let name, let path, let audience, titles.count == Language.allCases.count, let rules,
-            fields["api"] == nil || api != nil
+            fields["api"] == nil || api != nil, fields["authentication"] == nil || authentication != nil
         else { return nil }
-        return MiniApp(name: name, titles: titles, path: path, assertionAudience: audience, rules: rules, api: api)
+        return MiniApp(
+            name: name, titles: titles, path: path, assertionAudience: audience, rules: rules, api: api,
+            authentication: authentication)
+    }
+
+    /// The authentication an app needs (`{"max_age": seconds, "acr_values": "…"}`); nil after a
+    /// problem or without one.
+    private func readAuthentication(_ value: JSONValue?, _ problem: (String, String) -> Void) -> StepUp? {
+        guard let value else { return nil }
+        let fields = value.object ?? [:]
+        let maxAge = fields["max_age"]?.number
+        let acr = fields["acr_values"]?.string
+        guard value.object != nil, Set(fields.keys).isSubset(of: ["max_age", "acr_values"]),
+            maxAge != nil || acr != nil,
+            fields["max_age"] == nil || maxAge.map({ $0 == $0.rounded() && $0 >= 0 && $0 <= 31_536_000 }) == true,
+            fields["acr_values"] == nil || acr != nil,
+            let stepUp = StepUp(maxAge: maxAge.map { String(Int64($0)) }, acrValues: acr)
+        else {
+            problem(
+                "authentication",
+                "must be {\"max_age\": whole seconds up to a year, \"acr_values\": \"\(StepUp.multiFactorPolicy)\"}, "
+                    + "either or both")
+            return nil
+        }
+        return stepUp
     }
 
     /// The app's API (`{"audience": …, "scope": "a b"}`); nil after a problem or without one.

@@ -2,8 +2,10 @@ import Auth0Web
 import Web
 
 extension Routes {
-    /// `GET /login[?returnTo=/path]`: starts the authorization-code flow with PKCE, state and
-    /// nonce, keeping the transaction in its own sealed cookie.
+    /// `GET /login[?returnTo=/path][&max_age=N][&acr_values=…]`: starts the authorization-code
+    /// flow with PKCE, state and nonce, keeping the transaction in its own sealed cookie; with
+    /// `max_age` or `acr_values` (a mini app's step-up, or its API's RFC 9470 challenge), asks
+    /// the provider for them and checks the ID token shows them.
     func login(_ context: RequestContext) throws -> Response {
         let query = try context.request.queryParameters()
         // From the iOS app (Native to Web SSO): Universal Login logs the person in without a password.
@@ -15,7 +17,8 @@ extension Routes {
             transferToken = nil
         }
         return try beginLogin(
-            context, returnTo: ReturnPath.sanitize(query["returnTo"]), sessionTransferToken: transferToken)
+            context, returnTo: ReturnPath.sanitize(query["returnTo"]), sessionTransferToken: transferToken,
+            stepUp: StepUp(maxAge: query["max_age"], acrValues: query["acr_values"]))
     }
 
     /// True when the browser says the navigation did not come from a page (`Sec-Fetch-Site:
@@ -30,10 +33,11 @@ extension Routes {
     /// The request's cookies are looked at so older transaction cookies can be capped.
     func beginLogin(
         _ context: RequestContext, returnTo: String, pendingAffirmation: String? = nil,
-        sessionTransferToken: String? = nil,
+        sessionTransferToken: String? = nil, stepUp: StepUp? = nil,
         status: Int = 302
     ) throws -> Response {
-        let transaction = LoginTransaction.begin(returnTo: returnTo, pendingAffirmation: pendingAffirmation)
+        let transaction = LoginTransaction.begin(
+            returnTo: returnTo, pendingAffirmation: pendingAffirmation, stepUp: stepUp)
         // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
         let uiLocales = Language.chosen(context.cookies)?.uiLocale
         var response = Response.redirect(

@@ -12,6 +12,11 @@ extension Routes {
     func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         guard var session = context.session else { return Routes.loginNeeded(context) }
         if let rule = app.firstUnmetRule(for: session) { return refuse(app, rule, context) }
+        // A login too old, or without the second factor the app needs: log in again, asking for it.
+        if let stepUp = app.authentication, !app.isAuthenticatedEnough(session, now: Int64(services.clock.now())) {
+            context.log(.info, "mini_app_step_up", ["app": app.name])
+            return Routes.loginNeeded(context, stepUp: stepUp)
+        }
         var token: APIToken?
         if let api = app.api {
             try context.requireWaiting()

@@ -13,11 +13,14 @@ extension Routes {
         return Routes.admitted(session, assertion: try? services.assertions?.assertion(for: session))
     }
 
-    /// 401 with the login link that brings the visitor back to what they asked for.
-    static func loginNeeded(_ context: RequestContext) -> Response {
+    /// 401 with the login link that brings the visitor back to what they asked for, asking the
+    /// provider for `stepUp` when given.
+    static func loginNeeded(_ context: RequestContext, stepUp: StepUp? = nil) -> Response {
         var response = Response(status: 401)
-        let returnTo = ReturnPath.sanitize(context.request.header("x-original-uri"))
-        response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)]))
+        var pairs = [("returnTo", ReturnPath.sanitize(context.request.header("x-original-uri")))]
+        if let maxAge = stepUp?.maxAge { pairs.append(("max_age", String(maxAge))) }
+        if let acrValues = stepUp?.acrValues { pairs.append(("acr_values", acrValues)) }
+        response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode(pairs))
         return response
     }
 

@@ -174,4 +174,31 @@ import Web
             #expect(answer.status == 302 && answer.header("location")?.contains("/login?returnTo=") == true, "\(app)")
         }
     }
+
+    /// "Log out everywhere else" and the provider's back-channel logout (an administrator deletes
+    /// the person's sessions) end every app's access on every worker within a second, as logging
+    /// out does: each request asks the check, and the check asks the session ledger.
+    @Test func yourSessionsAndBackChannelLogoutEndEveryAppsAccess() throws {
+        let laptop = TestClient()
+        try laptop.logIn(stack, as: DemoUser.skippy)
+        let phone = TestClient()
+        try phone.logIn(stack, as: DemoUser.skippy)
+        for _ in 0..<2 { #expect(try phone.get(stack.baseURL + "/announcements/").status == 200) }
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try laptop.get(stack.baseURL + "/").body))
+        let ended = try laptop.post(
+            stack.baseURL + "/sessions/end-others", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        #expect(ended.status == 303)
+        usleep(1_000_000)  // the promise: every worker refuses it within a second
+        for _ in 0..<2 { #expect(try phone.get(stack.baseURL + "/announcements/").status == 302) }
+        #expect(try laptop.get(stack.baseURL + "/announcements/").status == 200, "this browser stays")
+
+        let admin = try stack.managementToken(scope: "delete:sessions")
+        let deleted = try TestClient().send(
+            "DELETE",
+            stack.tenantURL + "/api/v2/users/" + PercentEncoding.encode("auth0|6489e0a1c2b3d4e5f6a7b8ca") + "/sessions",
+            headers: [("Authorization", "Bearer " + admin)])
+        #expect(deleted.status == 202)
+        usleep(1_000_000)
+        for _ in 0..<2 { #expect(try laptop.get(stack.baseURL + "/announcements/").status == 302) }
+    }
 }

@@ -37,6 +37,11 @@ for r in rows:
     rate = f"{r.rate:.0f}" if r.rate >= 100 else f"{r.rate:.1f}"
     print(f"| {r.name} | {rate} | {r.p50} | {r.p99} | {cell(r, 'ceiling')} | {cell(r, 'limit')} | "
           f"{cell(r, 'floor')} | {cell(r, 'healthz')} | {r.cpu_us} | {r.bad} | {r.errors} |")
+by_name = {r.name: r for r in rows}
+with_apps, without = by_name.get("GET / logged in"), by_name.get("GET / logged in, no mini apps")
+if with_apps and without and with_apps.cpu_us != "-" and without.cpu_us != "-":
+    print(f"\nMini apps (make run's two) against none, same machine and rounds: the logged-in page's worker "
+          f"CPU {float(with_apps.cpu_us) / float(without.cpu_us) - 1:+.1%}, its rate {with_apps.rate / without.rate - 1:+.1%}.")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")
 if micro:
     print(f"\nMicro-benchmarks (one thread, in-process): {micro}")

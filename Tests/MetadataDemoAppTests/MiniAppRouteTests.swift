@@ -102,4 +102,37 @@ import Web
         #expect(try get("/auth/check/other", as: person()).status == 404)
         #expect(try get("/auth/refused/other", as: person()).status == 404)
     }
+
+    /// An app with an API: its first check waits (the token is fetched: on a page thread it
+    /// answers nil, to be answered again where it may wait); once this worker has the token, a
+    /// check is answered on the page thread, the token for that API alone in X-Auth-Access-Token.
+    @Test func aCheckWithARememberedTokenIsAnsweredOnAPageThread() throws {
+        let tenant = TenantScript()
+        let clock = ManualClock(TenantScript.now)
+        let notes = MiniApps(apps: [
+            MiniApp(
+                name: "notes", titles: [.en: "Notes", .zh: "笔记"], path: "/notes/",
+                assertionAudience: "https://demo.example.com/notes/", rules: [],
+                api: MiniAppAPI(audience: "https://notes.example/", scopes: ["read:notes"]))
+        ])
+        let services = try TestServices.make(http: tenant, clock: clock.clock, miniApps: notes)
+        let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
+        let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
+        var session = person()
+        session.refreshToken = "RT0"
+        session.createdAt = Int64(TenantScript.now)
+        session.checkedAt = Int64(TenantScript.now)
+        let cookie = try services.sessions.store(session).map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        let request = Request(method: "GET", path: "/auth/check/notes", headers: ["cookie": cookie])
+        #expect(app.respondWithoutWaiting(to: request) == nil, "the first check fetches the token: it waits")
+        let first = app.respond(to: request)
+        #expect(first.status == 204)
+        let token = try #require(first.header("X-Auth-Access-Token"))
+        let payload = try #require(Base64URL.decode(token.split(separator: ".")[1]))
+        #expect(JSONValue.parse(payload)?["aud"]?.string == "https://notes.example/")
+        #expect(tenant.sent(to: "oauth/token").count == 1)
+        let again = try #require(app.respondWithoutWaiting(to: request), "remembered: answered on the page thread")
+        #expect(again.status == 204 && again.header("X-Auth-Access-Token") == token)
+        #expect(tenant.sent(to: "oauth/token").count == 1, "and nothing asked of the tenant again")
+    }
 }

@@ -64,9 +64,32 @@ public final class TenantScript: HTTPClient {
         requests.withLock { $0.append(request) }
         let answers = state.withLock { $0 }
         if request.url.hasSuffix("/.well-known/jwks.json") { return try TestKeys.shared.send(request) }
-        if request.url == issuer + "oauth/token" { return try token(answers) }
+        if request.url == issuer + "oauth/token" {
+            let form = try? FormData(urlEncoded: request.body)
+            if let audience = form?["audience"] { return try apiToken(audience: audience, scope: form?["scope"] ?? "") }
+            return try token(answers)
+        }
         if request.url.hasPrefix(issuer + "api/v2/users/") { return management(request, answers) }
         throw HTTPClientError(.connect, "no such endpoint in this script: \(request.url)")
+    }
+
+    /// A refresh for another API (Auth0's Multi-Resource Refresh Token): a JWT for it with the
+    /// scopes asked, and the refresh token rotated.
+    private func apiToken(audience: String, scope: String) throws -> HTTPClientResponse {
+        let token = try TestKeys.shared.token(claims: [
+            "iss": .string(issuer), "sub": "auth0|1", "aud": .string(audience), "iat": .number(Self.now),
+            "exp": .number(Self.now + 86_400), "scope": .string(scope),
+        ])
+        let number = issued.withLock {
+            $0 += 1
+            return $0
+        }
+        let body: JSONValue = .object([
+            "access_token": .string(token), "token_type": "Bearer", "expires_in": .number(86_400),
+            "scope": .string(scope),
+            "refresh_token": .string("RT\(number)"),
+        ])
+        return HTTPClientResponse(status: 200, body: body.serialized())
     }
 
     private func token(_ answers: Answers) throws -> HTTPClientResponse {

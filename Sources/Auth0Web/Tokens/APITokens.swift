@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import OpenSSLCrypto
 import Web
 
@@ -26,7 +27,9 @@ public struct APITokenUnavailable: Error, Equatable {
 /// (Multi-Resource Refresh Token), spent once across every worker (`TokenRenewer`). Kept sealed in
 /// the session ledger's store until a minute before they expire, never in the browser: every
 /// worker finds the one obtained, and a check costs one store read. What the provider answers is
-/// checked (`aud`, `scope`) and a token that does not fit is never kept or handed on.
+/// checked (`aud`, `scope`) and a token that does not fit is never kept or handed on. Each worker
+/// also remembers the tokens it has seen, so a check that finds one there reads nothing and may be
+/// answered on a page thread.
 public final class APITokens: Sendable {
     private let renewer: TokenRenewer
     private let store: any SharedStore
@@ -34,6 +37,9 @@ public final class APITokens: Sendable {
     private let clock: Clock
     /// Renewed this long before it expires.
     static let marginSeconds: Int64 = 60
+    /// The tokens this worker has seen, by store key; forgotten whole past `memoLimit`.
+    private let memo = Lock<[String: APIToken]>([:])
+    static let memoLimit = 10_000
 
     /// Tokens renewed through `renewer`, kept in `store`, sealed with a key from `secrets`.
     public init(renewer: TokenRenewer, store: any SharedStore, secrets: [String], clock: Clock) throws {
@@ -43,16 +49,34 @@ public final class APITokens: Sendable {
         self.clock = clock
     }
 
+    /// The token of `session` for `audience` this worker has seen, when it is good for another
+    /// minute: no store, no tenant, nothing that waits.
+    public func remembered(for session: Session, audience: String) -> APIToken? {
+        let name = Self.key(session, audience)
+        guard let token = memo.withLock({ $0[name] }) else { return nil }
+        return token.expiresAt - Int64(clock.now()) > Self.marginSeconds ? token : nil
+    }
+
+    private func remember(_ token: APIToken, as name: String) {
+        memo.withLock { memo in
+            if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
+            memo[name] = token
+        }
+    }
+
     /// The kept token of `session` for `audience`, when there is one good for another minute;
     /// calls nobody but the store.
     public func kept(for session: Session, audience: String) -> APIToken? {
+        if let token = remembered(for: session, audience: audience) { return token }
         let name = Self.key(session, audience)
         guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
             let opened = sealer.open(text, name: name),
             let token = String(validating: opened.payload, as: UTF8.self),
-            let checked = Self.checked(token, audience: audience, scopes: [], now: Int64(clock.now()))
+            let checked = Self.checked(token, audience: audience, scopes: [], now: Int64(clock.now())),
+            checked.expiresAt - Int64(clock.now()) > Self.marginSeconds
         else { return nil }
-        return checked.expiresAt - Int64(clock.now()) > Self.marginSeconds ? checked : nil
+        remember(checked, as: name)
+        return checked
     }
 
     /// The token of `session` for `audience` with `scopes`: the kept one, else a new one from the
@@ -82,6 +106,7 @@ public final class APITokens: Sendable {
         let ttl = token.expiresAt - now - Self.marginSeconds
         if ttl > 0, let sealed = try? sealer.seal(Array(token.value.utf8), name: name, lifetime: ttl + 1) {
             try? store.set(name, Array(sealed.utf8), ttl: Double(ttl))  // unkept, the next check asks again
+            remember(token, as: name)
         }
         return token
     }

@@ -39,12 +39,13 @@ struct Routes: Sendable {
         router.add("GET", "/logout", Route(confirmLogout))
         router.add("GET", "/auth/check", Route(servesSession: true, authCheck))
         for app in services.miniApps.apps {
-            // With an API, the check may read the shared store and call the tenant.
-            let waits = app.api != nil
+            // With an API, a check asks for the waiting pool when its token is not at hand; the
+            // refusal page (rare) reads the store.
             router.add(
-                "GET", "/auth/check/" + app.name,
-                Route(waits: waits, servesSession: true) { try self.miniAppCheck(app, $0) })
-            router.add("GET", "/auth/refused/" + app.name, Route(waits: waits) { try self.miniAppRefused(app, $0) })
+                "GET", "/auth/check/" + app.name, Route(servesSession: true) { try self.miniAppCheck(app, $0) })
+            router.add(
+                "GET", "/auth/refused/" + app.name,
+                Route(waits: app.api != nil) { try self.miniAppRefused(app, $0) })
         }
         router.add("GET", "/me", Route(servesSession: true, me))
         router.add("GET", "/sessions", Route(waits: true, sessions))

@@ -8,7 +8,8 @@ extension Routes {
     /// link for a visitor, 403 (and a log line naming the rule) for a person the app's rules keep
     /// out, else 204 with who they are, an identity assertion for this app's audience alone and,
     /// for an app with an API, the person's access token for that API (`X-Auth-Access-Token`,
-    /// which nginx passes to this app only).
+    /// which nginx passes to this app only). A token this worker remembers is answered on a page
+    /// thread; finding one in the store or at the tenant waits.
     func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         guard var session = context.session else { return Routes.loginNeeded(context) }
         if let rule = app.firstUnmetRule(for: session) { return refuse(app, rule, context) }
@@ -19,10 +20,14 @@ extension Routes {
         }
         var token: APIToken?
         if let api = app.api {
-            try context.requireWaiting()
+            // A token this worker has seen answers here; else the store or the tenant, which may wait.
+            token = services.apiTokens.remembered(for: session, audience: api.audience)
+            if token == nil { try context.requireWaiting() }
             let spent = session.refreshToken
             do {
-                token = try services.apiTokens.token(for: &session, audience: api.audience, scopes: api.scopes)
+                if token == nil {
+                    token = try services.apiTokens.token(for: &session, audience: api.audience, scopes: api.scopes)
+                }
             } catch is SessionEnded {
                 services.endEndedByTenant(context)
                 return Routes.loginNeeded(context)

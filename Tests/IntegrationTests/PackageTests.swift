@@ -41,6 +41,8 @@ import Testing
             "./usr/share/doc/metadata-demo/README.md", "./usr/share/doc/metadata-demo/copyright",
             "./usr/share/doc/metadata-demo/examples/prometheus/metadata-demo.rules.yml",
             "./usr/share/doc/metadata-demo/examples/mini-app/mini_app.py",
+            "./usr/share/doc/metadata-demo/examples/mini-app/mini_api.py",
+            "./usr/share/doc/metadata-demo/examples/mini-app/mini-apps.json",
             "./usr/share/man/man1/metadata-demo.1.gz",
         ] {
             #expect(paths.contains(path), "\(path) missing")

@@ -170,4 +170,18 @@ final class ProductionNginx {
         }
         return lines.joined(separator: "\n").replacingOccurrences(of: "http://127.0.0.1:9180", with: address)
     }
+
+    /// The site with its shipped-off mini apps turned on as its comment says: one "#" removed
+    /// from the start of each line from `#location /auth/check/` through "end of the mini apps".
+    static func withMiniApps(_ site: String) -> String {
+        var inside = false
+        return site.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let indent = line.prefix { $0 == " " }
+            let text = line.dropFirst(indent.count)
+            if text.hasPrefix("#location /auth/check/ {") { inside = true }
+            guard inside, text.hasPrefix("#") else { return String(line) }
+            if text.hasPrefix("## end of the mini apps") { inside = false }
+            return String(indent + text.dropFirst())
+        }.joined(separator: "\n")
+    }
 }

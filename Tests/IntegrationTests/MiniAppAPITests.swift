@@ -6,7 +6,8 @@ import Web
 /// Issue 39, item 2's refusals, against the dev tenant as Auth0 documents it: an API no
 /// Multi-Resource Refresh Token policy names (the tenant silently answers for the login's own
 /// audience: the product hands nothing on), a scope the person's permissions do not grant (RBAC),
-/// and a permission the app's rules need that the token does not carry.
+/// a permission the app's rules need that the token does not carry, and roles from the ID token's
+/// claim (the tenant's stand-in for Auth0's roles Action).
 @Suite(.serialized) final class MiniAppAPITests {
     let stack: Stack
     let folder: String
@@ -16,14 +17,17 @@ import Web
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/mini-apps.json"
         try #"""
-        {"apps": [
+        {"roles_claim": "https://metadata-demo.example/roles",
+         "apps": [
           {"name": "reports", "title": {"en": "Reports", "zh": "报告"}, "path": "/reports/",
            "api": {"audience": "https://reports.metadata-demo.example/", "scope": "read:reports"}},
           {"name": "notes", "title": {"en": "Notes", "zh": "笔记"}, "path": "/notes/",
            "api": {"audience": "https://announcements.metadata-demo.example/", "scope": "read:announcements"}},
           {"name": "ledger", "title": {"en": "Ledger", "zh": "账本"}, "path": "/ledger/",
            "api": {"audience": "https://account.metadata-demo.example/", "scope": "read:account"},
-           "allow": {"permissions": ["read:account", "read:ledger"]}}
+           "allow": {"permissions": ["read:account", "read:ledger"]}},
+          {"name": "desk", "title": {"en": "Editors' desk", "zh": "编辑台"}, "path": "/desk/",
+           "allow": {"roles": ["editor", "admin"]}}
         ]}
         """#.write(toFile: file, atomically: true, encoding: .utf8)
         stack = try Stack(miniAppsFile: file)
@@ -78,5 +82,19 @@ import Web
             let log = stack.logForAMessage("worker")
             return log.split(separator: "\n").contains { line in parts.allSatisfy { line.contains($0) } }
         }
+    }
+
+    @Test func rolesFromTheIDTokensClaimLetInOrKeepOut() throws {
+        let skippy = TestClient()
+        try skippy.logIn(stack, as: DemoUser.skippy)  // an editor
+        let entered = try skippy.get(stack.baseURL + "/desk/")
+        #expect(entered.status == 200 && entered.body.hasPrefix("Editors' desk for auth0|6489e0a1c2b3d4e5f6a7b8ca"))
+        let random = TestClient()
+        try random.logIn(stack, as: DemoUser.random)  // no role
+        let refused = try random.get(stack.baseURL + "/desk/")
+        #expect(refused.status == 403)
+        #expect(refused.body.contains("is open to people with a role your account does not have"))
+        #expect(!refused.body.contains("editor"), "the page names no role")
+        #expect(try eventuallyLogged("mini_app_refused", "app=desk", "rule=roles"))
     }
 }

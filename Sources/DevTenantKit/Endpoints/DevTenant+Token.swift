@@ -213,6 +213,9 @@ extension DevTenant {
                 claims["iat"] = .number(issuedAt)
                 claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
                 claims["sid"] = .string(sessionID)
+                if let rolesClaim = config.rolesClaim {
+                    claims[rolesClaim] = .array((config.roles[user.userID] ?? []).map(JSONValue.string))
+                }
                 if let nonce { claims["nonce"] = .string(nonce) }
                 if let authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
                 if multiFactor {

@@ -41,6 +41,12 @@ public struct TenantConfig: Sendable {
 
     /// The APIs (`resource_servers`).
     public let resourceServers: [ResourceServer]
+    /// `actions.roles_claim`: stands for the post-login Action Auth0's guide gives for roles
+    /// (`api.idToken.setCustomClaim(NAMESPACE, event.authorization.roles)`): ID tokens carry the
+    /// person's roles (`users[].roles`) under this claim; nil: no such Action.
+    public let rolesClaim: String?
+    /// Each person's roles by user id (`users[].roles`, names as `GET /api/v2/users/{id}/roles` lists them).
+    let roles: [String: [String]]
     /// Each person's permissions (`users[].permissions`, as `GET /api/v2/users/{id}/permissions`
     /// lists them: `resource_server_identifier` and `permission_name`), by user id.
     let permissions: [String: [(api: String, name: String)]]
@@ -140,6 +146,7 @@ public struct TenantConfig: Sendable {
         var clients: [Client] = []
         var users: [JSONValue] = []
         var servers: [ResourceServer] = []
+        var rolesClaimName: String?
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
@@ -176,6 +183,7 @@ public struct TenantConfig: Sendable {
                 }
                 users = document["users"]?.array ?? []
                 servers = ResourceServer.all(in: document, problems: &problems)
+                rolesClaimName = document["actions"]?["roles_claim"]?.string
             } else {
                 problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
             }
@@ -198,6 +206,13 @@ public struct TenantConfig: Sendable {
             }
         }
         self.permissions = permissions
+        var roles: [String: [String]] = [:]
+        for user in users {
+            guard let id = user["user_id"]?.string else { continue }
+            roles[id] = user["roles"]?.array?.compactMap(\.string) ?? []
+        }
+        self.roles = roles
+        rolesClaim = rolesClaimName
     }
 
     /// The API with this identifier.

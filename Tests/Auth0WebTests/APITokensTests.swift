@@ -1,7 +1,6 @@
+import Auth0Web
 import Testing
 import Web
-
-@testable import Auth0Web
 
 /// What the product hands a mini app of the provider's answer: only a token whose claims say it
 /// is for the app's API, with every scope asked, not expired.

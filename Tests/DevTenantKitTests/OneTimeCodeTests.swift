@@ -1,6 +1,5 @@
+import DevTenantKit
 import Testing
-
-@testable import DevTenantKit
 
 /// The dev tenant's one-time codes are RFC 6238's (the appendix's SHA-1 vectors, cut to six
 /// digits as authenticator apps show them), so a real authenticator app or `oathtool` agrees.

@@ -119,7 +119,7 @@ public final class APITokens: Sendable {
 
     /// `token` when its claims say it is for `audience`, holds every one of `scopes` and has not
     /// expired at `now`; nil otherwise (or when it is not a JWT whose claims can be read).
-    static func checked(_ token: String, audience: String, scopes: [String], now: Int64) -> APIToken? {
+    package static func checked(_ token: String, audience: String, scopes: [String], now: Int64) -> APIToken? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let claims = JSONValue.parse(payload),
             let expires = claims["exp"]?.number, expires.isFinite, expires > 0, expires < 1e12, Int64(expires) > now

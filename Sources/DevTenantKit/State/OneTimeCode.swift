@@ -3,12 +3,12 @@ import OpenSSLCrypto
 /// Time-based one-time codes (TOTP, RFC 6238 over RFC 4226's HOTP): HMAC-SHA-1, 30-second
 /// steps, six digits, as authenticator apps and Auth0's Guardian compute them; the secret is
 /// written in base32 (RFC 4648), as authenticator apps take it.
-enum OneTimeCode {
+package enum OneTimeCode {
     static let step: Double = 30
 
     /// The six-digit code of `secret` (base32) at `time` (seconds since 1970); nil for a secret
     /// that is not base32.
-    static func code(secret: String, at time: Double) -> String? {
+    package static func code(secret: String, at time: Double) -> String? {
         guard let key = base32(secret), time >= 0 else { return nil }
         let counter = UInt64(time / step)
         let message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64($0))) }
@@ -24,7 +24,7 @@ enum OneTimeCode {
     /// True when `typed` is the code of `secret` now, a step before or a step after (clocks
     /// differ, and a code typed at the end of its step arrives in the next), compared in
     /// constant time.
-    static func matches(_ typed: String, secret: String, at time: Double) -> Bool {
+    package static func matches(_ typed: String, secret: String, at time: Double) -> Bool {
         let typed = typed.filter { $0 != " " }
         guard typed.count == 6 else { return false }
         var found = false

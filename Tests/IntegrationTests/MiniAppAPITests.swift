@@ -27,7 +27,10 @@ import Web
            "api": {"audience": "https://account.metadata-demo.example/", "scope": "read:account"},
            "allow": {"permissions": ["read:account", "read:ledger"]}},
           {"name": "desk", "title": {"en": "Editors' desk", "zh": "编辑台"}, "path": "/desk/",
-           "allow": {"roles": ["editor", "admin"]}}
+           "allow": {"roles": ["editor", "admin"]}},
+          {"name": "vault", "title": {"en": "Vault", "zh": "保险库"}, "path": "/vault/",
+           "api": {"audience": "https://account.metadata-demo.example/", "scope": "read:account"},
+           "_example_api": {"step_up": "mfa"}}
         ]}
         """#.write(toFile: file, atomically: true, encoding: .utf8)
         stack = try Stack(miniAppsFile: file)
@@ -96,5 +99,30 @@ import Web
         #expect(refused.body.contains("is open to people with a role your account does not have"))
         #expect(!refused.body.contains("editor"), "the page names no role")
         #expect(try eventuallyLogged("mini_app_refused", "app=desk", "rule=roles"))
+    }
+
+    /// RFC 9470: Vault's API asks for a second factor (its token says only a password, in the
+    /// claims the tenant's stand-in for a post-login Action adds); the app sends the browser to the
+    /// product's login with the API's `acr_values`; after the one-time code the person is back on
+    /// the page, and the API answers with the token the new login got.
+    @Test func anAPIsStepUpChallengeRoundTrips() throws {
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let challenged = try browser.get(stack.baseURL + "/vault/records?id=7")
+        #expect(challenged.status == 302, "\(challenged.body)")
+        let login = try #require(challenged.header("location"))
+        #expect(
+            login == "/login?returnTo=%2Fvault%2Frecords%3Fid%3D7&acr_values="
+                + "http%3A%2F%2Fschemas.openid.net%2Fpape%2Fpolicies%2F2007%2F06%2Fmulti-factor")
+        let authorize = try #require(try browser.get(stack.baseURL + login).header("location"))
+        let tenant = authorize.components(separatedBy: "/authorize")[0]
+        let codePage = try browser.get(authorize)
+        #expect(codePage.body.contains("action=\"/u/mfa\""), "the tenant asks for the code")
+        let passed = try browser.passCode(codePage, tenant: tenant, email: DemoUser.skippy.email)
+        let callback = try #require(passed.header("location"), "\(passed.status)")
+        #expect(try browser.get(callback).header("location") == "/vault/records?id=7")
+        let opened = try browser.get(stack.baseURL + "/vault/records?id=7")
+        #expect(opened.status == 200 && opened.body.contains("API 200: "), "\(opened.body)")
+        #expect(opened.body.contains("\"api\": \"Vault API\""))
     }
 }

@@ -29,6 +29,9 @@ final class Stack: @unchecked Sendable {
     let supervised: Bool
     /// The mini-app file the workers and nginx were given (`make run`'s example apps), or nil.
     let miniAppsFile: String?
+    /// The namespace of the dev tenant's access-token claims of authentication (`tenant.json`'s
+    /// `actions.access_token_claims`), which an example API that asks for a step-up reads.
+    static let accessTokenClaims = "https://metadata-demo.example/"
     /// The example mini apps' file, as `make run` uses it.
     static let exampleMiniApps = repoRoot + "/deploy/mini-apps/mini-apps.json"
 
@@ -272,15 +275,17 @@ final class Stack: @unchecked Sendable {
             environment: ["MINI_APPS_FILE": miniAppsFile, "APP_BASE_URL": baseURL])
         for line in lines.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            try #require(fields.count == 6)
+            try #require(fields.count == 7)
             let (name, audience, title, api, scope) = (fields[0], fields[1], fields[2], fields[4], fields[5])
+            let stepUp = fields[6].isEmpty ? [] : ["--step-up", fields[6], "--claims", Stack.accessTokenClaims]
             var apiOption: [String] = []
             if !api.isEmpty {
                 let socket = runDir + "/api-\(name).sock"
                 try start(
                     "api-" + name, "/usr/bin/python3",
                     [Stack.repoRoot + "/deploy/mini-app/mini_api.py", "--listen", "unix:" + socket]
-                        + ["--issuer", tenantURL + "/", "--audience", api, "--scope", scope, "--name", title + " API"])
+                        + ["--issuer", tenantURL + "/", "--audience", api, "--scope", scope, "--name", title + " API"]
+                        + stepUp)
                 try waitForSocket(socket, log: "api-" + name)
                 apiOption = ["--api", "unix:" + socket]
             }

@@ -7,11 +7,15 @@ made for another app's API is refused), the expiry, and the scope it needs among
 scope and, when the token lists them (Auth0's RBAC), its permissions.
 
   mini_api.py --listen unix:/path/api.sock|HOST:PORT --issuer https://TENANT/ --audience API_ID
-              --scope read:things [--jwks URL] [--name TEXT]
+              --scope read:things [--jwks URL] [--name TEXT] [--step-up mfa --claims NAMESPACE]
 
 Answers (RFC 6750): 200 with {"api", "sub", "scope", "permissions"}; 401 with
 WWW-Authenticate: Bearer error="invalid_token" for a missing or refused token; 403 with
-error="insufficient_scope" for a token without the scope.
+error="insufficient_scope" for a token without the scope. With --step-up mfa it also asks for a
+second factor as RFC 9470 has it: a token whose NAMESPACE + "amr" claim (added by the provider's
+post-login Action; Auth0 says `amr` in ID tokens only) lacks "mfa" gets 401 with
+error="insufficient_user_authentication" and acr_values naming Auth0's multi-factor policy, which
+the app in front sends back to the product's login.
 """
 import argparse
 import http.server
@@ -44,6 +48,8 @@ class APIHandler(http.server.BaseHTTPRequestHandler):
                                 options={"require": ["iss", "aud", "sub", "iat", "exp"]})
         except (jwt.PyJWTError, OSError) as error:
             return self.refuse(401, "invalid_token", str(error))
+        if self.server.step_up == "mfa" and "mfa" not in (claims.get(self.server.claims + "amr") or []):
+            return self.challenge()
         scopes = claims.get("scope", "").split()
         permissions = claims.get("permissions")
         if self.server.scope not in scopes or (permissions is not None and self.server.scope not in permissions):
@@ -57,6 +63,13 @@ class APIHandler(http.server.BaseHTTPRequestHandler):
             challenge += f', scope="{self.server.scope}"'
         self.answer(status, {"error": error, "error_description": description},
                     [("WWW-Authenticate", challenge)])
+
+    def challenge(self):
+        """RFC 9470: the person must authenticate with a second factor for this API."""
+        policy = "http://schemas.openid.net/pape/policies/2007/06/multi-factor"
+        header = (f'Bearer error="insufficient_user_authentication", '
+                  f'error_description="A second factor is required", acr_values="{policy}"')
+        self.answer(401, {"error": "insufficient_user_authentication"}, [("WWW-Authenticate", header)])
 
     def answer(self, status, document, headers=()):
         body = json.dumps(document, sort_keys=True).encode()
@@ -80,12 +93,16 @@ def main():
     parser.add_argument("--scope", required=True)
     parser.add_argument("--jwks")
     parser.add_argument("--name", default="API")
+    parser.add_argument("--step-up", choices=["mfa"])
+    parser.add_argument("--claims", default="", help="the namespace of the token's authentication claims")
     args = parser.parse_args()
     server = serve(args.listen, APIHandler)
     server.issuer = args.issuer
     server.audience = args.audience
     server.scope = args.scope
     server.name = args.name
+    server.step_up = args.step_up
+    server.claims = args.claims
     server.keys = Keys(args.jwks or args.issuer.rstrip("/") + "/.well-known/jwks.json")
     server.serve_forever()
 

@@ -20,12 +20,15 @@ assertion_audience, by default the site with its path), the keys by default at -
 /.well-known/jwks.json. --title names it in its answers (default "mini app"). With --api, a
 mini app of MINI_APPS_FILE with an "api" calls it (mini_api.py) as the person, with the access
 token nginx hands it in X-Auth-Access-Token (the product's check obtained it for this app's API
-alone), and shows the API's answer under its first line.
+alone), and shows the API's answer under its first line; when the API asks for stronger
+authentication (RFC 9470: 401, error="insufficient_user_authentication" with acr_values and/or
+max_age), it sends the browser to the product's login with them, to come back to this page.
 """
 import argparse
 import http.client
 import http.server
 import os
+import re
 import socket
 import socketserver
 import threading
@@ -56,9 +59,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(401, f"identity assertion refused: {error}\n")
         text = f"{self.server.title} for {claims['sub']} ({claims.get('email', '')})\n"
         if self.server.api:
-            status, said = call_api(self.server.api, self.headers.get("X-Auth-Access-Token", ""))
+            status, said, challenge = call_api(self.server.api, self.headers.get("X-Auth-Access-Token", ""))
+            step_up = step_up_asked(status, challenge)
+            if step_up is not None:
+                return self.step_up(step_up)
             text += f"API {status}: {said}\n"
         self.answer(200, text)
+
+    def step_up(self, asked):
+        """To the product's login, asking what the API asked, and back to this page after."""
+        query = urllib.parse.urlencode([("returnTo", self.path)] + asked)
+        self.send_response(302)
+        self.send_header("Location", "/login?" + query)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def answer(self, status, text):
         body = text.encode()
@@ -124,8 +138,16 @@ class UnixHTTPConnection(http.client.HTTPConnection):
         self.sock.connect(self.path)
 
 
+def step_up_asked(status, challenge):
+    """What an RFC 9470 challenge asks for ([(name, value)] of acr_values and max_age), or None."""
+    if status != 401 or 'error="insufficient_user_authentication"' not in challenge:
+        return None
+    asked = re.findall(r'\b(acr_values|max_age)="?([^",]*)"?', challenge)
+    return asked or None
+
+
 def call_api(api, token):
-    """GET / of the API with the person's token: its status and its answer's text."""
+    """GET / of the API with the person's token: its status, its answer's text, its challenge."""
     if api.startswith("unix:"):
         connection = UnixHTTPConnection(api[len("unix:"):])
     else:
@@ -134,9 +156,10 @@ def call_api(api, token):
     try:
         connection.request("GET", "/", headers={"Authorization": f"Bearer {token}"} if token else {})
         answer = connection.getresponse()
-        return answer.status, answer.read().decode(errors="replace").strip()
+        challenge = answer.getheader("WWW-Authenticate", "")
+        return answer.status, answer.read().decode(errors="replace").strip(), challenge
     except OSError as error:
-        return 502, f"the API did not answer ({error})"
+        return 502, f"the API did not answer ({error})", ""
     finally:
         connection.close()
 

@@ -111,10 +111,11 @@ public final class APITokens: Sendable {
         return token
     }
 
-    /// The store's key of a session's token for an API: a digest, so neither the person nor the
-    /// API is readable in the store.
+    /// The store's key of a login's token for an API: a digest of the login's own id (random per
+    /// login: two logins of one person in one second, the second with a second factor, never
+    /// share a token) and the API, so neither is readable in the store.
     static func key(_ session: Session, _ audience: String) -> String {
-        "api-token:" + Base64URL.encode(SHA256.hash(Array((session.renewalScope + "\u{0}" + audience).utf8)))
+        "api-token:" + Base64URL.encode(SHA256.hash(Array((session.publicID + "\u{0}" + audience).utf8)))
     }
 
     /// `token` when its claims say it is for `audience`, holds every one of `scopes` and has not

@@ -39,6 +39,7 @@ extension DevTenant {
         ]
         // Every permission the person holds for the API, whatever was asked (the scope says what
         // was granted of what was asked).
+        addAuthenticationClaims(&claims, authTime: grant.authTime, multiFactor: grant.multiFactor)
         if api.addsPermissions {
             let permissions = config.permissions(of: user.userID, for: api.identifier).filter(api.scopes.contains)
             claims["permissions"] = .array(permissions.map(JSONValue.string))
@@ -52,7 +53,8 @@ extension DevTenant {
                 try store.addRefreshToken(
                     RefreshGrant(
                         family: grant.family, clientID: grant.clientID, userID: grant.userID, scope: grant.scope,
-                        audience: grant.audience, sessionID: grant.sessionID, expiresAt: grant.expiresAt, used: false)))
+                        audience: grant.audience, sessionID: grant.sessionID, expiresAt: grant.expiresAt, used: false,
+                        authTime: grant.authTime, multiFactor: grant.multiFactor)))
             log(.info, "multi-resource token issued", ["client": client.clientID, "audience": api.identifier])
             var response = Response.json(JSONValue.object(body).serialized())
             response.add("Cache-Control", "no-store")
@@ -61,5 +63,15 @@ extension DevTenant {
             log(.error, "token signing failed", ["error": "\(error)"])
             return oauthError(500, "server_error", "The tenant could not issue tokens")
         }
+    }
+
+    /// What `actions.access_token_claims` stands for: a post-login Action that tells APIs how the
+    /// person authenticated (`api.accessToken.setCustomClaim`), under its namespace: `auth_time`,
+    /// and `amr` (`["mfa"]` after the second factor). Auth0 puts `amr` and `acr` in ID tokens
+    /// only; an API that asks for a second factor (RFC 9470) reads these.
+    func addAuthenticationClaims(_ claims: inout [String: JSONValue], authTime: Double?, multiFactor: Bool) {
+        guard let namespace = config.accessTokenClaimsNamespace else { return }
+        if let authTime { claims[namespace + "auth_time"] = .number(authTime.rounded(.down)) }
+        claims[namespace + "amr"] = .array(multiFactor ? ["pwd", "mfa"] : ["pwd"])
     }
 }

@@ -150,7 +150,8 @@ extension DevTenant {
         }
         return issueTokens(
             user: user, clientID: client.clientID, scope: scope, audience: grant.audience, nonce: nil,
-            sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt)
+            sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt,
+            authTime: grant.authTime, multiFactor: grant.multiFactor, idTokenSaysAuthentication: false)
     }
 
     /// Native to Web SSO: a refresh token of a native app exchanged for a session transfer
@@ -183,7 +184,9 @@ extension DevTenant {
 
     private func issueTokens(
         user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
-        sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil, multiFactor: Bool = false
+        sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil,
+        multiFactor: Bool = false,
+        idTokenSaysAuthentication: Bool = true
     ) -> Response {
         let scopes = requested.split(separator: " ").map(String.init)
         // API scopes are granted only for the Management API audience.
@@ -197,11 +200,13 @@ extension DevTenant {
         var audiences: [JSONValue] = [.string(config.userinfoAudience)]
         if let audience { audiences.insert(.string(audience), at: 0) }
         do {
-            let accessToken = try signer.sign([
+            var accessClaims: [String: JSONValue] = [
                 "iss": .string(config.issuer), "sub": .string(user.userID), "aud": .array(audiences),
                 "iat": .number(issuedAt), "exp": .number(issuedAt + Double(config.accessTokenLifetime)),
                 "azp": .string(clientID), "scope": .string(scope),
-            ])
+            ]
+            addAuthenticationClaims(&accessClaims, authTime: authTime, multiFactor: multiFactor)
+            let accessToken = try signer.sign(accessClaims)
             var body: [String: JSONValue] = [
                 "access_token": .string(accessToken), "token_type": "Bearer", "scope": .string(scope),
                 "expires_in": .number(Double(config.accessTokenLifetime)),
@@ -217,8 +222,8 @@ extension DevTenant {
                     claims[rolesClaim] = .array((config.roles[user.userID] ?? []).map(JSONValue.string))
                 }
                 if let nonce { claims["nonce"] = .string(nonce) }
-                if let authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
-                if multiFactor {
+                if let authTime, idTokenSaysAuthentication { claims["auth_time"] = .number(authTime.rounded(.down)) }
+                if multiFactor, idTokenSaysAuthentication {
                     claims["amr"] = .array(["mfa"])
                     claims["acr"] = .string(Self.multiFactorPolicy)
                 }
@@ -232,7 +237,8 @@ extension DevTenant {
                         RefreshGrant(
                             family: family ?? Base64URL.encode(SecureRandom.bytes(12)), clientID: clientID,
                             userID: user.userID, scope: scope, audience: audience, sessionID: sessionID,
-                            expiresAt: familyExpiresAt ?? issuedAt + Double(config.refreshTokenLifetime), used: false)))
+                            expiresAt: familyExpiresAt ?? issuedAt + Double(config.refreshTokenLifetime), used: false,
+                            authTime: authTime, multiFactor: multiFactor)))
             }
             var response = Response.json(JSONValue.object(body).serialized())
             response.add("Cache-Control", "no-store")

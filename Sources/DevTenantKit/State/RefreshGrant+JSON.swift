@@ -8,6 +8,8 @@ extension RefreshGrant {
             "scope": .string(scope), "sid": .string(sessionID), "expires_at": .number(expiresAt), "used": .bool(used),
         ]
         if let audience { object["audience"] = .string(audience) }
+        if let authTime { object["auth_time"] = .number(authTime) }
+        if multiFactor { object["mfa"] = .bool(true) }
         return .object(object)
     }
 
@@ -18,6 +20,7 @@ extension RefreshGrant {
         else { return nil }
         self.init(
             family: family, clientID: client, userID: user, scope: scope, audience: json["audience"]?.string,
-            sessionID: sid, expiresAt: expires, used: used)
+            sessionID: sid, expiresAt: expires, used: used, authTime: json["auth_time"]?.number,
+            multiFactor: json["mfa"]?.bool ?? false)
     }
 }

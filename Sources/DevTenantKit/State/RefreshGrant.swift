@@ -14,4 +14,8 @@ struct RefreshGrant: Sendable {
     /// The family's absolute expiry: rotation does not extend it.
     let expiresAt: Double
     var used: Bool
+    /// When the login that began the family gave its password, and whether it passed the second
+    /// factor: what the access tokens of the family say of it (`actions.access_token_claims`).
+    var authTime: Double? = nil
+    var multiFactor: Bool = false
 }

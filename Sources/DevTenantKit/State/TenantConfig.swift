@@ -45,6 +45,9 @@ public struct TenantConfig: Sendable {
     /// (`api.idToken.setCustomClaim(NAMESPACE, event.authorization.roles)`): ID tokens carry the
     /// person's roles (`users[].roles`) under this claim; nil: no such Action.
     public let rolesClaim: String?
+    /// `actions.access_token_claims`: the namespace under which access tokens say how the person
+    /// authenticated (`auth_time`, `amr`), standing for a post-login Action; nil: no such Action.
+    public let accessTokenClaimsNamespace: String?
     /// Each person's roles by user id (`users[].roles`, names as `GET /api/v2/users/{id}/roles` lists them).
     let roles: [String: [String]]
     /// Each person's permissions (`users[].permissions`, as `GET /api/v2/users/{id}/permissions`
@@ -147,6 +150,7 @@ public struct TenantConfig: Sendable {
         var users: [JSONValue] = []
         var servers: [ResourceServer] = []
         var rolesClaimName: String?
+        var accessClaimsNamespace: String?
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
@@ -184,6 +188,7 @@ public struct TenantConfig: Sendable {
                 users = document["users"]?.array ?? []
                 servers = ResourceServer.all(in: document, problems: &problems)
                 rolesClaimName = document["actions"]?["roles_claim"]?.string
+                accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
             } else {
                 problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
             }
@@ -213,6 +218,7 @@ public struct TenantConfig: Sendable {
         }
         self.roles = roles
         rolesClaim = rolesClaimName
+        accessTokenClaimsNamespace = accessClaimsNamespace
     }
 
     /// The API with this identifier.

@@ -31,7 +31,8 @@ struct MiniAppsReader {
             problems.append("the file must hold a JSON object with \"apps\"")
             return []
         }
-        for key in top.keys.sorted() where key != "apps" && key != "roles_claim" {
+        // Keys starting with "_" are notes for people and other programs (the example apps' own settings).
+        for key in top.keys.sorted() where key != "apps" && key != "roles_claim" && !key.hasPrefix("_") {
             problems.append("\(key): unknown key (the file has apps and roles_claim)")
         }
         if let claim = top["roles_claim"] {
@@ -67,7 +68,7 @@ struct MiniAppsReader {
             problem("name", "another app has this name")
         }
         let known: Set<String> = ["name", "title", "path", "assertion_audience", "allow", "api", "authentication"]
-        for key in fields.keys.sorted() where !known.contains(key) {
+        for key in fields.keys.sorted() where !known.contains(key) && !key.hasPrefix("_") {
             problem(key, "unknown key (an app has " + known.sorted().joined(separator: ", ") + ")")
         }
         var titles: [Language: String] = [:]

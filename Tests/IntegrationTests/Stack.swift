@@ -29,9 +29,6 @@ final class Stack: @unchecked Sendable {
     let supervised: Bool
     /// The mini-app file the workers and nginx were given (`make run`'s example apps), or nil.
     let miniAppsFile: String?
-    /// The namespace of the dev tenant's access-token claims of authentication (`tenant.json`'s
-    /// `actions.access_token_claims`), which an example API that asks for a step-up reads.
-    static let accessTokenClaims = "https://metadata-demo.example/"
     /// The example mini apps' file, as `make run` uses it.
     static let exampleMiniApps = repoRoot + "/deploy/mini-apps/mini-apps.json"
 
@@ -272,12 +269,14 @@ final class Stack: @unchecked Sendable {
         guard let miniAppsFile else { return }
         let lines = try Stack.check(
             Stack.repoRoot + "/scripts/mini-apps-list", [],
-            environment: ["MINI_APPS_FILE": miniAppsFile, "APP_BASE_URL": baseURL])
+            environment: ["MINI_APPS_FILE": miniAppsFile, "APP_BASE_URL": baseURL].merging(
+                devEnvironment.filter { $0.key == "DEV_TENANT_CONFIG" }
+            ) { $1 })
         for line in lines.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            try #require(fields.count == 7)
+            try #require(fields.count == 6 || fields.count == 8)
             let (name, audience, title, api, scope) = (fields[0], fields[1], fields[2], fields[4], fields[5])
-            let stepUp = fields[6].isEmpty ? [] : ["--step-up", fields[6], "--claims", Stack.accessTokenClaims]
+            let stepUp = fields.count == 8 ? ["--step-up", fields[6], "--claims", fields[7]] : []
             var apiOption: [String] = []
             if !api.isEmpty {
                 let socket = runDir + "/api-\(name).sock"

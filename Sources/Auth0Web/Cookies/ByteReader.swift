@@ -71,6 +71,11 @@ struct ByteReader {
         try readBool() ? try readRange() : nil
     }
 
+    /// What `ByteWriter.write(optional:)` wrote for a number.
+    mutating func readOptionalInt64() throws -> Int64? {
+        try readBool() ? try readInt64() : nil
+    }
+
     mutating func readOptionalString() throws -> String? {
         try readBool() ? try readString() : nil
     }

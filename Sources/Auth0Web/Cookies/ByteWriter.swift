@@ -34,6 +34,12 @@ struct ByteWriter {
         for item in kept { write(item) }
     }
 
+    /// A presence byte, then the number when present.
+    mutating func write(optional value: Int64?) {
+        write(value != nil)
+        if let value { write(value) }
+    }
+
     mutating func write(optional value: String?) {
         write(value != nil)
         if let value { write(value) }

@@ -78,8 +78,12 @@ public struct LoginCompletion: Sendable {
         var claims = try idTokens.verify(idToken, nonce: transaction.nonce)
         if let userinfo { claims = try userinfo.complete(claims, accessToken: tokens.accessToken) }
         let now = Int64(clock.now())
-        // The stronger authentication asked for is shown in the token, or the login does not stand.
-        if let stepUp = transaction.stepUp, !stepUp.isMet(by: claims, now: now) {
+        // How the person authenticated: the stronger authentication asked for is shown in the
+        // token, or the login does not stand; the session keeps it for mini apps' step-up.
+        let authTime = NumericDate.seconds(claims["auth_time"])
+        let acr = claims["acr"]?.string
+        let amr = claims["amr"]?.array?.compactMap(\.string) ?? []
+        if let stepUp = transaction.stepUp, !stepUp.isMet(authTime: authTime, acr: acr, amr: amr, now: now) {
             throw AuthError(.stepUpNotMet, "auth_time, acr or amr")
         }
         var session = Session(
@@ -87,8 +91,7 @@ public struct LoginCompletion: Sendable {
             accessToken: AccessToken(value: tokens.accessToken, expiresAt: now + tokens.expiresIn),
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
             createdAt: now, idTokenHint: keepsIDToken ? idToken : nil, roles: ruleFacts.roles(in: claims),
-            authTime: claims["auth_time"]?.number.flatMap { $0.isFinite && abs($0) < 1e12 ? Int64($0) : nil },
-            acr: claims["acr"]?.string, amr: claims["amr"]?.array?.compactMap(\.string) ?? [])
+            authTime: authTime, acr: acr, amr: amr)
         let outcome = firstMetadata(&session, pending: transaction.pendingAffirmation)
         return Completed(session: session, returnTo: transaction.returnTo, metadata: outcome)
     }

@@ -37,29 +37,27 @@ public struct StepUp: Sendable, Equatable {
 
     private static let uriMarks: Set<UInt8> = Set(":/?#[]@!$&'()*+,;=%".utf8)
 
-    /// True when the ID token `claims` show this step-up was done at `now`: `auth_time` within
-    /// `maxAge` (60 s of leeway for clocks); for the multi-factor policy, `mfa` in `amr`; for
-    /// another class, `acr` naming it.
-    public func isMet(by claims: JSONValue, now: Int64) -> Bool {
-        isMet(
-            authTime: claims["auth_time"]?.number.flatMap { $0.isFinite && abs($0) < 1e12 ? Int64($0) : nil },
-            acr: claims["acr"]?.string,
-            amr: claims["amr"]?.array?.compactMap(\.string) ?? [], now: now)
+    /// The `/authorize` (and `/login`) parameters that ask for it.
+    public var parameters: [(String, String)] {
+        var pairs: [(String, String)] = []
+        if let maxAge { pairs.append(("max_age", String(maxAge))) }
+        if let acrValues { pairs.append(("acr_values", acrValues)) }
+        return pairs
     }
 
-    /// True when an authentication at `authTime` with `acr` and `amr` meets this step-up at `now`.
+    /// True when an authentication at `authTime` with `acr` and `amr` (the ID token's claims)
+    /// meets this step-up at `now`: `auth_time` within `maxAge` (60 s of leeway for clocks); for
+    /// the multi-factor policy, `mfa` in `amr` (as Auth0's step-up guide checks it); for another
+    /// class, `acr` naming it. An `acr` that is present must be a class asked for.
     public func isMet(authTime: Int64?, acr: String?, amr: [String], now: Int64) -> Bool {
         if let maxAge {
             guard let authTime, now - authTime <= maxAge + 60 else { return false }
         }
-        if let acrValues {
-            let asked = acrValues.split(separator: " ").map(String.init)
-            // Auth0 says a second factor in `amr` ("mfa"), as its step-up guide checks it; `acr`,
-            // when present, must be a class asked for.
-            if let acr, !asked.contains(acr) { return false }
-            if asked.contains(Self.multiFactorPolicy), amr.contains("mfa") { return true }
-            guard let acr, asked.contains(acr), acr != Self.multiFactorPolicy else { return false }
-        }
-        return true
+        guard let acrValues else { return true }
+        let asked = acrValues.split(separator: " ").map(String.init)
+        if let acr, !asked.contains(acr) { return false }
+        let secondFactorShown = asked.contains(Self.multiFactorPolicy) && amr.contains("mfa")
+        let classShown = acr.map { $0 != Self.multiFactorPolicy } ?? false
+        return secondFactorShown || classShown
     }
 }

@@ -31,7 +31,7 @@ extension Session {
         w.write(optional: idTokenHint)
         w.write(list: metadata.flags)
         w.write(list: roles)
-        w.write(optional: authTime.map(String.init))
+        w.write(optional: authTime)
         w.write(optional: acr)
         w.write(list: amr)
         return w.bytes
@@ -59,7 +59,7 @@ extension Session {
             let idTokenHint = version < 4 ? nil : try r.readOptionalString()
             let flags = version < 5 ? [] : try r.readList()
             let roles = version < 5 ? [] : try r.readList()
-            let authTime = version < 6 ? nil : try r.readOptionalString().flatMap { Int64($0) }
+            let authTime = version < 6 ? nil : try r.readOptionalInt64()
             let acr = version < 6 ? nil : try r.readOptionalString()
             let amr = version < 6 ? [] : try r.readList()
             guard r.isAtEnd, !profile.sub.isEmpty, !csrf.isEmpty else { return nil }

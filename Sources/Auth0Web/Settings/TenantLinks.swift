@@ -47,8 +47,7 @@ public struct TenantLinks: Sendable {
         if asksConsent { pairs.append(("prompt", "consent")) }
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
-        if let maxAge = transaction.stepUp?.maxAge { pairs.append(("max_age", String(maxAge))) }
-        if let acrValues = transaction.stepUp?.acrValues { pairs.append(("acr_values", acrValues)) }
+        pairs += transaction.stepUp?.parameters ?? []
         if settings.isAuth0, let token = sessionTransferToken, Self.isOpaqueToken(token) {
             pairs.append(("session_transfer_token", token))
         }

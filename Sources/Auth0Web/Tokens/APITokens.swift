@@ -26,7 +26,7 @@ public struct APITokenUnavailable: Error, Equatable {
 /// Auth0's own SDKs obtain them: the session's refresh token exchanged with `audience` and `scope`
 /// (Multi-Resource Refresh Token), spent once across every worker (`TokenRenewer`). Kept sealed in
 /// the session ledger's store until a minute before they expire, never in the browser: every
-/// worker finds the one obtained, and a check costs one store read. What the provider answers is
+/// worker finds the one obtained. What the provider answers is
 /// checked (`aud`, `scope`) and a token that does not fit is never kept or handed on. Each worker
 /// also remembers the tokens it has seen, so a check that finds one there reads nothing and may be
 /// answered on a page thread.
@@ -52,7 +52,10 @@ public final class APITokens: Sendable {
     /// The token of `session` for `audience` this worker has seen, when it is good for another
     /// minute: no store, no tenant, nothing that waits.
     public func remembered(for session: Session, audience: String) -> APIToken? {
-        let name = Self.key(session, audience)
+        remembered(as: Self.key(session, audience))
+    }
+
+    private func remembered(as name: String) -> APIToken? {
         guard let token = memo.withLock({ $0[name] }) else { return nil }
         return token.expiresAt - Int64(clock.now()) > Self.marginSeconds ? token : nil
     }
@@ -67,8 +70,8 @@ public final class APITokens: Sendable {
     /// The kept token of `session` for `audience`, when there is one good for another minute;
     /// calls nobody but the store.
     public func kept(for session: Session, audience: String) -> APIToken? {
-        if let token = remembered(for: session, audience: audience) { return token }
         let name = Self.key(session, audience)
+        if let token = remembered(as: name) { return token }
         guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
             let opened = sealer.open(text, name: name),
             let token = String(validating: opened.payload, as: UTF8.self),
@@ -121,15 +124,12 @@ public final class APITokens: Sendable {
     /// `token` when its claims say it is for `audience`, holds every one of `scopes` and has not
     /// expired at `now`; nil otherwise (or when it is not a JWT whose claims can be read).
     package static func checked(_ token: String, audience: String, scopes: [String], now: Int64) -> APIToken? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let claims = JSONValue.parse(payload),
-            let expires = claims["exp"]?.number, expires.isFinite, expires > 0, expires < 1e12, Int64(expires) > now
+        guard let jwt = JWT(token), let expires = NumericDate.seconds(jwt.claims["exp"]), expires > now,
+            jwt.audiences.contains(audience)
         else { return nil }
-        let audiences = claims["aud"]?.string.map { [$0] } ?? claims["aud"]?.array?.compactMap(\.string) ?? []
-        let granted = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
-        guard audiences.contains(audience), scopes.allSatisfy(granted.contains) else { return nil }
+        let granted = Set((jwt.claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
+        guard scopes.allSatisfy(granted.contains) else { return nil }
         return APIToken(
-            value: token, expiresAt: Int64(expires),
-            permissions: claims["permissions"]?.array?.compactMap(\.string) ?? [])
+            value: token, expiresAt: expires, permissions: jwt.claims["permissions"]?.array?.compactMap(\.string) ?? [])
     }
 }

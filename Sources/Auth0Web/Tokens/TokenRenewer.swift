@@ -60,13 +60,18 @@ public final class TokenRenewer: Sendable {
             let result = try renewShared(refreshToken: token, session: session, api: api)
             if result.audience == api?.audience { return result }
             // Not rotated: the same token may be spent again, here alone.
-            guard let next = result.refreshToken, next != token else {
-                if let api { return try tokens.refresh(token, audience: api.audience, scope: api.scope) }
-                return try tokens.refresh(token)
-            }
+            guard let next = result.refreshToken, next != token else { return try spend(token, for: api) }
             token = next
         }
         throw AuthError(.tenantUnavailable, "the refresh token was spent for other audiences four times running")
+    }
+
+    /// One call to the token endpoint with `refreshToken`, for `api` or the login's own audience.
+    private func spend(_ refreshToken: String, for api: (audience: String, scope: String)?) throws(AuthError)
+        -> TokenSet
+    {
+        guard let api else { return try tokens.refresh(refreshToken) }
+        return try tokens.refresh(refreshToken, audience: api.audience, scope: api.scope)
     }
 
     private func renewShared(refreshToken: String, session: String, api: (audience: String, scope: String)?)
@@ -84,11 +89,7 @@ public final class TokenRenewer: Sendable {
         }
         if leads {
             renewals.add(1, ordering: .relaxed)
-            let tokens = tokens
-            let call = { () throws(AuthError) -> TokenSet in
-                guard let api else { return try tokens.refresh(refreshToken) }
-                return try tokens.refresh(refreshToken, audience: api.audience, scope: api.scope)
-            }
+            let call = { () throws(AuthError) -> TokenSet in try self.spend(refreshToken, for: api) }
             let result = Result { () throws(AuthError) in
                 guard let ledger else { return try call() }
                 return try ledger.renewals.renewOnce(

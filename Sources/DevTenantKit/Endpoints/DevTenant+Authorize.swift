@@ -42,8 +42,7 @@ extension DevTenant {
         if let transfer = query["session_transfer_token"] {
             return try transferSession(transfer, pending: .object(pending), client: client, request: request)
         }
-        if prompt != "login", let (user, sid) = ssoSession(request) {
-            let (authTime, multiFactor) = ssoAuthentication(request)
+        if prompt != "login", let (user, sid, authTime, multiFactor) = ssoSession(request) {
             switch stepNeeded(.object(pending), authTime: authTime, multiFactor: multiFactor) {
             case .code where prompt != "none":
                 return try codePage(.object(pending), user: user, sessionID: sid, authTime: authTime)
@@ -85,10 +84,10 @@ extension DevTenant {
             grant.boundAddress == nil || grant.boundAddress == request.remoteAddress,
             let user = store.user(id: grant.userID), !user.blocked
         {
-            if let (person, sid) = current, person.userID == user.userID {
+            if let (person, sid, _, _) = current, person.userID == user.userID {
                 return try afterLogin(pending, user: user, sessionID: sid)
             }
-            if let (_, sid) = current {
+            if let (_, sid, _, _) = current {
                 store.endSession(sid)
             } else {
                 log(.info, "session transfer token honoured", ["client": client.clientID])
@@ -126,15 +125,6 @@ extension DevTenant {
                 "mfa": .bool(multiFactor),
             ]), purpose: "sso", expiresAt: now() + 3 * 86_400)
         return SetCookie(name: DevTenant.ssoCookie, value: sso, secure: config.secureCookies)
-    }
-
-    /// When this browser's tenant session gave its password, and whether it passed the second
-    /// factor (a cookie sealed before either was kept: at its start of time, without).
-    func ssoAuthentication(_ request: Request) -> (authTime: Double, multiFactor: Bool) {
-        guard let value = request.cookies[DevTenant.ssoCookie],
-            let sso = sealer.open(value, purpose: "sso", now: now())
-        else { return (0, false) }
-        return (sso["at"]?.number ?? 0, sso["mfa"]?.bool ?? false)
     }
 
     mutating func submitLogin(_ request: Request) throws -> Response {
@@ -198,14 +188,16 @@ extension DevTenant {
         message(400, "Login expired", "This login page has expired. Go back to the application and log in again.")
     }
 
-    /// The person logged in to the tenant in this browser, if any.
-    func ssoSession(_ request: Request) -> (TenantUser, String)? {
+    /// The person logged in to the tenant in this browser, if any: who, the tenant session, when
+    /// its password was given and whether it passed the second factor (a cookie sealed before
+    /// either was kept: at the start of time, without).
+    func ssoSession(_ request: Request) -> (user: TenantUser, sid: String, authTime: Double, multiFactor: Bool)? {
         guard let value = request.cookies[DevTenant.ssoCookie],
             let sso = sealer.open(value, purpose: "sso", now: now()),
             let uid = sso["uid"]?.string, let sid = sso["sid"]?.string, store.isLive(session: sid),
             let user = store.user(id: uid), !user.blocked
         else { return nil }
-        return (user, sid)
+        return (user, sid, sso["at"]?.number ?? 0, sso["mfa"]?.bool ?? false)
     }
 
     func issueCode(_ pending: JSONValue, user: TenantUser, sessionID: String) throws -> Response {

@@ -47,7 +47,7 @@ extension DevTenant {
             let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
             let userID = pending["uid"]?.string, let sid = pending["sid"]?.string, useTicket(ticket)
         else {
-            return message(400, "Login expired", "This page has expired. Go back to the application and log in again.")
+            return pageExpired()
         }
         speak(request, uiLocales: pending["ui_locales"]?.string)
         var response: Response

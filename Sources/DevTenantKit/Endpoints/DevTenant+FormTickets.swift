@@ -63,4 +63,9 @@ extension DevTenant {
     func notOwnForm() -> Response {
         message(403, "Not allowed", "This form was not sent from the tenant's own page.")
     }
+
+    /// The answer to a form whose ticket is gone (used, expired, or from another browser).
+    func pageExpired() -> Response {
+        message(400, "Login expired", "This page has expired. Go back to the application and log in again.")
+    }
 }

@@ -37,11 +37,11 @@ extension DevTenant {
         let current = ssoSession(request)
         let hinted: Bool
         if let hint = query["logout_hint"] {
-            hinted = current?.1 == hint
+            hinted = current?.sid == hint
         } else if let idToken = query["id_token_hint"],
             let claims = signer.verifyAccessToken(idToken, issuer: config.issuer, now: -.infinity)
         {
-            hinted = claims["sid"]?.string == current?.1
+            hinted = claims["sid"]?.string == current?.sid
         } else {
             hinted = false
         }
@@ -93,7 +93,7 @@ extension DevTenant {
     private func endSession(_ request: Request, redirectTo target: String, _ pairs: [(String, String)] = [])
         -> Response
     {
-        if let (user, sid) = ssoSession(request) {
+        if let (user, sid, _, _) = ssoSession(request) {
             store.endSession(sid)
             sendLogoutTokens(sid: sid, sub: user.userID)
         }

@@ -65,7 +65,7 @@ extension DevTenant {
             let authTime = pending["at"]?.number, let user = store.user(id: userID), !user.blocked,
             let secret = user.totpSecret, store.isLive(session: sid)
         else {
-            return message(400, "Login expired", "This page has expired. Go back to the application and log in again.")
+            return pageExpired()
         }
         speak(request, uiLocales: pending["ui_locales"]?.string)
         let address = request.remoteAddress
@@ -82,7 +82,7 @@ extension DevTenant {
                 error: say("Wrong code. Try again with the code your app shows now."), existing: tx, status: 400)
         }
         guard useTicket(ticket) else {
-            return message(400, "Login expired", "This page has expired. Go back to the application and log in again.")
+            return pageExpired()
         }
         log(.info, "multi-factor step passed", ["user": user.userID])
         var response = try afterLogin(

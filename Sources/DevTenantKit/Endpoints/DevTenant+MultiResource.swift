@@ -49,12 +49,9 @@ extension DevTenant {
                 "access_token": .string(try signer.sign(claims)), "token_type": "Bearer", "scope": .string(scope),
                 "expires_in": .number(Double(config.accessTokenLifetime)),
             ]
-            body["refresh_token"] = .string(
-                try store.addRefreshToken(
-                    RefreshGrant(
-                        family: grant.family, clientID: grant.clientID, userID: grant.userID, scope: grant.scope,
-                        audience: grant.audience, sessionID: grant.sessionID, expiresAt: grant.expiresAt, used: false,
-                        authTime: grant.authTime, multiFactor: grant.multiFactor)))
+            var rotated = grant  // the same family, login and expiry: only the token is new
+            rotated.used = false
+            body["refresh_token"] = .string(try store.addRefreshToken(rotated))
             log(.info, "multi-resource token issued", ["client": client.clientID, "audience": api.identifier])
             var response = Response.json(JSONValue.object(body).serialized())
             response.add("Cache-Control", "no-store")

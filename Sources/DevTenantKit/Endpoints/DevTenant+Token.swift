@@ -151,7 +151,7 @@ extension DevTenant {
         return issueTokens(
             user: user, clientID: client.clientID, scope: scope, audience: grant.audience, nonce: nil,
             sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt,
-            authTime: grant.authTime, multiFactor: grant.multiFactor, idTokenSaysAuthentication: false)
+            authTime: grant.authTime, multiFactor: grant.multiFactor)
     }
 
     /// Native to Web SSO: a refresh token of a native app exchanged for a session transfer
@@ -185,8 +185,7 @@ extension DevTenant {
     private func issueTokens(
         user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
         sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil,
-        multiFactor: Bool = false,
-        idTokenSaysAuthentication: Bool = true
+        multiFactor: Bool = false
     ) -> Response {
         let scopes = requested.split(separator: " ").map(String.init)
         // API scopes are granted only for the Management API audience.
@@ -222,8 +221,8 @@ extension DevTenant {
                     claims[rolesClaim] = .array((config.roles[user.userID] ?? []).map(JSONValue.string))
                 }
                 if let nonce { claims["nonce"] = .string(nonce) }
-                if let authTime, idTokenSaysAuthentication { claims["auth_time"] = .number(authTime.rounded(.down)) }
-                if multiFactor, idTokenSaysAuthentication {
+                if let authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
+                if multiFactor {
                     claims["amr"] = .array(["mfa"])
                     claims["acr"] = .string(Self.multiFactorPolicy)
                 }

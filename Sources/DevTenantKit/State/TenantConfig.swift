@@ -201,6 +201,7 @@ public struct TenantConfig: Sendable {
         seedUsers = users
         resourceServers = servers
         var permissions: [String: [(api: String, name: String)]] = [:]
+        var roles: [String: [String]] = [:]
         for user in users {
             guard let id = user["user_id"]?.string else { continue }
             permissions[id] = (user["permissions"]?.array ?? []).compactMap { entry in
@@ -209,13 +210,9 @@ public struct TenantConfig: Sendable {
                 else { return nil }
                 return (api, name)
             }
-        }
-        self.permissions = permissions
-        var roles: [String: [String]] = [:]
-        for user in users {
-            guard let id = user["user_id"]?.string else { continue }
             roles[id] = user["roles"]?.array?.compactMap(\.string) ?? []
         }
+        self.permissions = permissions
         self.roles = roles
         rolesClaim = rolesClaimName
         accessTokenClaimsNamespace = accessClaimsNamespace

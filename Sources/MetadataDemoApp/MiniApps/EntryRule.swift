@@ -17,36 +17,42 @@ public enum EntryRule: Sendable, Equatable {
     /// "Add Permissions in the Access Token"); judged once the token is at hand.
     case permissions([String])
 
-    /// True for the rule only the app's access token can settle.
-    var needsToken: Bool { if case .permissions = self { true } else { false } }
+    /// The kinds of rule, by their key in the file's `allow`.
+    public enum Kind: String, Sendable, CaseIterable {
+        case emailVerified = "email_verified", emailDomains = "email_domains"
+        case appMetadataFlag = "app_metadata_flag", roles, permissions
+    }
 
-    /// The rule's name in the configuration file and in log lines.
-    public var name: String {
+    /// Which kind of rule it is.
+    public var kind: Kind {
         switch self {
-        case .emailVerified: "email_verified"
-        case .emailDomains: "email_domains"
-        case .appMetadataFlag(let flag): "app_metadata_flag:" + flag
-        case .anyRole: "roles"
-        case .permissions: "permissions"
+        case .emailVerified: .emailVerified
+        case .emailDomains: .emailDomains
+        case .appMetadataFlag: .appMetadataFlag
+        case .anyRole: .roles
+        case .permissions: .permissions
         }
+    }
+
+    /// True for the rule only the app's access token can settle.
+    var needsToken: Bool { kind == .permissions }
+
+    /// The rule's name in log lines: its kind, and for a flag, which.
+    public var name: String {
+        if case .appMetadataFlag(let flag) = self { return kind.rawValue + ":" + flag }
+        return kind.rawValue
     }
 
     /// The catalogue key of the refusal's words: what is missing, without the rule's values.
-    var wordsKey: String {
-        switch self {
-        case .emailVerified: "mini_app.refused.email_verified"
-        case .emailDomains: "mini_app.refused.email_domains"
-        case .appMetadataFlag: "mini_app.refused.app_metadata_flag"
-        case .anyRole: "mini_app.refused.roles"
-        case .permissions: "mini_app.refused.permissions"
-        }
-    }
+    var wordsKey: String { Self.wordsKey(kind) }
+
+    static func wordsKey(_ kind: Kind) -> String { "mini_app.refused." + kind.rawValue }
+
+    /// The refusal's words when the app could not be given a token for its API.
+    static let apiUnavailableWordsKey = "mini_app.refused.api_unavailable"
 
     /// Every words key a refusal may use.
-    static let allWordsKeys = [
-        "mini_app.refused.email_verified", "mini_app.refused.email_domains", "mini_app.refused.app_metadata_flag",
-        "mini_app.refused.roles", "mini_app.refused.permissions", "mini_app.refused.api_unavailable",
-    ]
+    static var allWordsKeys: [String] { Kind.allCases.map(wordsKey) + [apiUnavailableWordsKey] }
 
     /// True when `session`'s person, holding `token` for the app's API, meets the rule.
     public func holds(for session: Session, token: APIToken? = nil) -> Bool {

@@ -163,7 +163,7 @@ struct MiniAppsReader {
         }
         var rules: [EntryRule] = []
         var fine = true
-        let known = ["email_verified", "email_domains", "app_metadata_flag", "roles", "permissions"]
+        let known = EntryRule.Kind.allCases.map(\.rawValue)
         for key in fields.keys.sorted() where !known.contains(key) {
             problem("allow.\(key)", "unknown rule (the rules are " + known.joined(separator: ", ") + ")")
             fine = false
@@ -194,28 +194,34 @@ struct MiniAppsReader {
             }
         }
         if let value = fields["roles"] {
-            let roles = value.array?.compactMap { $0.string.flatMap { $0.isEmpty ? nil : $0 } } ?? []
-            if roles.isEmpty || roles.count != value.array?.count {
+            switch (Self.names(value), rolesClaim) {
+            case (let roles?, _?):
+                rules.append(.anyRole(roles))
+            case (nil, _):
                 problem("allow.roles", "must be a list of role names, any one of which lets a person in")
                 fine = false
-            } else if rolesClaim == nil {
+            case (_?, nil):
                 problem(
                     "allow.roles", "needs roles_claim at the top of the file: the ID token's claim that lists roles")
                 fine = false
-            } else {
-                rules.append(.anyRole(roles))
             }
         }
         if let value = fields["permissions"] {
-            let names = value.array?.compactMap { $0.string.flatMap { $0.isEmpty ? nil : $0 } } ?? []
-            if names.isEmpty || names.count != value.array?.count {
+            if let names = Self.names(value) {
+                rules.append(.permissions(names))
+            } else {
                 problem("allow.permissions", "must be a list of permission names, every one of which is needed")
                 fine = false
-            } else {
-                rules.append(.permissions(names))
             }
         }
         return fine ? rules : nil
+    }
+
+    /// A non-empty list of non-empty strings, or nil.
+    static func names(_ value: JSONValue) -> [String]? {
+        guard let list = value.array, !list.isEmpty else { return nil }
+        let names = list.compactMap { $0.string.flatMap { $0.isEmpty ? nil : $0 } }
+        return names.count == list.count ? names : nil
     }
 
     static func isName(_ text: String) -> Bool {

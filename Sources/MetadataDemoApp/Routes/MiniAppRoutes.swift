@@ -20,35 +20,53 @@ extension Routes {
         }
         var token: APIToken?
         if let api = app.api {
-            // A token this worker has seen answers here; else the store or the tenant, which may wait.
-            token = services.apiTokens.remembered(for: session, audience: api.audience)
-            if token == nil { try context.requireWaiting() }
-            let spent = session.refreshToken
-            do {
-                if token == nil {
-                    token = try services.apiTokens.token(for: &session, audience: api.audience, scopes: api.scopes)
-                }
-            } catch is SessionEnded {
-                services.endEndedByTenant(context)
-                return Routes.loginNeeded(context)
-            } catch let error as APITokenUnavailable where error.reason == "scope_not_granted" {
-                // The provider did not grant the person what the app needs: a refusal like a rule's.
-                return refuse(app, .permissions(api.scopes), context, why: "permissions")
-            } catch {
-                let reason = (error as? APITokenUnavailable)?.reason ?? "\(error)"
-                context.log(.warning, "mini_app_api_token_unavailable", ["app": app.name, "reason": reason])
-                var response = Response(status: 403)
-                response.add("X-Auth-Refusal", "api_unavailable")
-                return response
+            switch try apiToken(api, of: app, for: &session, context) {
+            case .token(let found): token = found
+            case .answer(let response): return response
             }
-            // The refresh token rotated: this browser keeps the new one.
-            if session.refreshToken != spent { context.updateSession { $0.refreshToken = session.refreshToken } }
             if let rule = app.firstUnmetRule(for: session, token: token) { return refuse(app, rule, context) }
         }
         let assertion = try? services.assertions?.assertion(for: session, audience: app.assertionAudience)
         var response = Routes.admitted(session, assertion: assertion)
         if let token { response.add("X-Auth-Access-Token", token.value) }
         return response
+    }
+
+    /// A check's token for the app's API, or its answer when there is none to hand on.
+    private enum TokenOutcome {
+        case token(APIToken)
+        case answer(Response)
+    }
+
+    /// The person's token for `api`: the one this worker remembers (answered on a page thread),
+    /// else from the store or the tenant, which waits; the refresh token it rotated is kept in
+    /// this browser's session.
+    private func apiToken(_ api: MiniAppAPI, of app: MiniApp, for session: inout Session, _ context: RequestContext)
+        throws -> TokenOutcome
+    {
+        if let token = services.apiTokens.remembered(for: session, audience: api.audience) { return .token(token) }
+        try context.requireWaiting()
+        let spent = session.refreshToken
+        do {
+            let token = try services.apiTokens.token(for: &session, audience: api.audience, scopes: api.scopes)
+            if session.refreshToken != spent {
+                let rotated = session.refreshToken
+                context.updateSession { $0.refreshToken = rotated }
+            }
+            return .token(token)
+        } catch is SessionEnded {
+            services.endEndedByTenant(context)
+            return .answer(Routes.loginNeeded(context))
+        } catch let error as APITokenUnavailable where error.reason == "scope_not_granted" {
+            // The provider did not grant the person what the app needs: a refusal like a rule's.
+            return .answer(refuse(app, .permissions(api.scopes), context, why: "permissions"))
+        } catch {
+            let reason = (error as? APITokenUnavailable)?.reason ?? "\(error)"
+            context.log(.warning, "mini_app_api_token_unavailable", ["app": app.name, "reason": reason])
+            var response = Response(status: 403)
+            response.add("X-Auth-Refusal", "api_unavailable")
+            return .answer(response)
+        }
     }
 
     /// 403 for nginx, and the log line that names the rule (never the person's values);
@@ -66,21 +84,21 @@ extension Routes {
     /// visitor to log in and a person now let in to the app.
     func miniAppRefused(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         guard let session = context.session else {
-            return Response.redirect(to: "/login?" + PercentEncoding.formEncode([("returnTo", app.path)]), status: 303)
+            return Response.redirect(to: Routes.loginLink(returnTo: app.path), status: 303)
         }
         var key = app.firstUnmetRule(for: session)?.wordsKey
         if key == nil, let api = app.api {
             // What the check saw of the token (nginx passes its X-Auth-Refusal as `why`): only
             // a choice among these sentences, whoever writes it.
             switch (try? FormData(urlEncoded: Array(context.request.query.utf8)))?["why"] {
-            case "permissions": key = "mini_app.refused.permissions"
-            case "api_unavailable": key = "mini_app.refused.api_unavailable"
+            case "permissions": key = EntryRule.wordsKey(.permissions)
+            case "api_unavailable": key = EntryRule.apiUnavailableWordsKey
             default:
                 try context.requireWaiting()
                 if let token = services.apiTokens.kept(for: session, audience: api.audience) {
                     key = app.firstUnmetRule(for: session, token: token)?.wordsKey
                 } else {
-                    key = "mini_app.refused.api_unavailable"
+                    key = EntryRule.apiUnavailableWordsKey
                 }
             }
         }

@@ -17,11 +17,14 @@ extension Routes {
     /// provider for `stepUp` when given.
     static func loginNeeded(_ context: RequestContext, stepUp: StepUp? = nil) -> Response {
         var response = Response(status: 401)
-        var pairs = [("returnTo", ReturnPath.sanitize(context.request.header("x-original-uri")))]
-        if let maxAge = stepUp?.maxAge { pairs.append(("max_age", String(maxAge))) }
-        if let acrValues = stepUp?.acrValues { pairs.append(("acr_values", acrValues)) }
-        response.add("X-Auth-Login", "/login?" + PercentEncoding.formEncode(pairs))
+        let returnTo = ReturnPath.sanitize(context.request.header("x-original-uri"))
+        response.add("X-Auth-Login", loginLink(returnTo: returnTo, stepUp: stepUp))
         return response
+    }
+
+    /// `/login` that brings the person back to `returnTo` (a relative path), asking for `stepUp`.
+    static func loginLink(returnTo: String, stepUp: StepUp? = nil) -> String {
+        "/login?" + PercentEncoding.formEncode([("returnTo", returnTo)] + (stepUp?.parameters ?? []))
     }
 
     /// 204 telling nginx who `session`'s person is, for the sibling's request; without an

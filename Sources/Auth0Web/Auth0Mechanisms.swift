@@ -48,6 +48,6 @@ public struct Auth0Mechanisms: Sendable {
                 algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
             keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
-            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts)
+            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger)
     }
 }

@@ -126,6 +126,39 @@ import Web
         #expect(started.rememberedEntries == 4)
     }
 
+    /// An end of a person's sessions reaches those begun "at or before" its second: a login that
+    /// completes in that second, after the end, stands (before, the person sent to log in again
+    /// was sent round the login until the second passed: Chromium stopped at "too many
+    /// redirects"), and an end in the same second after that login still ends it.
+    @Test func aLoginInTheSecondOfAnEndStandsAndTheNextEndReachesIt() throws {
+        let time = ManualClock()
+        let now = Int64(1_700_000_000)
+        let worker = try SessionLedger(
+            store: MemorySharedStore(), retentionSeconds: 3600, secrets: [TestSettings.cookieSecret],
+            clock: time.clock, events: NoAuth0Events())
+        func login(_ csrf: String) -> Session {
+            Session(
+                profile: .init(sub: "auth0|h", name: "", email: "", emailVerified: true, picture: "", updatedAt: ""),
+                accessToken: nil, refreshToken: nil, tenantSessionID: nil, csrfToken: csrf,
+                createdAt: worker.loginTime(of: "auth0|h", now: now))
+        }
+        let before = login("before")
+        worker.endSessions(of: "auth0|h", issuedBefore: now)  // the provider's back-channel logout
+        #expect(worker.hasEnded(before))
+        let after = login("after")
+        #expect(!worker.hasEnded(after), "the login after the end stands")
+        #expect(worker.loginTime(of: "auth0|i", now: now) == now, "another person's logins are not moved")
+
+        worker.endSessions(of: "auth0|h", issuedBefore: now)  // another, in the same second
+        #expect(worker.hasEnded(after))
+        let kept = login("kept")
+        let other = login("other")
+        #expect(!worker.hasEnded(kept) && !worker.hasEnded(other))
+        #expect(worker.endSessions(of: "auth0|h", except: kept))  // "Log out everywhere else", same second
+        #expect(worker.hasEnded(other) && !worker.hasEnded(kept))
+        #expect(!worker.hasEnded(login("again")), "and a login after that stands")
+    }
+
     @Test func aFreshStoreIsNotTakenForALostOne() throws {
         let store = MemorySharedStore()
         let resets = Resets()

@@ -4,9 +4,27 @@ import Web
 
 /// Issue 39 in Chromium: the example mini apps as a person meets them, in English and in
 /// Chinese: a person the rules allow reads the app; one they keep out reads the refusal page,
-/// on which axe finds nothing.
+/// on which axe finds nothing; a second factor asked by an app or by its API; a token made for
+/// one app refused by another's API; every ending of a login ending every app's access.
 @Suite(.serialized) final class MiniAppBrowserTests: StackInBrowser {
-    override class func makeStack() throws -> Stack { try Stack(miniAppsFile: Stack.exampleMiniApps) }
+    /// `make run`'s two apps, and two more: Vault, whose API asks for a second factor itself
+    /// (RFC 9470), and Notes, an app with Announcements' API whose program the tests may point
+    /// at another app's API.
+    override class func makeStack() throws -> Stack {
+        let example = try String(contentsOfFile: Stack.exampleMiniApps, encoding: .utf8)
+        let more = #"""
+              {"name": "vault", "title": {"en": "Vault", "zh": "保险库"}, "path": "/vault/",
+               "api": {"audience": "https://account.metadata-demo.example/", "scope": "read:account"},
+               "_example_api": {"step_up": "mfa"}},
+              {"name": "notes", "title": {"en": "Notes", "zh": "笔记"}, "path": "/notes/",
+               "api": {"audience": "https://announcements.metadata-demo.example/", "scope": "read:announcements"}}
+            """#
+        let last = try #require(example.range(of: "\n  ]\n}", options: .backwards))
+        let file = NSTemporaryDirectory() + "mini-apps-browser-\(getpid()).json"  // one per run, the same each time
+        try (example[..<last.lowerBound] + ",\n" + more + "\n" + example[last.lowerBound...])
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        return try Stack(workers: 2, miniAppsFile: file)
+    }
 
     private func logIn(_ user: (email: String, password: String), at page: String) throws {
         try browser.open(stack.baseURL + page)
@@ -15,6 +33,20 @@ import Web
         // A person's first login to the application asks their consent (each test's tenant is new).
         try browser.wait("the consent screen") { try browser.findAll("button[value=accept]").count == 1 }
         try browser.click("button[value=accept]")
+    }
+
+    /// skippy logs in on the product's first screen, in `language`.
+    private func logInFirst(in language: String) throws {
+        try browser.open(stack.baseURL + "/lang/" + language)
+        try logIn(DemoUser.skippy, at: "/login")
+        try browser.wait("the logged-in page") { try browser.currentURL() == stack.baseURL + "/" }
+    }
+
+    /// Types skippy's current one-time code into the tenant's code page and sends it.
+    private func enterTheCode() throws {
+        let code = try Stack.check(Stack.repoRoot + "/scripts/demo-totp", [DemoUser.skippy.email])
+        try browser.type(code.trimmingWhitespace(), into: "#code")
+        try browser.click("button[value=verify]")
     }
 
     @Test(arguments: ["en", "zh"]) func aRefusedPersonReadsWhyInTheirLanguage(language: String) throws {
@@ -62,9 +94,7 @@ import Web
     @Test(arguments: ["en", "zh"]) func theSecondFactorIsAskedInTheirLanguage(language: String) throws {
         let heading = language == "en" ? "Verify your identity" : "验证你的身份"
         do {
-            try browser.open(stack.baseURL + "/lang/" + language)
-            try logIn(DemoUser.skippy, at: "/login")
-            try browser.wait("the logged-in page") { try browser.currentURL() == stack.baseURL + "/" }
+            try logInFirst(in: language)
             try browser.open(stack.baseURL + "/account/profile?x=1")
             try browser.wait("the code page") { try browser.findAll("form[action='/u/mfa']").count == 1 }
             #expect(try browser.text("h1") == heading)
@@ -74,13 +104,141 @@ import Web
             try browser.type("000000", into: "#code")
             try browser.click("button[value=verify]")
             try browser.wait("the wrong code's message") { try browser.findAll(".error").count == 1 }
-            let code = try Stack.check(Stack.repoRoot + "/scripts/demo-totp", [DemoUser.skippy.email])
-            try browser.type(code.trimmingWhitespace(), into: "#code")
-            try browser.click("button[value=verify]")
+            try enterTheCode()
             try browser.wait("the app") { try browser.currentURL() == stack.baseURL + "/account/profile?x=1" }
             #expect(try browser.text("body").hasPrefix("Account for auth0|6489e0a1c2b3d4e5f6a7b8ca"))
         } catch {
             browser.recordFailure("mini-app-mfa-\(language)")
+            throw error
+        }
+    }
+
+    /// RFC 9470 in the browser: Vault's API asks for a second factor; the app sends the person to
+    /// log in asking for it, the tenant asks for the code in their language, and they come back to
+    /// the page they were on, which the API now answers.
+    @Test(arguments: ["en", "zh"]) func anAPIsStepUpChallengeRoundTripsInTheirLanguage(language: String) throws {
+        do {
+            try logInFirst(in: language)
+            try browser.open(stack.baseURL + "/vault/records?id=7")
+            try browser.wait("the code page") { try browser.findAll("form[action='/u/mfa']").count == 1 }
+            #expect(try browser.currentURL().contains("acr_values=http"), "the API's own acr_values asked")
+            #expect(try browser.text("h1") == (language == "en" ? "Verify your identity" : "验证你的身份"))
+            try enterTheCode()
+            try browser.wait("the app") { try browser.currentURL() == stack.baseURL + "/vault/records?id=7" }
+            let page = try browser.text("body")
+            #expect(page.hasPrefix("Vault for auth0|6489e0a1c2b3d4e5f6a7b8ca"), "\(page)")
+            #expect(page.contains("API 200: ") && page.contains("\"api\": \"Vault API\""), "\(page)")
+        } catch {
+            browser.recordFailure("mini-app-api-step-up-\(language)")
+            throw error
+        }
+    }
+
+    /// A token made for one app opens that app's API only: Notes' program, pointed at Account's
+    /// API (as a misconfigured or hostile app would be), shows Account's refusal of the token the
+    /// check obtained for Notes, while Announcements' API answers the same person.
+    @Test func aTokenMadeForOneAppIsRefusedByAnothersAPI() throws {
+        do {
+            _ = stack.signal("mini-notes", SIGTERM)
+            try browser.wait("Notes' program to stop") { !stack.isRunning("mini-notes") }
+            let socket = stack.runDir + "/mini-notes.sock"
+            try stack.start(
+                "mini-notes-astray", "/usr/bin/python3",
+                [
+                    Stack.repoRoot + "/deploy/mini-app/mini_app.py", "--listen", "unix:" + socket, "--site",
+                    stack.baseURL,
+                ]
+                    + ["--audience", stack.baseURL + "/notes/", "--title", "Notes"]
+                    + ["--api", "unix:" + stack.runDir + "/api-account.sock"])
+            try browser.wait("Notes' program astray") { Stack.accepts(unixSocket: socket) }
+            try logIn(DemoUser.skippy, at: "/notes/")
+            try browser.wait("the app") { try browser.currentURL() == stack.baseURL + "/notes/" }
+            let page = try browser.text("body")
+            #expect(page.hasPrefix("Notes for auth0|6489e0a1c2b3d4e5f6a7b8ca"), "\(page)")
+            #expect(page.contains("API 401: ") && page.contains("invalid_token"), "\(page)")
+            try browser.open(stack.baseURL + "/announcements/")
+            #expect(try browser.text("body").contains("\"api\": \"Announcements API\""))
+        } catch {
+            browser.recordFailure("mini-app-token-astray")
+            throw error
+        }
+    }
+
+    /// The product's cookies `driver` sends, as a Cookie header (a copy of them opens what they open).
+    private func productCookie(_ driver: WebDriver) throws -> String {
+        try driver.cookieValues().filter { $0.key.hasPrefix("md") }.map { "\($0.key)=\($0.value)" }
+            .joined(separator: "; ")
+    }
+
+    /// What each worker's check for Announcements and Notes answers `cookie`: "Status: NNN".
+    private func checks(_ cookie: String) throws -> [String] {
+        try (1...stack.workers).flatMap { worker in
+            try ["announcements", "notes"].map {
+                String(try stack.askCheck("/auth/check/" + $0, cookie: cookie, worker: worker).prefix(11))
+            }
+        }
+    }
+
+    /// Whether every worker refuses `cookie` for every app, asked until a second after `since`:
+    /// the promise is every worker within a second.
+    private func refusedEverywhere(_ cookie: String, since: Date) throws -> Bool {
+        repeat {
+            if try checks(cookie).allSatisfy({ $0 == "Status: 401" }) { return true }
+            usleep(20_000)
+        } while Date() < since.addingTimeInterval(1)
+        return false
+    }
+
+    /// Logging out, "Log out everywhere else" and the provider's back-channel logout each end
+    /// every app's access within a second on every worker, for the browser and any copy of its
+    /// cookies; the browser's next visit to an app is the tenant's login.
+    @Test func everyEndingEndsEveryAppsAccessOnEveryWorker() throws {
+        let phone = try WebDriver()
+        do {
+            try logIn(DemoUser.skippy, at: "/announcements/")
+            try browser.wait("the app") { try browser.text("body").hasPrefix("Announcements for") }
+            // The phone holds a login made elsewhere: no tenant session that would log it in again.
+            let elsewhere = TestClient()
+            try elsewhere.logIn(stack, as: DemoUser.skippy)
+            try phone.open(stack.baseURL + "/healthz")
+            for (name, value) in elsewhere.cookies where name.hasPrefix("md") {
+                try phone.addCookie(name, value, path: elsewhere.paths(of: name).first ?? "/")
+            }
+            try phone.open(stack.baseURL + "/announcements/")
+            #expect(try phone.text("body").hasPrefix("Announcements for"))
+            let (laptopCookie, phoneCookie) = (try productCookie(browser), try productCookie(phone))
+            #expect(try checks(phoneCookie).allSatisfy { $0 == "Status: 204" }, "\((try? checks(phoneCookie)) ?? [])")
+
+            // "Log out everywhere else" on the laptop ends the phone's access, not the laptop's.
+            try browser.open(stack.baseURL + "/sessions")
+            try browser.click("form[action='/sessions/end-others'] button")
+            try browser.wait("the notice") { !(try browser.findAll(".notice").isEmpty) }
+            #expect(try refusedEverywhere(phoneCookie, since: Date()), "\((try? checks(phoneCookie)) ?? [])")
+            try phone.open(stack.baseURL + "/announcements/")
+            #expect(try phone.currentURL().hasPrefix(stack.tenantURL + "/authorize"), "sent to log in")
+            #expect(try checks(laptopCookie).allSatisfy { $0 == "Status: 204" }, "the laptop stays")
+
+            // The provider's back-channel logout (an administrator deletes the person's sessions).
+            #expect(try stack.deleteTenantSessions(of: "auth0|6489e0a1c2b3d4e5f6a7b8ca") == 202)
+            #expect(try refusedEverywhere(laptopCookie, since: Date()), "\((try? checks(laptopCookie)) ?? [])")
+            try browser.open(stack.baseURL + "/announcements/")
+            try waitForTenantLogin()
+            try browser.wait("the login form") { !(try browser.findAll("#email").isEmpty) }
+
+            // Logging out: the laptop logs in again, then out.
+            try submitTenantLogin(DemoUser.skippy)
+            try browser.wait("the app") { try browser.text("body").hasPrefix("Announcements for") }
+            let again = try productCookie(browser)
+            try browser.open(stack.baseURL + "/")
+            try browser.click("form[action='/logout'] button")
+            try browser.wait("the logged-out page") { try browser.currentURL() == stack.baseURL + "/logged-out" }
+            #expect(try refusedEverywhere(again, since: Date()), "\((try? checks(again)) ?? [])")
+            try browser.open(stack.baseURL + "/announcements/")
+            try waitForTenantLogin()
+            try browser.wait("the login form") { !(try browser.findAll("#email").isEmpty) }
+        } catch {
+            browser.recordFailure("mini-app-endings")
+            phone.recordFailure("mini-app-endings-phone")
             throw error
         }
     }

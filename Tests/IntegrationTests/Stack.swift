@@ -195,6 +195,16 @@ final class Stack: @unchecked Sendable {
         return env
     }
 
+    /// What the tenant answers an administrator deleting every session of `sub` (Management
+    /// API): its status; the tenant then sends the back-channel logout.
+    func deleteTenantSessions(of sub: String) throws -> Int {
+        let admin = try managementToken(scope: "delete:sessions")
+        return try TestClient().send(
+            "DELETE", tenantURL + "/api/v2/users/" + PercentEncoding.encode(sub) + "/sessions",
+            headers: [("Authorization", "Bearer " + admin)]
+        ).status
+    }
+
     /// A Management API token of the dev application from the tenant's `client_credentials`
     /// grant, as an administrator's script gets one.
     func managementToken(scope: String) throws -> String {
@@ -302,12 +312,18 @@ final class Stack: @unchecked Sendable {
     /// socket): the identity assertion, an app's access token.
     func checkHeader(_ name: String, for browser: TestClient, check: String) throws -> String {
         let cookie = try #require(browser.cookieHeader(for: baseURL + check))
-        let fd = try #require(Stack.connect(unixSocket: workerSocket(1)))
-        defer { close(fd) }
-        var worker = FastCGITestClient(socket: fd)
-        let answer = try worker.get(check, headers: [("Cookie", cookie)])
+        let answer = try askCheck(check, cookie: cookie, worker: 1)
         let line = try #require(answer.split(separator: "\r\n").first { $0.hasPrefix(name + ": ") })
         return String(line.dropFirst(name.count + 2))
+    }
+
+    /// What worker `index`'s `check` answers (its FastCGI response, headers first) for a visitor
+    /// sending `cookie`: each worker asked on its own socket, as nginx may ask any of them.
+    func askCheck(_ check: String, cookie: String, worker index: Int) throws -> String {
+        let fd = try #require(Stack.connect(unixSocket: workerSocket(index)))
+        defer { close(fd) }
+        var worker = FastCGITestClient(socket: fd)
+        return try worker.get(check, headers: [("Cookie", cookie)])
     }
 
     private func renderNginxConfig() throws {

@@ -129,6 +129,21 @@ final class WebDriver: @unchecked Sendable {
         return found
     }
 
+    /// The cookies the browser would send to the current page's address, as name → value.
+    func cookieValues() throws -> [String: String] {
+        var found: [String: String] = [:]
+        for cookie in try call("GET", "/cookie", nil).array ?? [] {
+            if let name = cookie["name"]?.string { found[name] = cookie["value"]?.string ?? "" }
+        }
+        return found
+    }
+
+    /// Sets a cookie for the current page's host, as if its server had set it.
+    func addCookie(_ name: String, _ value: String, path: String = "/") throws {
+        let cookie: JSONValue = .object(["name": .string(name), "value": .string(value), "path": .string(path)])
+        _ = try call("POST", "/cookie", .object(["cookie": cookie]))
+    }
+
     // MARK: Windows
 
     func windows() throws -> [String] { try call("GET", "/window/handles", nil).array?.compactMap(\.string) ?? [] }

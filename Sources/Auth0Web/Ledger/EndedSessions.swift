@@ -90,6 +90,12 @@ package struct EndedSessions {
         return false
     }
 
+    /// The latest moment (seconds) up to which an end of every session of `sub` reaches, or nil.
+    func latestEnd(of sub: String) -> Int64? {
+        let id = Self.fingerprint(sub)
+        return [people[id]?.before, peopleExcept[id]?.latest].compactMap { $0 }.max()
+    }
+
     /// True when another session of the person ended this one ("Your sessions").
     private func endedFromAnotherSession(_ session: Session) -> Bool {
         let own = Self.fingerprint(session.publicID)
@@ -134,6 +140,7 @@ struct EndsExcept {
 
     var count: Int { byKeep.count }
     var isEmpty: Bool { byKeep.isEmpty }
+    var latest: Int64? { newest?.before }
 
     /// Takes an end (again: ends are idempotent, and only ever move later).
     mutating func add(keep: UInt64, before: Int64, until: Int64) {

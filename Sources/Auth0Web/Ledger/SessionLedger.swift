@@ -98,13 +98,32 @@ public final class SessionLedger: Sendable {
             failed("add", error)
         }
         let now = now()
-        record(.personExcept(sub, before: now, keep: keep.publicID, until: now + retentionSeconds))
+        // After every login this worker has seen of the person, those stamped a second on included.
+        let before = max(now, (latestEnd(of: sub) ?? .min) + 1)
+        record(.personExcept(sub, before: before, keep: keep.publicID, until: before + retentionSeconds))
         return true
     }
 
     /// Ends every session of `sub` that began at or before `before` (seconds since 1970).
     public func endSessions(of sub: String, issuedBefore before: Int64) {
+        // An end in the same second as the last one known also reaches the logins stamped after that one.
+        let before = before == latestEnd(of: sub) ? before + 1 : before
         record(.person(sub, before: before, until: before + retentionSeconds))
+    }
+
+    /// When a login of `sub` completing at `now` began, in the order the ledger keeps: after every
+    /// end of the person's sessions known here. Ends are kept to the second, and one that ends
+    /// the sessions begun "at or before" this second would end a login that completed after it
+    /// (the person, sent to log in again, would be sent round and round until the second passed):
+    /// such a login is stamped a second after the end.
+    public func loginTime(of sub: String, now: Int64) -> Int64 {
+        guard let last = latestEnd(of: sub), last >= now else { return now }
+        return last + 1
+    }
+
+    private func latestEnd(of sub: String) -> Int64? {
+        guard hasEntries.load(ordering: .acquiring) else { return nil }
+        return ended.withLock { $0.latestEnd(of: sub) }
     }
 
     private func record(_ entry: EndedSessions.Entry) {

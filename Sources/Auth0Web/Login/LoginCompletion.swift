@@ -17,13 +17,16 @@ public struct LoginCompletion: Sendable {
     private let issuerAlwaysSent: Bool
     /// Where the ID token lists the person's roles.
     private let ruleFacts: RuleFacts
+    /// Orders each login after the ends of the person's sessions it knows.
+    private let ledger: SessionLedger?
 
     /// Completes logins with these mechanisms.
     public init(
         transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
         userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock,
-        issuer: String, issuerAlwaysSent: Bool = false, ruleFacts: RuleFacts = .none
+        issuer: String, issuerAlwaysSent: Bool = false, ruleFacts: RuleFacts = .none, ledger: SessionLedger? = nil
     ) {
+        self.ledger = ledger
         self.ruleFacts = ruleFacts
         self.issuer = issuer
         self.issuerAlwaysSent = issuerAlwaysSent
@@ -86,11 +89,13 @@ public struct LoginCompletion: Sendable {
         if let stepUp = transaction.stepUp, !stepUp.isMet(authTime: authTime, acr: acr, amr: amr, now: now) {
             throw AuthError(.stepUpNotMet, "auth_time, acr or amr")
         }
+        let profile = Session.Profile(claims: claims)
         var session = Session(
-            profile: Session.Profile(claims: claims),
+            profile: profile,
             accessToken: AccessToken(value: tokens.accessToken, expiresAt: now + tokens.expiresIn),
             refreshToken: tokens.refreshToken, tenantSessionID: claims["sid"]?.string, csrfToken: PKCE.randomToken(),
-            createdAt: now, idTokenHint: keepsIDToken ? idToken : nil, roles: ruleFacts.roles(in: claims),
+            createdAt: ledger?.loginTime(of: profile.sub, now: now) ?? now, idTokenHint: keepsIDToken ? idToken : nil,
+            roles: ruleFacts.roles(in: claims),
             authTime: authTime, acr: acr, amr: amr)
         let outcome = firstMetadata(&session, pending: transaction.pendingAffirmation)
         return Completed(session: session, returnTo: transaction.returnTo, metadata: outcome)

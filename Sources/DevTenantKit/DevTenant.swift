@@ -62,6 +62,7 @@ public struct DevTenant: Responder {
         router.add("POST", "/u/consent") { try $0.submitConsent($1) }
         router.add("POST", "/u/mfa") { try $0.submitCode($1) }
         router.add("POST", "/oauth/token") { $0.token($1) }
+        router.add("POST", "/oauth/par") { $0.pushAuthorizationRequest($1) }
         router.add("POST", "/oauth/revoke") { $0.revoke($1) }
         router.add("GET", "/userinfo") { $0.userinfo($1) }
         router.add("GET", "/v2/logout") { try $0.logoutV2($1) }
@@ -160,7 +161,7 @@ public struct DevTenant: Responder {
 
     private func discovery() -> Response {
         let i = config.issuer
-        let document: JSONValue = .object([
+        var document: [String: JSONValue] = [
             "issuer": .string(i), "authorization_endpoint": .string(i + "authorize"),
             "token_endpoint": .string(i + "oauth/token"), "userinfo_endpoint": .string(i + "userinfo"),
             "jwks_uri": .string(i + ".well-known/jwks.json"), "revocation_endpoint": .string(i + "oauth/revoke"),
@@ -180,8 +181,11 @@ public struct DevTenant: Responder {
                 "sub",
             ]),
             "subject_types_supported": .array(["public"]),
-        ])
-        return .json(document.serialized())
+        ]
+        if config.allowsPushedAuthorization {
+            document["pushed_authorization_request_endpoint"] = .string(i + "oauth/par")
+        }
+        return .json(JSONValue.object(document).serialized())
     }
 
     private func avatar(_ path: String) -> Response {

@@ -14,6 +14,9 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case wrongResponseIssuer = "wrong_response_issuer"
         /// The provider says it names itself in authorization responses, and this one does not.
         case missingResponseIssuer = "missing_response_issuer"
+        /// The provider refused the login's pushed authorization request (RFC 9126), or answered
+        /// it without a reference: the login cannot start.
+        case authorizationPushFailed = "authorization_push_failed"
         // Token endpoint
         case codeExchangeFailed = "code_exchange_failed"
         /// The tenant refused the refresh token (`invalid_grant`): the session can no longer call Auth0.
@@ -117,6 +120,8 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
             (401, "error.logged_out")
         case .stepUpNotMet:
             (403, "error.step_up_not_met")
+        case .authorizationPushFailed:
+            (503, "error.login_not_started")
         case .refreshFailed, .revocationFailed:
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,

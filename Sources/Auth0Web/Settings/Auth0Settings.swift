@@ -59,6 +59,9 @@ public struct Auth0Settings: Sendable {
     /// `ClientAuthentication.chosen` decide from the provider's discovery document.
     public let clientAuthentication: ClientAuthentication?
 
+    /// `PUSHED_AUTHORIZATION_REQUESTS`: whether logins push their request first (RFC 9126).
+    public let pushedAuthorization: PushedAuthorization.Mode
+
     /// `ASSERTION_KEY` (or `ASSERTION_KEY_FILE`, or the systemd credential `assertion-key`): the
     /// EC P-256 private keys (PEM blocks, one after another) that sign the identity assertions
     /// `/auth/check` hands sibling apps; the first signs, every one is published at
@@ -190,6 +193,9 @@ public struct Auth0Settings: Sendable {
         if authMethodText != nil, authMethod == nil {
             problems.append("CLIENT_AUTH_METHOD: must be client_secret_basic or client_secret_post")
         }
+        let pushText = value("PUSHED_AUTHORIZATION_REQUESTS") ?? "auto"
+        let push = PushedAuthorization.Mode(rawValue: pushText)
+        if push == nil { problems.append("PUSHED_AUTHORIZATION_REQUESTS: must be auto, required or off") }
         let algorithmText = value("ID_TOKEN_SIGNING_ALG") ?? "RS256"
         let algorithm = SigningAlgorithm(rawValue: algorithmText)
         if algorithm == nil {
@@ -208,8 +214,9 @@ public struct Auth0Settings: Sendable {
         let assertionAudience = value("ASSERTION_AUDIENCE") ?? baseURL.map { $0 + "/mini/" }
 
         guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
-            let rolling, let absolute, let timeout, let revalidate, let assertionAudience, let algorithm
+            let rolling, let absolute, let timeout, let revalidate, let assertionAudience, let algorithm, let push
         else { throw SettingsProblems(lines: problems) }
+        pushedAuthorization = push
         idTokenSigningAlgorithm = algorithm
         self.assertionKeys = assertionKeys
         self.assertionAudience = assertionAudience

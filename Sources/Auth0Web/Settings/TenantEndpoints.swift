@@ -27,6 +27,11 @@ public struct TenantEndpoints: Sendable, Equatable {
     /// `authorization_response_iss_parameter_supported` (RFC 9207): the provider names itself in
     /// every authorization response (`iss` beside `code` or `error`), so one without is refused.
     public let sendsIssuerInAuthorizationResponse: Bool
+    /// `pushed_authorization_request_endpoint` (RFC 9126), when published: where a login's
+    /// request is pushed before the browser goes to `authorization` with its reference.
+    public let pushedAuthorization: String?
+    /// `require_pushed_authorization_requests`: the provider refuses a request that was not pushed.
+    public let requiresPushedAuthorization: Bool
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { Auth0Settings.withSlash(issuer) + "v2/logout" }
@@ -39,14 +44,17 @@ public struct TenantEndpoints: Sendable, Equatable {
             endSession: issuer + "oidc/logout",
             authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
             scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"],
-            idTokenAlgorithms: ["HS256", "RS256", "PS256"], sendsIssuerInAuthorizationResponse: false)
+            idTokenAlgorithms: ["HS256", "RS256", "PS256"], sendsIssuerInAuthorizationResponse: false,
+            pushedAuthorization: nil, requiresPushedAuthorization: false)
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
         endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?,
-        sendsIssuerInAuthorizationResponse: Bool
+        sendsIssuerInAuthorizationResponse: Bool, pushedAuthorization: String?, requiresPushedAuthorization: Bool
     ) {
+        self.pushedAuthorization = pushedAuthorization
+        self.requiresPushedAuthorization = requiresPushedAuthorization
         self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
         self.scopes = scopes
         self.idTokenAlgorithms = idTokenAlgorithms
@@ -95,7 +103,10 @@ public struct TenantEndpoints: Sendable, Equatable {
             authMethods: document["token_endpoint_auth_methods_supported"]?.array?.compactMap(\.string),
             scopes: document["scopes_supported"]?.array?.compactMap(\.string),
             idTokenAlgorithms: document["id_token_signing_alg_values_supported"]?.array?.compactMap(\.string),
-            sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.bool == true
+            sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.bool
+                == true,
+            pushedAuthorization: try endpoint("pushed_authorization_request_endpoint", required: false),
+            requiresPushedAuthorization: document["require_pushed_authorization_requests"]?.bool == true
         )
     }
 

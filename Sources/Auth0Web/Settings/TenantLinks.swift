@@ -10,6 +10,8 @@ public struct TenantLinks: Sendable {
     public let scope: String
     /// `prompt=consent` goes with `offline_access` to a provider that is not Auth0.
     private let asksConsent: Bool
+    /// Where logins push their authorization request first (RFC 9126), or nil when they do not.
+    public let pushEndpoint: String?
 
     /// Links for the application `settings` on the tenant whose endpoints were discovered.
     public init(settings: Auth0Settings, endpoints: TenantEndpoints) {
@@ -23,6 +25,7 @@ public struct TenantLinks: Sendable {
         }
         scope = scopes.joined(separator: " ")
         asksConsent = !settings.isAuth0 && scopes.contains("offline_access")
+        pushEndpoint = PushedAuthorization.endpoint(settings.pushedAuthorization, endpoints)
     }
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
@@ -35,6 +38,22 @@ public struct TenantLinks: Sendable {
     public func authorize(
         _ transaction: LoginTransaction, uiLocales: String? = nil, sessionTransferToken: String? = nil
     ) -> String {
+        endpoints.authorization + "?"
+            + PercentEncoding.formEncode(
+                authorizationParameters(transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken))
+    }
+
+    /// The authorization URL for a request that was pushed: the client and the provider's
+    /// reference to the rest (RFC 9126 §4).
+    public func authorize(pushed: PushedAuthorization.Pushed) -> String {
+        endpoints.authorization + "?"
+            + PercentEncoding.formEncode([("client_id", settings.clientID), ("request_uri", pushed.requestURI)])
+    }
+
+    /// The parameters of a transaction's authorization request, in the URL or pushed (see `authorize`).
+    public func authorizationParameters(
+        _ transaction: LoginTransaction, uiLocales: String? = nil, sessionTransferToken: String? = nil
+    ) -> [(String, String)] {
         var pairs = [
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
             ("scope", scope),
@@ -51,7 +70,7 @@ public struct TenantLinks: Sendable {
         if settings.isAuth0, let token = sessionTransferToken, Self.isOpaqueToken(token) {
             pairs.append(("session_transfer_token", token))
         }
-        return endpoints.authorization + "?" + PercentEncoding.formEncode(pairs)
+        return pairs
     }
 
     /// 1 to 2,048 of the characters a token in a URL is made of (RFC 3986's unreserved ones).
@@ -84,6 +103,7 @@ public struct TenantLinks: Sendable {
     /// supports), one line each naming the setting.
     public func problems() -> [String] {
         var problems = ClientAuthentication.problems(settings: settings, endpoints: endpoints)
+        problems += PushedAuthorization.problems(settings.pushedAuthorization, endpoints)
         if settings.logoutMode == .oidc, endpoints.endSession == nil, settings.isAuth0 || !settings.logoutModeIsDefault
         {
             problems.append(

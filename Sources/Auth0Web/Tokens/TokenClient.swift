@@ -46,6 +46,21 @@ public struct TokenClient: Sendable {
         return tokens
     }
 
+    /// Pushes a login's authorization request (`parameters`, as they would be in the authorization
+    /// URL) to `endpoint` with the client's credentials (RFC 9126), for the reference the browser
+    /// takes to the authorization endpoint instead.
+    public func push(_ parameters: [(String, String)], to endpoint: String) throws(AuthError)
+        -> PushedAuthorization.Pushed
+    {
+        let response = try post(endpoint, parameters)
+        let body = JSONValue.parse(response.body)
+        guard response.status == 201 else { throw refusal(response, body, .authorizationPushFailed) }
+        guard let pushed = PushedAuthorization.read(body) else {
+            throw AuthError(.authorizationPushFailed, "no request_uri and expires_in in the answer")
+        }
+        return pushed
+    }
+
     /// Revokes a refresh token at the revocation endpoint (at logout), so a copy of it is
     /// worthless; a tenant that publishes none is not asked.
     public func revoke(_ refreshToken: String) throws(AuthError) {
@@ -74,25 +89,28 @@ public struct TokenClient: Sendable {
         }
     }
 
+    /// The error an answer other than success stands for: `failure`, unless the tenant was in
+    /// trouble or refused the refresh token itself.
+    private func refusal(_ response: HTTPClientResponse, _ body: JSONValue?, _ failure: AuthError.Code) -> AuthError {
+        // Auth0's error body: {"error": "invalid_grant", "error_description": "..."}.
+        let oauthError = body?["error"]?.string
+        let detail = "\(response.status) \(oauthError ?? "status \(response.status)")"
+        func refused(_ code: AuthError.Code) -> AuthError {
+            AuthError(code, detail, answerStatus: response.status, oauthError: oauthError)
+        }
+        // The tenant's own trouble says nothing about the code or the refresh token: the
+        // caller may try again, and a session must not end for it.
+        if response.status == 429 || response.status >= 500 { return refused(.tenantUnavailable) }
+        // Only `invalid_grant` means the refresh token itself is refused (expired, revoked,
+        // reused); other errors (a wrong client secret) would not be fixed by logging in again.
+        if failure == .refreshFailed, oauthError == "invalid_grant" { return refused(.refreshRefused) }
+        return refused(failure)
+    }
+
     private func call(_ form: [(String, String)], failure: AuthError.Code) throws(AuthError) -> TokenSet {
         let response = try post(endpoints.token, form)
         let body = JSONValue.parse(response.body)
-        guard response.status == 200 else {
-            // Auth0's error body: {"error": "invalid_grant", "error_description": "..."}.
-            let oauthError = body?["error"]?.string
-            let name = oauthError ?? "status \(response.status)"
-            let detail = "\(response.status) \(name)"
-            func refused(_ code: AuthError.Code) -> AuthError {
-                AuthError(code, detail, answerStatus: response.status, oauthError: oauthError)
-            }
-            // The tenant's own trouble says nothing about the code or the refresh token: the
-            // caller may try again, and a session must not end for it.
-            if response.status == 429 || response.status >= 500 { throw refused(.tenantUnavailable) }
-            // Only `invalid_grant` means the refresh token itself is refused (expired, revoked,
-            // reused); other errors (a wrong client secret) would not be fixed by logging in again.
-            if failure == .refreshFailed, oauthError == "invalid_grant" { throw refused(.refreshRefused) }
-            throw refused(failure)
-        }
+        guard response.status == 200 else { throw refusal(response, body, failure) }
         guard let body, let accessToken = body["access_token"]?.string, !accessToken.isEmpty else {
             throw AuthError(.badTokenResponse)
         }

@@ -3,8 +3,16 @@ import Web
 
 /// Universal Login: `/authorize`, the login page and its single sign-on session.
 extension DevTenant {
-    func authorize(_ request: Request) throws -> Response {
-        let query = try request.queryParameters()
+    mutating func authorize(_ request: Request) throws -> Response {
+        // A pushed request's reference stands for its parameters (RFC 9126).
+        let asked = try request.queryParameters()
+        guard let query = authorizationQuery(asked) else {
+            return message(
+                400, "invalid_request_uri",
+                "The request_uri is unknown, was used already, has expired, or is another application's.")
+        }
+        // The pages speak the language the pushed request asks for, as they would the query's.
+        if asked["request_uri"] != nil { speak(request, uiLocales: query["ui_locales"]) }
         // An unknown client or a callback not allowed gets an error page, never a redirect.
         guard let clientID = query["client_id"], let client = config.client(clientID) else {
             return message(
@@ -20,6 +28,9 @@ extension DevTenant {
             var pairs = [("error", error), ("error_description", description)]
             if let state { pairs.append(("state", state)) }
             return DevTenant.redirect(redirectURI, pairs)
+        }
+        if client.requiresPushedAuthorization, asked["request_uri"] == nil {
+            return fail("invalid_request", "Pushed Authorization Requests are required for this application")
         }
         guard query["response_type"] == "code" else {
             return fail("unsupported_response_type", "Unsupported response type: \(query["response_type"] ?? "")")

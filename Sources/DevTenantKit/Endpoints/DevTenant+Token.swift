@@ -51,7 +51,7 @@ extension DevTenant {
     }
 
     /// The client by `client_secret_basic`, else `client_secret_post`.
-    private func authenticatedClient(_ request: Request, _ params: [String: String]) -> TenantConfig.Client? {
+    func authenticatedClient(_ request: Request, _ params: [String: String]) -> TenantConfig.Client? {
         // client_secret_basic, else client_secret_post.
         var clientID = params["client_id"]
         var secret = params["client_secret"]
@@ -281,7 +281,7 @@ extension DevTenant {
     }
 
     /// Form or JSON body parameters of a token request.
-    private func tokenParameters(_ request: Request) -> [String: String]? {
+    func tokenParameters(_ request: Request) -> [String: String]? {
         let type = request.header("content-type")?.lowercased() ?? ""
         if type.hasPrefix("application/json") {
             guard let object = JSONValue.parse(request.body)?.object else { return nil }

@@ -37,7 +37,15 @@ public struct TenantConfig: Sendable {
         /// `refresh_token.policies`: the APIs its refresh tokens may be exchanged for (Multi-Resource
         /// Refresh Token).
         public let refreshTokenPolicies: [RefreshTokenPolicy]
+        /// `require_pushed_authorization_requests`: `/authorize` refuses a request it was not
+        /// pushed (the application setting "Require Pushed Authorization Requests (PAR)").
+        public let requiresPushedAuthorization: Bool
     }
+
+    /// `tenant.allow_pushed_authorization_requests` (Auth0 Dashboard > Settings > Advanced, "Allow
+    /// Pushed Authorization Requests (PAR)"; off by default, as on Auth0): `/oauth/par` answers,
+    /// and the discovery document lists it.
+    public let allowsPushedAuthorization: Bool
 
     /// The APIs (`resource_servers`).
     public let resourceServers: [ResourceServer]
@@ -151,6 +159,7 @@ public struct TenantConfig: Sendable {
         var servers: [ResourceServer] = []
         var rolesClaimName: String?
         var accessClaimsNamespace: String?
+        var allowsPush = false
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
@@ -183,12 +192,14 @@ public struct TenantConfig: Sendable {
                             },
                             sessionTransferMethods: transfer?["allowed_authentication_methods"]?.array?
                                 .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm,
-                            refreshTokenPolicies: RefreshTokenPolicy.all(in: entry)))
+                            refreshTokenPolicies: RefreshTokenPolicy.all(in: entry),
+                            requiresPushedAuthorization: entry["require_pushed_authorization_requests"]?.bool ?? false))
                 }
                 users = document["users"]?.array ?? []
                 servers = ResourceServer.all(in: document, problems: &problems)
                 rolesClaimName = document["actions"]?["roles_claim"]?.string
                 accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
+                allowsPush = document["tenant"]?["allow_pushed_authorization_requests"]?.bool ?? false
             } else {
                 problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
             }
@@ -216,6 +227,13 @@ public struct TenantConfig: Sendable {
         self.roles = roles
         rolesClaim = rolesClaimName
         accessTokenClaimsNamespace = accessClaimsNamespace
+        allowsPushedAuthorization = allowsPush
+        if !allowsPush, let requiring = clients.first(where: \.requiresPushedAuthorization) {
+            throw TenantConfigProblems(lines: [
+                "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "
+                    + "tenant.allow_pushed_authorization_requests"
+            ])
+        }
     }
 
     /// The API with this identifier.

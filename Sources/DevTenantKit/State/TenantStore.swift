@@ -11,6 +11,7 @@ final class TenantStore: Sendable {
         var users: [String: TenantUser] = [:]
         var codes: [String: CodeGrant] = [:]
         var transferTokens: [String: TransferGrant] = [:]
+        var pushedRequests: [String: PushedRequest] = [:]
         var refreshTokens: [String: RefreshGrant] = [:]
         /// Tenant sessions (`sid`) by person, and those that ended (logout, deletion).
         var sessions: [String: Set<String>] = [:]
@@ -99,6 +100,14 @@ final class TenantStore: Sendable {
     {
         state.withLock { $0[keyPath: table].removeValue(forKey: key) }.flatMap { $0.expiresAt > clock.now() ? $0 : nil }
     }
+
+    // MARK: Pushed authorization requests
+
+    /// Keeps a pushed request and returns the random part of its reference.
+    func addPushedRequest(_ request: PushedRequest) -> String { addOnce(request, to: \.pushedRequests) }
+
+    /// Takes a pushed request out: its reference works once, whatever happens next.
+    func takePushedRequest(_ key: String) -> PushedRequest? { takeOnce(key, from: \.pushedRequests) }
 
     // MARK: Session transfer tokens
 

@@ -35,7 +35,8 @@ struct Routes: Sendable {
         router.add("GET", "/lang/zh", Route { _ in self.chooseLanguage(.zh) })
         let healthy = Response.text("ok\n")  // made once: each answer shares its body and fields
         router.add("GET", "/healthz", Route { _ in healthy })
-        router.add("GET", "/login", Route(login))
+        // Pushing the authorization request first is a call to the provider.
+        router.add("GET", "/login", Route(waits: services.links.pushEndpoint != nil, login))
         router.add("GET", "/logout", Route(confirmLogout))
         router.add("GET", "/auth/check", Route(servesSession: true, authCheck))
         for app in services.miniApps.apps {

@@ -30,7 +30,9 @@ extension Routes {
     }
 
     /// Sends the browser to Universal Login; `pendingAffirmation` travels sealed in the transaction.
-    /// The request's cookies are looked at so older transaction cookies can be capped.
+    /// The request's cookies are looked at so older transaction cookies can be capped. With
+    /// pushed authorization requests, the request goes to the provider first and the browser
+    /// carries only its reference; when the provider refuses it, the person reads why.
     func beginLogin(
         _ context: RequestContext, returnTo: String, pendingAffirmation: String? = nil,
         sessionTransferToken: String? = nil, stepUp: StepUp? = nil,
@@ -40,9 +42,22 @@ extension Routes {
             returnTo: returnTo, pendingAffirmation: pendingAffirmation, stepUp: stepUp)
         // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
         let uiLocales = Language.chosen(context.cookies)?.uiLocale
-        var response = Response.redirect(
-            to: services.links.authorize(
-                transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken), status: status)
+        let links = services.links
+        let location: String
+        if let endpoint = links.pushEndpoint {
+            let request = links.authorizationParameters(
+                transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
+            do {
+                location = links.authorize(pushed: try services.tokens.push(request, to: endpoint))
+            } catch {
+                context.log(.warning, "login could not start", ["reason": error.code.rawValue, "detail": error.detail])
+                services.metrics.loginFailed(reason: error.code.rawValue)
+                return context.pages.page(for: error)
+            }
+        } else {
+            location = links.authorize(transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
+        }
+        var response = Response.redirect(to: location, status: status)
         for cookie in try services.transactions.start(transaction, existing: context.cookies) {
             response.setCookie(cookie)
         }

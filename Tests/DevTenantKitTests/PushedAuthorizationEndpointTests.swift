@@ -1,0 +1,96 @@
+import DevTenantKit
+import Foundation
+import Testing
+import Web
+
+/// Issue 41, item 3: the dev tenant's `/oauth/par` and `/authorize?request_uri=` as Auth0 documents
+/// them (RFC 9126): a pushed request opens Universal Login once, for its own application, within
+/// thirty seconds; an application that requires them is refused a request in the query.
+@Suite struct PushedAuthorizationEndpointTests {
+    static let repoRoot = DevTenantTests.repoRoot
+    static let folder = NSTemporaryDirectory() + "dev-tenant-par-\(UUID().uuidString.prefix(8))"
+    static let callback = "http://127.0.0.1:8080/callback"
+    static let secret = "dev-client-secret-not-for-production-0123456789"
+
+    /// The dev tenant with PAR allowed (and required of the dev application when `required`).
+    private func tenant(allowed: Bool = true, required: Bool = false) throws -> DevTenant {
+        try FileManager.default.createDirectory(atPath: Self.folder, withIntermediateDirectories: true)
+        var text = try String(contentsOfFile: Self.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
+        text = "{\"tenant\": {\"allow_pushed_authorization_requests\": \(allowed)},\n" + text.dropFirst()
+        if required {
+            text = text.replacingOccurrences(
+                of: #""client_id": "metadata-demo-dev","#,
+                with: #""client_id": "metadata-demo-dev", "require_pushed_authorization_requests": true,"#)
+        }
+        let config = Self.folder + "/tenant-\(UUID().uuidString.prefix(8)).json"
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        return try DevTenant(
+            config: TenantConfig(environment: [
+                "DEV_TENANT_ISSUER": "http://127.0.0.1:8081/", "DEV_TENANT_CONFIG": config,
+                "DEV_TENANT_TEMPLATES_DIR": Self.repoRoot + "/Templates/dev-tenant",
+                "DEV_TENANT_STATE_FILE": Self.folder + "/state-\(UUID().uuidString.prefix(8)).json",
+                "DEV_TENANT_KEY_FILE": Self.folder + "/key.pem",
+            ]), log: Log(minimum: .error))
+    }
+
+    private static let request = [
+        ("response_type", "code"), ("client_id", "metadata-demo-dev"), ("redirect_uri", callback),
+        ("scope", "openid profile"), ("state", "S"), ("nonce", "N"), ("code_challenge", "C"),
+        ("code_challenge_method", "S256"),
+    ]
+
+    private func push(_ tenant: DevTenant, _ form: [(String, String)]) -> (status: Int, body: JSONValue?) {
+        let response = tenant.respond(
+            to: Request(
+                method: "POST", path: "/oauth/par", headers: ["content-type": "application/x-www-form-urlencoded"],
+                body: Array(PercentEncoding.formEncode(form).utf8)))
+        return (response.status, JSONValue.parse(response.body))
+    }
+
+    private func authorize(_ tenant: DevTenant, _ query: [(String, String)]) -> Response {
+        tenant.respond(to: Request(method: "GET", path: "/authorize", query: PercentEncoding.formEncode(query)))
+    }
+
+    @Test func aPushedRequestOpensUniversalLoginOnceForItsOwnApplication() throws {
+        let tenant = try tenant()
+        let pushed = push(tenant, Self.request + [("client_secret", Self.secret)])
+        #expect(pushed.status == 201)
+        let uri = try #require(pushed.body?["request_uri"]?.string)
+        #expect(uri.hasPrefix("urn:ietf:params:oauth:request_uri:") && pushed.body?["expires_in"] == .number(30))
+        let other = authorize(tenant, [("client_id", "metadata-demo-hs256"), ("request_uri", uri)])
+        #expect(other.status == 400, "another application's reference")
+        let again = try #require(push(tenant, Self.request + [("client_secret", Self.secret)]).body?["request_uri"])
+        let page = authorize(tenant, [("client_id", "metadata-demo-dev"), ("request_uri", again.string ?? "")])
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("id=\"password\""))
+        let reused = authorize(tenant, [("client_id", "metadata-demo-dev"), ("request_uri", again.string ?? "")])
+        #expect(reused.status == 400 && String(decoding: reused.body, as: UTF8.self).contains("invalid_request_uri"))
+    }
+
+    @Test func thePushIsAuthenticatedAndChecked() throws {
+        let tenant = try tenant()
+        #expect(push(tenant, Self.request + [("client_secret", "wrong")]).status == 401)
+        #expect(push(tenant, Self.request).status == 401, "no credentials")
+        let nested = push(tenant, Self.request + [("client_secret", Self.secret), ("request_uri", "urn:x")])
+        #expect(nested.status == 400 && nested.body?["error"] == "invalid_request")
+        var elsewhere = Self.request.filter { $0.0 != "redirect_uri" }
+        elsewhere.append(("redirect_uri", "https://attacker.example/cb"))
+        #expect(push(tenant, elsewhere + [("client_secret", Self.secret)]).status == 400)
+        let off = try self.tenant(allowed: false)
+        #expect(push(off, Self.request + [("client_secret", Self.secret)]).status == 403)
+        let document = off.respond(to: Request(method: "GET", path: "/.well-known/openid-configuration"))
+        #expect(JSONValue.parse(document.body)?["pushed_authorization_request_endpoint"] == nil)
+        let listed = tenant.respond(to: Request(method: "GET", path: "/.well-known/openid-configuration"))
+        #expect(
+            JSONValue.parse(listed.body)?["pushed_authorization_request_endpoint"]
+                == "http://127.0.0.1:8081/oauth/par")
+    }
+
+    @Test func anApplicationThatRequiresThemIsRefusedARequestInTheQuery() throws {
+        let tenant = try tenant(required: true)
+        let refused = authorize(tenant, Self.request)
+        let location = try #require(refused.header("location"))
+        #expect(location.hasPrefix(Self.callback + "?error=invalid_request&"), "\(location)")
+        #expect(location.contains("state=S"))
+        #expect(throws: (any Error).self) { try self.tenant(allowed: false, required: true) }
+    }
+}

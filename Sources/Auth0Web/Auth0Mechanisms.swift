@@ -35,7 +35,7 @@ public struct Auth0Mechanisms: Sendable {
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
             accessTokenPath: accessTokenPath, rollingLifetime: settings.rollingLifetime,
             absoluteLifetime: settings.absoluteLifetime)
-        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, clock: clock)
         keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
         renewer = TokenRenewer(tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5)
         metadata = MetadataAccess(

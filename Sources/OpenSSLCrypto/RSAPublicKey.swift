@@ -42,6 +42,29 @@ public final class RSAPublicKey: @unchecked Sendable {
         self.key = key
     }
 
+    /// The first key of a PEM `PUBLIC KEY` block (SubjectPublicKeyInfo, as `openssl pkey -pubout`
+    /// writes it); anything but an RSA key of 2048–8192 bits is refused.
+    public init(pem: String) throws {
+        let bytes = Array(pem.utf8)
+        let read = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+        }
+        guard let read else {
+            ERR_clear_error()
+            throw CryptoError("not a PEM public key")
+        }
+        let bits = Int(EVP_PKEY_get_bits(read))
+        guard EVP_PKEY_is_a(read, "RSA") == 1, (RSAPublicKey.minimumBits...RSAPublicKey.maximumBits).contains(bits)
+        else {
+            EVP_PKEY_free(read)
+            throw CryptoError(
+                "not an RSA public key of \(RSAPublicKey.minimumBits) to \(RSAPublicKey.maximumBits) bits")
+        }
+        key = read
+    }
+
     deinit { EVP_PKEY_free(key) }
 
     /// True when `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.

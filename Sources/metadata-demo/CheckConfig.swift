@@ -72,7 +72,7 @@ enum CheckConfig {
     private static func proveCredentials(_ settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient)
         -> [String]
     {
-        let client = TokenClient(settings: settings, endpoints: endpoints, http: http)
+        let client = TokenClient(settings: settings, endpoints: endpoints, http: http, clock: .system)
         do {
             _ = try client.refresh("check-config-\(UUID().uuidString)")
             return [
@@ -91,9 +91,15 @@ enum CheckConfig {
                     "\(settings.issuerSetting): the token endpoint answered \(error.detail); the credentials were not checked"
                 ]
             case .refreshFailed where error.answerStatus == 401 || error.oauthError == "invalid_client":
+                let proof =
+                    settings.clientAssertionKeys.isEmpty
+                    ? "AUTH0_CLIENT_SECRET"
+                    : "CLIENT_ASSERTION_KEY (is its public key among the application's credentials?)"
                 return [
-                    "AUTH0_CLIENT_ID or AUTH0_CLIENT_SECRET: the tenant refused the application's credentials (\(error.detail))"
+                    "AUTH0_CLIENT_ID or \(proof): the tenant refused the application's credentials (\(error.detail))"
                 ]
+            case .clientAssertionFailed:
+                return ["CLIENT_ASSERTION_KEY: no assertion could be signed with it (\(error.detail))"]
             case .refreshFailed where error.oauthError == "unauthorized_client":
                 let scopes = settings.scope.split(separator: " ")
                 guard scopes.contains("offline_access") else { return [] }

@@ -37,9 +37,15 @@ if arguments.first == "publish-static" {
 
 // `metadata-demo new-assertion-key`: a new P-256 private key as PEM, for ASSERTION_KEY (the
 // package's postinst makes the first; rotating puts a new one first, see deploy/README.md).
-if arguments.first == "new-assertion-key" {
+// `metadata-demo new-client-key`: a new RSA 2048 private key as PEM, for CLIENT_ASSERTION_KEY
+// (private_key_jwt); its public half (`openssl pkey -in KEY -pubout`) goes to the provider.
+let keyMakers: [String: () throws -> String] = [
+    "new-assertion-key": { try ECPrivateKey().pem() },
+    "new-client-key": { try RSAPrivateKey(generatingBits: 2048).pem() },
+]
+if let command = arguments.first, let makeKey = keyMakers[command] {
     do {
-        print(try ECPrivateKey().pem(), terminator: "")
+        print(try makeKey(), terminator: "")
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("metadata-demo: cannot make a key (\(error))\n".utf8))

@@ -6,16 +6,8 @@ import Web
 /// Issue 41, item 3: pushed authorization requests (RFC 9126) as the product chooses, sends and
 /// reads them.
 @Suite struct PushedAuthorizationTests {
-    /// A tenant at `tenant.example.com` whose discovery document says `extra` besides the three
-    /// endpoints it must name.
     private func endpoints(_ extra: [String: JSONValue] = [:]) throws -> TenantEndpoints {
-        var document: [String: JSONValue] = [
-            "issuer": "https://tenant.example.com/", "authorization_endpoint": "https://tenant.example.com/authorize",
-            "token_endpoint": "https://tenant.example.com/oauth/token",
-            "jwks_uri": "https://tenant.example.com/.well-known/jwks.json",
-        ]
-        document.merge(extra) { $1 }
-        return try TenantEndpoints(discovery: .object(document), expectedIssuer: "https://tenant.example.com/")
+        try TestSettings.discovered(extra)
     }
 
     private static let listed: [String: JSONValue] = [

@@ -10,7 +10,8 @@ import Web
     override class func makeStack() throws -> Stack {
         let folder = NSTemporaryDirectory() + "tenant-par-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return try Stack(tenantEnvironment: ["DEV_TENANT_CONFIG": try TestTenant.writePushingConfig(into: folder)])
+        let config = try TestTenant.writeVariant(into: folder, name: "tenant-pushing.json", pushing: true)
+        return try Stack(tenantEnvironment: ["DEV_TENANT_CONFIG": config])
     }
 
     @Test func theBrowserCarriesOnlyTheReferenceWhichWorksOnce() throws {

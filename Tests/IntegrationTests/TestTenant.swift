@@ -6,23 +6,42 @@ enum TestTenant {
     static let mallory = (email: "mallory@example.com", password: "Mallory-pass-1!")
     static let oddTypes = (email: "odd@example.com", password: "Odd-pass-1!")
 
-    /// `make run`'s tenant with Pushed Authorization Requests allowed (Auth0's tenant setting) and
-    /// required of the dev application (its application setting), written into `directory`.
-    static func writePushingConfig(into directory: String) throws -> String {
+    /// The client id of the application `writeVariant` adds for `private_key_jwt`.
+    static let privateKeyClient = "metadata-demo-pkjwt"
+
+    /// `make run`'s tenant, written into `directory` as `name`, with Pushed Authorization Requests
+    /// allowed (Auth0's tenant setting) and required of the dev application (its application
+    /// setting) when `pushing`; with `credential` (a PEM public key, its `alg`), an application
+    /// `privateKeyClient` like the dev one that proves itself with that Private Key JWT credential
+    /// alone (no secret), requiring PAR too when `pushing`.
+    static func writeVariant(
+        into directory: String, name: String, pushing: Bool, credential: (pem: String, alg: String)? = nil
+    ) throws -> String {
         let base = try String(contentsOfFile: Stack.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
         guard case .object(var document)? = JSONValue.parse(Array(base.utf8)),
-            case .array(let clients)? = document["clients"]
+            case .array(var clients)? = document["clients"],
+            case .object(var dev)? = clients.first(where: { $0["client_id"] == "metadata-demo-dev" })
         else { throw StackError("tenant.json is not what the tests expect") }
-        document["tenant"] = .object(["allow_pushed_authorization_requests": .bool(true)])
-        document["clients"] = .array(
-            clients.map { client in
-                guard case .object(var fields) = client, client["client_id"] == "metadata-demo-dev" else {
-                    return client
-                }
-                fields["require_pushed_authorization_requests"] = .bool(true)
-                return .object(fields)
-            })
-        let path = directory + "/tenant-pushing.json"
+        document["tenant"] = .object(["allow_pushed_authorization_requests": .bool(pushing)])
+        dev["require_pushed_authorization_requests"] = .bool(pushing)
+        clients = clients.map { $0["client_id"] == "metadata-demo-dev" ? .object(dev) : $0 }
+        if let credential {
+            dev["client_id"] = .string(privateKeyClient)
+            dev["client_secret"] = nil
+            dev["client_authentication_methods"] = .object([
+                "private_key_jwt": .object([
+                    "credentials": .array([
+                        .object([
+                            "credential_type": "public_key", "name": "test key", "pem": .string(credential.pem),
+                            "alg": .string(credential.alg),
+                        ])
+                    ])
+                ])
+            ])
+            clients.append(.object(dev))
+        }
+        document["clients"] = .array(clients)
+        let path = directory + "/" + name
         try Data(JSONValue.object(document).serialized()).write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -1,4 +1,5 @@
 import Auth0Web
+import Web
 
 /// Settings of a made-up tenant and site, shared by the unit tests.
 public enum TestSettings {
@@ -13,6 +14,18 @@ public enum TestSettings {
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "c", "AUTH0_CLIENT_SECRET": "s",
         "AUTH0_SECRET": cookieSecret, "APP_BASE_URL": "https://demo.example.com",
     ]
+
+    /// The endpoints of `tenant.example.com` as a discovery document naming the three it must,
+    /// and `extra`, says them.
+    public static func discovered(_ extra: [String: JSONValue] = [:]) throws -> TenantEndpoints {
+        var document: [String: JSONValue] = [
+            "issuer": "https://tenant.example.com/", "authorization_endpoint": "https://tenant.example.com/authorize",
+            "token_endpoint": "https://tenant.example.com/oauth/token",
+            "jwks_uri": "https://tenant.example.com/.well-known/jwks.json",
+        ]
+        document.merge(extra) { $1 }
+        return try TenantEndpoints(discovery: .object(document), expectedIssuer: "https://tenant.example.com/")
+    }
 
     // swift-format-ignore: NeverUseForceTry
     /// `environment` read as the worker reads it.

@@ -24,6 +24,8 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         /// Any other refusal of a renewal (a wrong client secret, say): logging in again would not help.
         case refreshFailed = "refresh_failed"
         case revocationFailed = "revocation_failed"
+        /// The client assertion (`private_key_jwt`) could not be signed.
+        case clientAssertionFailed = "client_assertion_failed"
         /// No answer at all (timeout, no connection).
         case tenantUnreachable = "tenant_unreachable"
         /// The tenant answered 429 or 5xx: its trouble, not the request's; try again later.
@@ -122,7 +124,7 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
             (403, "error.step_up_not_met")
         case .authorizationPushFailed:
             (503, "error.login_not_started")
-        case .refreshFailed, .revocationFailed:
+        case .refreshFailed, .revocationFailed, .clientAssertionFailed:
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
             .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,

@@ -31,6 +31,26 @@ extension Auth0Settings {
         return keys
     }
 
+    /// `CLIENT_ASSERTION_KEY`'s RSA private keys (PEM blocks, one after another), each problem said.
+    static func clientAssertionKeys(_ text: String?, _ problems: inout [String]) -> [RSAPrivateKey] {
+        guard let text, !text.isEmpty else { return [] }
+        var keys: [RSAPrivateKey] = []
+        for (index, block) in text.split(separator: "-----BEGIN ").map({ "-----BEGIN " + $0 }).enumerated() {
+            if block.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----") || block.contains("Proc-Type: 4,ENCRYPTED") {
+                problems.append(
+                    "CLIENT_ASSERTION_KEY: PEM block \(index + 1) is encrypted; give the key unencrypted "
+                        + "(`openssl pkey -in KEY -out KEY.pem`, then chmod 600)")
+            } else if let key = try? RSAPrivateKey(pem: block), (try? key.publicKey()) != nil {
+                keys.append(key)
+            } else {
+                problems.append(
+                    "CLIENT_ASSERTION_KEY: PEM block \(index + 1) is not an RSA private key of 2048 bits or more; "
+                        + "make one with `metadata-demo new-client-key`")
+            }
+        }
+        return keys
+    }
+
     /// The issuer from `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (one of them), or nil with the problem said.
     static func issuer(domain: String?, issuerURL: String?, _ problems: inout [String]) -> String? {
         switch (domain, issuerURL) {

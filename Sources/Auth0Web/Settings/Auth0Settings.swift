@@ -59,6 +59,13 @@ public struct Auth0Settings: Sendable {
     /// `ClientAuthentication.chosen` decide from the provider's discovery document.
     public let clientAuthentication: ClientAuthentication?
 
+    /// `CLIENT_ASSERTION_KEY` (or `_FILE`, or the systemd credential `client-assertion-key`): RSA
+    /// private keys as PEM blocks, for `private_key_jwt`; the first signs, the others are kept
+    /// registered at the provider for rotation. Empty unless the application authenticates so.
+    public let clientAssertionKeys: [RSAPrivateKey]
+    /// `CLIENT_ASSERTION_ALG`: how the assertions are signed, as the key is registered (RS256).
+    public let clientAssertionAlgorithm: SigningAlgorithm
+
     /// `PUSHED_AUTHORIZATION_REQUESTS`: whether logins push their request first (RFC 9126).
     public let pushedAuthorization: PushedAuthorization.Mode
 
@@ -145,7 +152,39 @@ public struct Auth0Settings: Sendable {
         let issuer = Self.issuer(domain: value("AUTH0_DOMAIN"), issuerURL: value("ISSUER_BASE_URL"), &problems)
         let clientID = value("AUTH0_CLIENT_ID")
         if clientID == nil { problems.append("AUTH0_CLIENT_ID: missing; copy it from the application's settings") }
-        let clientSecret = secret("AUTH0_CLIENT_SECRET", credential: "client-secret")
+        // `private_key_jwt` (a key given, or asked for by name) needs no client secret, unless
+        // ID tokens are signed with it (HS256).
+        let clientKeys = Self.clientAssertionKeys(
+            secret("CLIENT_ASSERTION_KEY", credential: "client-assertion-key", optional: true), &problems)
+        let authMethodText = value("CLIENT_AUTH_METHOD")
+        let authMethod =
+            authMethodText.flatMap(ClientAuthentication.init(rawValue:)) ?? (clientKeys.isEmpty ? nil : .privateKeyJWT)
+        if authMethodText != nil, ClientAuthentication(rawValue: authMethodText!) == nil {
+            problems.append("CLIENT_AUTH_METHOD: must be client_secret_basic, client_secret_post or private_key_jwt")
+        } else if authMethod == .privateKeyJWT, clientKeys.isEmpty {
+            problems.append(
+                "CLIENT_AUTH_METHOD: private_key_jwt needs CLIENT_ASSERTION_KEY (or CLIENT_ASSERTION_KEY_FILE, or the "
+                    + "systemd credential client-assertion-key); make one with `metadata-demo new-client-key`")
+        } else if let authMethod, authMethod != .privateKeyJWT, !clientKeys.isEmpty {
+            problems.append(
+                "CLIENT_ASSERTION_KEY: given, but CLIENT_AUTH_METHOD is \(authMethod.rawValue); leave one of them out")
+        }
+        let clientAlgorithmText = value("CLIENT_ASSERTION_ALG") ?? "RS256"
+        let clientAlgorithm = SigningAlgorithm(rawValue: clientAlgorithmText).flatMap {
+            ClientAssertion.algorithms.contains($0) ? $0 : nil
+        }
+        if clientAlgorithm == nil {
+            problems.append(
+                "CLIENT_ASSERTION_ALG: \"\(clientAlgorithmText)\" must be one of "
+                    + ClientAssertion.algorithms.map(\.rawValue).joined(separator: ", ")
+                    + ", as the key is registered at the provider")
+        }
+        let secretOptional =
+            authMethod == .privateKeyJWT
+            && !(SigningAlgorithm(rawValue: value("ID_TOKEN_SIGNING_ALG") ?? "RS256")?.isHMAC ?? false)
+        let clientSecret =
+            secret("AUTH0_CLIENT_SECRET", credential: "client-secret", optional: secretOptional)
+            ?? (secretOptional ? "" : nil)
         if clientSecret == nil {
             problems.append("AUTH0_CLIENT_SECRET: missing (or set AUTH0_CLIENT_SECRET_FILE)")
         }
@@ -188,11 +227,6 @@ public struct Auth0Settings: Sendable {
         if revalidate == nil {
             problems.append("SESSION_REVALIDATE_SECONDS: must be a whole number of seconds (0: off)")
         }
-        let authMethodText = value("CLIENT_AUTH_METHOD")
-        let authMethod = authMethodText.flatMap(ClientAuthentication.init(rawValue:))
-        if authMethodText != nil, authMethod == nil {
-            problems.append("CLIENT_AUTH_METHOD: must be client_secret_basic or client_secret_post")
-        }
         let pushText = value("PUSHED_AUTHORIZATION_REQUESTS") ?? "auto"
         let push = PushedAuthorization.Mode(rawValue: pushText)
         if push == nil { problems.append("PUSHED_AUTHORIZATION_REQUESTS: must be auto, required or off") }
@@ -214,8 +248,11 @@ public struct Auth0Settings: Sendable {
         let assertionAudience = value("ASSERTION_AUDIENCE") ?? baseURL.map { $0 + "/mini/" }
 
         guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
-            let rolling, let absolute, let timeout, let revalidate, let assertionAudience, let algorithm, let push
+            let rolling, let absolute, let timeout, let revalidate, let assertionAudience, let algorithm, let push,
+            let clientAlgorithm
         else { throw SettingsProblems(lines: problems) }
+        clientAssertionKeys = clientKeys
+        clientAssertionAlgorithm = clientAlgorithm
         pushedAuthorization = push
         idTokenSigningAlgorithm = algorithm
         self.assertionKeys = assertionKeys

@@ -20,6 +20,9 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let endSession: String?
     /// `token_endpoint_auth_methods_supported`, when published.
     public let authMethods: [String]?
+    /// `token_endpoint_auth_signing_alg_values_supported`, when published: how `private_key_jwt`
+    /// assertions may be signed.
+    public let authSigningAlgorithms: [String]?
     /// `scopes_supported`, when published.
     public let scopes: [String]?
     /// `id_token_signing_alg_values_supported`, when published.
@@ -45,14 +48,16 @@ public struct TenantEndpoints: Sendable, Equatable {
             authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
             scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"],
             idTokenAlgorithms: ["HS256", "RS256", "PS256"], sendsIssuerInAuthorizationResponse: false,
-            pushedAuthorization: nil, requiresPushedAuthorization: false)
+            pushedAuthorization: nil, requiresPushedAuthorization: false, authSigningAlgorithms: nil)
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
         endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?,
-        sendsIssuerInAuthorizationResponse: Bool, pushedAuthorization: String?, requiresPushedAuthorization: Bool
+        sendsIssuerInAuthorizationResponse: Bool, pushedAuthorization: String?, requiresPushedAuthorization: Bool,
+        authSigningAlgorithms: [String]?
     ) {
+        self.authSigningAlgorithms = authSigningAlgorithms
         self.pushedAuthorization = pushedAuthorization
         self.requiresPushedAuthorization = requiresPushedAuthorization
         self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
@@ -106,7 +111,9 @@ public struct TenantEndpoints: Sendable, Equatable {
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.bool
                 == true,
             pushedAuthorization: try endpoint("pushed_authorization_request_endpoint", required: false),
-            requiresPushedAuthorization: document["require_pushed_authorization_requests"]?.bool == true
+            requiresPushedAuthorization: document["require_pushed_authorization_requests"]?.bool == true,
+            authSigningAlgorithms: document["token_endpoint_auth_signing_alg_values_supported"]?.array?.compactMap(
+                \.string)
         )
     }
 

@@ -1,11 +1,13 @@
 import Web
 
-/// How the application proves itself at the token and revocation endpoints (OpenID Connect Core
-/// §9): `client_secret_basic` (the id and secret, each form-encoded, in `Authorization: Basic`) or
-/// `client_secret_post` (both in the body).
+/// How the application proves itself at the token, revocation and pushed-request endpoints
+/// (OpenID Connect Core §9): `client_secret_basic` (the id and secret, each form-encoded, in
+/// `Authorization: Basic`), `client_secret_post` (both in the body) or `private_key_jwt` (a JWT
+/// signed with its private key in the body: no shared secret).
 public enum ClientAuthentication: String, Sendable {
     case basic = "client_secret_basic"
     case post = "client_secret_post"
+    case privateKeyJWT = "private_key_jwt"
 
     /// `CLIENT_AUTH_METHOD` when set; else, with Auth0, `client_secret_post` (Auth0's
     /// default for a regular web application, as this product always sent); else the provider's
@@ -20,21 +22,38 @@ public enum ClientAuthentication: String, Sendable {
 
     /// A `CLIENT_AUTH_METHOD` the provider says it does not support, as a start-up problem.
     public static func problems(settings: Auth0Settings, endpoints: TenantEndpoints) -> [String] {
-        guard let set = settings.clientAuthentication, let supported = endpoints.authMethods,
+        var problems: [String] = []
+        if let set = settings.clientAuthentication, let supported = endpoints.authMethods,
             !supported.contains(set.rawValue)
-        else { return [] }
-        return [
-            "CLIENT_AUTH_METHOD: \(set.rawValue) is not among the provider's token_endpoint_auth_methods_supported "
-                + "(\(supported.joined(separator: ", ")))"
-        ]
+        {
+            problems.append(
+                "CLIENT_AUTH_METHOD: \(set.rawValue) is not among the provider's token_endpoint_auth_methods_supported "
+                    + "(\(supported.joined(separator: ", ")))")
+        }
+        let algorithm = settings.clientAssertionAlgorithm.rawValue
+        if settings.clientAuthentication == .privateKeyJWT, let listed = endpoints.authSigningAlgorithms,
+            !listed.contains(algorithm)
+        {
+            problems.append(
+                "CLIENT_ASSERTION_ALG: \(algorithm) is not among the provider's "
+                    + "token_endpoint_auth_signing_alg_values_supported (\(listed.joined(separator: ", ")))")
+        }
+        return problems
     }
 
     /// `form` and `headers` of a request to the token or revocation endpoint, with the client's
-    /// credentials added the chosen way.
-    func authenticate(_ form: [(String, String)], clientID: String, secret: String) -> (
-        form: [(String, String)], headers: [(name: String, value: String)]
-    ) {
+    /// credentials added the chosen way (`assertion` makes a `private_key_jwt` one).
+    func authenticate(
+        _ form: [(String, String)], clientID: String, secret: String, assertion: ClientAssertion?
+    ) throws -> (form: [(String, String)], headers: [(name: String, value: String)]) {
         switch self {
+        case .privateKeyJWT:
+            guard let assertion else { throw AuthError(.clientAssertionFailed, "no CLIENT_ASSERTION_KEY") }
+            let proof = [
+                ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
+                ("client_assertion", try assertion.make()),
+            ]
+            return (proof + form, [])
         case .post:
             return ([("client_id", clientID), ("client_secret", secret)] + form, [])
         case .basic:

@@ -8,13 +8,22 @@ public struct TokenClient: Sendable {
     private let endpoints: TenantEndpoints
     private let http: any HTTPClient
     private let authentication: ClientAuthentication
+    private let assertion: ClientAssertion?
 
-    /// A client of the discovered `endpoints` for the application in `settings`.
-    public init(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient) {
+    /// A client of the discovered `endpoints` for the application in `settings`, signing its
+    /// `private_key_jwt` assertions at the time `clock` says.
+    public init(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock = .system) {
         self.settings = settings
         self.endpoints = endpoints
         self.http = http
         authentication = ClientAuthentication.chosen(settings: settings, endpoints: endpoints)
+        // Auth0 takes its tenant's URL as the audience; OpenID Connect Core §9 asks for the token
+        // endpoint, which RFC 9126 says a pushed-request endpoint accepts too.
+        assertion = settings.clientAssertionKeys.first.map {
+            ClientAssertion(
+                key: $0, algorithm: settings.clientAssertionAlgorithm, clientID: settings.clientID,
+                audience: settings.isAuth0 ? endpoints.issuer : endpoints.token, clock: clock)
+        }
     }
 
     /// Exchanges an authorization code for tokens.
@@ -71,8 +80,14 @@ public struct TokenClient: Sendable {
 
     /// A form POST to the tenant with the client's credentials; no answer at all is `tenantUnreachable`.
     private func post(_ url: String, _ form: [(String, String)]) throws(AuthError) -> HTTPClientResponse {
-        let (form, credentials) = authentication.authenticate(
-            form, clientID: settings.clientID, secret: settings.clientSecret)
+        let authenticated: (form: [(String, String)], headers: [(name: String, value: String)])
+        do {
+            authenticated = try authentication.authenticate(
+                form, clientID: settings.clientID, secret: settings.clientSecret, assertion: assertion)
+        } catch {
+            throw AuthError(.clientAssertionFailed, "\(error)")
+        }
+        let (form, credentials) = authenticated
         let request = HTTPClientRequest(
             method: "POST", url: url,
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]

@@ -8,6 +8,8 @@ import Web
 extension DevTenant {
     /// The prefix of every reference this tenant hands out.
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+    /// What proves the application, kept out of the request `/authorize` acts on.
+    static let credentialFields: Set = ["client_secret", "client_assertion", "client_assertion_type"]
     /// How long a pushed request waits for the browser (fixed, as Auth0's).
     static let pushedRequestSeconds = 30.0
 
@@ -38,7 +40,7 @@ extension DevTenant {
         }
         // The credentials stay here; `/authorize` reads the rest as if it were its query.
         let parameters = FormData(
-            pairs: form.pairs.filter { !["client_secret", "client_assertion"].contains($0.name) })
+            pairs: form.pairs.filter { !Self.credentialFields.contains($0.name) })
         let key = store.addPushedRequest(
             PushedRequest(
                 clientID: client.clientID, parameters: parameters,

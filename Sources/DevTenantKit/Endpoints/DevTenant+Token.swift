@@ -50,8 +50,11 @@ extension DevTenant {
         return Response(status: 200)
     }
 
-    /// The client by `client_secret_basic`, else `client_secret_post`.
+    /// The client by `private_key_jwt`, `client_secret_basic`, else `client_secret_post`.
     func authenticatedClient(_ request: Request, _ params: [String: String]) -> TenantConfig.Client? {
+        if params["client_assertion"] != nil || params["client_assertion_type"] != nil {
+            return assertedClient(params)
+        }
         // client_secret_basic, else client_secret_post.
         var clientID = params["client_id"]
         var secret = params["client_secret"]
@@ -63,7 +66,8 @@ extension DevTenant {
             clientID = PercentEncoding.decodeOrSelf(String(decoded[..<colon]))
             secret = PercentEncoding.decodeOrSelf(String(decoded[decoded.index(after: colon)...]))
         }
-        guard let clientID, let client = config.client(clientID) else { return nil }
+        // An application with Private Key JWT credentials proves itself with them alone.
+        guard let clientID, let client = config.client(clientID), client.credentials.isEmpty else { return nil }
         // A public application (a native app) has no secret to prove, and must not send one.
         guard let expected = client.clientSecret else { return secret == nil ? client : nil }
         guard let secret, ConstantTime.equal(Array(secret.utf8), Array(expected.utf8)) else { return nil }

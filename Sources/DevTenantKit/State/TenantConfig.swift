@@ -40,6 +40,9 @@ public struct TenantConfig: Sendable {
         /// `require_pushed_authorization_requests`: `/authorize` refuses a request it was not
         /// pushed (the application setting "Require Pushed Authorization Requests (PAR)").
         public let requiresPushedAuthorization: Bool
+        /// Its Private Key JWT credentials: with any, it proves itself by a signed assertion
+        /// alone (`private_key_jwt`), never its secret.
+        public let credentials: [ClientCredential]
     }
 
     /// `tenant.allow_pushed_authorization_requests` (Auth0 Dashboard > Settings > Advanced, "Allow
@@ -166,8 +169,11 @@ public struct TenantConfig: Sendable {
                 for entry in document["clients"]?.array ?? [] {
                     let isPublic = entry["token_endpoint_auth_method"]?.string == "none"
                     let secret = entry["client_secret"]?.string
-                    guard let id = entry["client_id"]?.string, isPublic || secret != nil else {
-                        problems.append("DEV_TENANT_CONFIG: a client has no client_id or client_secret")
+                    let id = entry["client_id"]?.string ?? ""
+                    let credentials = ClientCredential.all(in: entry, id: id, problems: &problems)
+                    guard !id.isEmpty, isPublic || secret != nil || !credentials.isEmpty else {
+                        problems.append(
+                            "DEV_TENANT_CONFIG: a client has no client_id, or neither a client_secret nor credentials")
                         continue
                     }
                     let transfer = entry["session_transfer"]
@@ -193,7 +199,8 @@ public struct TenantConfig: Sendable {
                             sessionTransferMethods: transfer?["allowed_authentication_methods"]?.array?
                                 .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm,
                             refreshTokenPolicies: RefreshTokenPolicy.all(in: entry),
-                            requiresPushedAuthorization: entry["require_pushed_authorization_requests"]?.bool ?? false))
+                            requiresPushedAuthorization: entry["require_pushed_authorization_requests"]?.bool ?? false,
+                            credentials: credentials))
                 }
                 users = document["users"]?.array ?? []
                 servers = ResourceServer.all(in: document, problems: &problems)

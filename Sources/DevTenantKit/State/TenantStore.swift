@@ -12,6 +12,8 @@ final class TenantStore: Sendable {
         var codes: [String: CodeGrant] = [:]
         var transferTokens: [String: TransferGrant] = [:]
         var pushedRequests: [String: PushedRequest] = [:]
+        /// Client assertions used (by client and `jti`), until they expire: each works once.
+        var usedAssertions: [String: Double] = [:]
         var refreshTokens: [String: RefreshGrant] = [:]
         /// Tenant sessions (`sid`) by person, and those that ended (logout, deletion).
         var sessions: [String: Set<String>] = [:]
@@ -108,6 +110,17 @@ final class TenantStore: Sendable {
 
     /// Takes a pushed request out: its reference works once, whatever happens next.
     func takePushedRequest(_ key: String) -> PushedRequest? { takeOnce(key, from: \.pushedRequests) }
+
+    // MARK: Client assertions
+
+    /// True the first time the assertion `jti` of `clientID`, valid until `expiresAt`, is used.
+    func firstUse(ofAssertion jti: String, clientID: String, expiresAt: Double) -> Bool {
+        state.withLock {
+            let now = clock.now()
+            $0.usedAssertions = $0.usedAssertions.filter { $0.value > now }
+            return $0.usedAssertions.updateValue(expiresAt, forKey: clientID + "\u{0}" + jti) == nil
+        }
+    }
 
     // MARK: Session transfer tokens
 

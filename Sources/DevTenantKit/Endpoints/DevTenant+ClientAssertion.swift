@@ -1,0 +1,50 @@
+import OpenSSLCrypto
+import Web
+
+/// Auth0's Private Key JWT client authentication, as its guide describes the assertion: signed
+/// with one of the application's credentials (its `alg`; the `kid`, when sent, Auth0's for that
+/// credential), `iss` and `sub` the client id, `aud` the tenant's URL with its trailing slash,
+/// `exp` at most five minutes after it was made, and a `jti` used once.
+extension DevTenant {
+    /// The longest an assertion may live, as at Auth0.
+    static let assertionLifetimeLimit = 300.0
+
+    /// The application a `private_key_jwt` assertion in `params` proves, or nil (the reason logged).
+    func assertedClient(_ params: [String: String]) -> TenantConfig.Client? {
+        func refuse(_ reason: String) -> TenantConfig.Client? {
+            log(.info, "client assertion refused", ["reason": reason])
+            return nil
+        }
+        guard params["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            let token = params["client_assertion"], params["client_secret"] == nil
+        else { return refuse("client_assertion_type") }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = Base64URL.decode(parts[0]).flatMap({ JSONValue.parse($0) }),
+            let claims = Base64URL.decode(parts[1]).flatMap({ JSONValue.parse($0) }),
+            let signature = Base64URL.decode(parts[2])
+        else { return refuse("malformed") }
+        guard let id = claims["iss"]?.string, claims["sub"]?.string == id, params["client_id"] ?? id == id,
+            let client = config.client(id), !client.credentials.isEmpty
+        else { return refuse("iss") }
+        let algorithm = header["alg"]?.string ?? ""
+        let kid = header["kid"]?.string
+        let signed = Array("\(parts[0]).\(parts[1])".utf8)
+        let verified = client.credentials.contains { credential in
+            guard credential.algorithm == algorithm, kid == nil || kid == credential.kid else { return false }
+            let digest: Digest = algorithm == "RS384" ? .sha384 : .sha256
+            return credential.publicKey.verify(
+                signature: signature, message: signed, digest: digest, pss: algorithm == "PS256")
+        }
+        guard verified else { return refuse("signature") }
+        let audiences = claims["aud"]?.string.map { [$0] } ?? claims["aud"]?.array?.compactMap(\.string) ?? []
+        guard audiences.contains(config.issuer) else { return refuse("aud") }
+        let now = now()
+        guard let exp = claims["exp"]?.number, exp > now,
+            exp - (claims["iat"]?.number ?? now) <= Self.assertionLifetimeLimit
+        else { return refuse("exp") }
+        guard let jti = claims["jti"]?.string, !jti.isEmpty,
+            store.firstUse(ofAssertion: jti, clientID: id, expiresAt: exp)
+        else { return refuse("jti") }
+        return client
+    }
+}

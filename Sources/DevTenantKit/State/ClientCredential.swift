@@ -1,0 +1,35 @@
+import OpenSSLCrypto
+import Web
+
+/// One of an application's Private Key JWT credentials, as Auth0's Management API keeps them
+/// (`client_authentication_methods.private_key_jwt.credentials[]`): a public key (`pem`) and the
+/// algorithm its assertions are signed with (`alg`: RS256, RS384 or PS256), with the `kid` Auth0
+/// made for it. An application has at most two, so a new key can be added before the old goes.
+public struct ClientCredential: Sendable {
+    /// The algorithms a credential may name, as Auth0 takes them.
+    static let algorithms = ["RS256", "RS384", "PS256"]
+
+    let publicKey: RSAPublicKey
+    let algorithm: String
+    let kid: String?
+
+    /// The credentials of an application's entry; each problem one line naming the application.
+    static func all(in client: JSONValue, id: String, problems: inout [String]) -> [ClientCredential] {
+        let entries = client["client_authentication_methods"]?["private_key_jwt"]?["credentials"]?.array ?? []
+        if entries.count > 2 {
+            problems.append("DEV_TENANT_CONFIG: \(id): at most two private_key_jwt credentials, as at Auth0")
+        }
+        return entries.enumerated().compactMap { index, entry in
+            let algorithm = entry["alg"]?.string ?? "RS256"
+            guard algorithms.contains(algorithm), let pem = entry["pem"]?.string,
+                let key = try? RSAPublicKey(pem: pem)
+            else {
+                problems.append(
+                    "DEV_TENANT_CONFIG: \(id): private_key_jwt credential \(index + 1) needs a pem (an RSA public key "
+                        + "of 2048 bits or more) and an alg of \(algorithms.joined(separator: ", "))")
+                return nil
+            }
+            return ClientCredential(publicKey: key, algorithm: algorithm, kid: entry["kid"]?.string)
+        }
+    }
+}

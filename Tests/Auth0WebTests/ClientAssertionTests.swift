@@ -1,0 +1,100 @@
+import Auth0Web
+import OpenSSLCrypto
+import TestSupport
+import Testing
+import Web
+
+/// Issue 41, item 2: `private_key_jwt` as the worker reads its key and proves itself with it.
+@Suite struct ClientAssertionTests {
+    private static let key = TestKeys.shared.key
+    private static let keyPEM = (try? key.pem()) ?? ""
+
+    private func settings(_ changes: [String: String?]) throws -> Auth0Settings {
+        try Auth0Settings(environment: TestSettings.environment(changes))
+    }
+
+    private func problems(_ changes: [String: String?]) -> [String] {
+        do {
+            _ = try settings(changes)
+            return []
+        } catch let problems as SettingsProblems {
+            return problems.lines
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test func aKeyIsAllItTakesAndNoSecretIsAsked() throws {
+        let settings = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM, "AUTH0_CLIENT_SECRET": nil])
+        #expect(settings.clientAuthentication == .privateKeyJWT && settings.clientSecret.isEmpty)
+        #expect(settings.clientAssertionAlgorithm == .rs256)
+        // ID tokens signed with the secret (HS256) still need it.
+        #expect(
+            problems(["CLIENT_ASSERTION_KEY": Self.keyPEM, "AUTH0_CLIENT_SECRET": nil, "ID_TOKEN_SIGNING_ALG": "HS256"])
+                == ["AUTH0_CLIENT_SECRET: missing (or set AUTH0_CLIENT_SECRET_FILE)"])
+    }
+
+    @Test func eachMistakeIsOneLineNamingTheSetting() throws {
+        #expect(
+            problems(["CLIENT_AUTH_METHOD": "private_key_jwt"]).first?.hasPrefix(
+                "CLIENT_AUTH_METHOD: private_key_jwt needs CLIENT_ASSERTION_KEY") == true)
+        #expect(
+            problems(["CLIENT_AUTH_METHOD": "client_secret_post", "CLIENT_ASSERTION_KEY": Self.keyPEM])
+                == ["CLIENT_ASSERTION_KEY: given, but CLIENT_AUTH_METHOD is client_secret_post; leave one of them out"])
+        #expect(
+            problems(["CLIENT_ASSERTION_KEY": Self.keyPEM, "CLIENT_ASSERTION_ALG": "HS256"]).first?.hasPrefix(
+                "CLIENT_ASSERTION_ALG: \"HS256\" must be one of RS256, RS384, RS512, PS256, PS384, PS512") == true)
+        let ecKey = try ECPrivateKey().pem()
+        #expect(
+            problems(["CLIENT_ASSERTION_KEY": ecKey]).first?.hasPrefix(
+                "CLIENT_ASSERTION_KEY: PEM block 1 is not an RSA private key") == true)
+        let short = try RSAPrivateKey(generatingBits: 1024).pem()
+        #expect(problems(["CLIENT_ASSERTION_KEY": short]).first?.contains("2048 bits or more") == true)
+        #expect(problems(["CLIENT_AUTH_METHOD": "tls_client_auth"]).first?.contains("private_key_jwt") == true)
+    }
+
+    /// What the token endpoint receives: the assertion, its type and the client id, no secret;
+    /// the assertion verifies with the public key and says what Auth0 asks, each one its own.
+    @Test(arguments: [(true, "https://tenant.example.com/"), (false, "https://tenant.example.com/oauth/token")])
+    func theAssertionSaysWhoWhereAndOnce(auth0: Bool, audience: String) throws {
+        var changes: [String: String?] = ["CLIENT_ASSERTION_KEY": Self.keyPEM, "CLIENT_ASSERTION_ALG": "PS256"]
+        if !auth0 { changes["OIDC_PROVIDER"] = "generic" }
+        let settings = try settings(changes)
+        let tenant = ScriptedHTTPClient.json(403, #"{"error":"invalid_grant"}"#)
+        let time = ManualClock()
+        let client = TokenClient(settings: settings, endpoints: TestSettings.endpoints, http: tenant, clock: time.clock)
+        _ = try? client.refresh("RT1")
+        _ = try? client.refresh("RT2")
+        let sent = try tenant.sent.map { try FormData(urlEncoded: $0.body) }
+        #expect(
+            sent.count == 2 && sent.allSatisfy { $0["client_secret"] == nil && $0["client_id"] == settings.clientID })
+        #expect(sent[0]["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+        #expect(tenant.sent.allSatisfy { request in !request.headers.contains { $0.name == "Authorization" } })
+        let tokens = sent.compactMap { $0["client_assertion"] }.compactMap(JWT.init)
+        #expect(tokens.count == 2)
+        let (modulus, exponent) = try Self.key.publicComponents()
+        let publicKey = try RSAPublicKey(modulus: modulus, exponent: exponent)
+        for token in tokens {
+            #expect(token.header["alg"] == "PS256")
+            #expect(publicKey.verify(signature: token.signature, message: token.signedPart, digest: .sha256, pss: true))
+            #expect(
+                token.claims["iss"]?.string == settings.clientID && token.claims["sub"]?.string == settings.clientID)
+            #expect(token.audiences == [audience])
+            #expect(token.claims["iat"] == .number(1_700_000_000) && token.claims["exp"] == .number(1_700_000_060))
+        }
+        #expect(tokens[0].claims["jti"] != tokens[1].claims["jti"], "each assertion is its own")
+    }
+
+    @Test func anAlgorithmTheProviderDoesNotListStopsStartUp() throws {
+        let listed = try TestSettings.discovered(["token_endpoint_auth_signing_alg_values_supported": .array(["RS256"])]
+        )
+        let ps256 = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM, "CLIENT_ASSERTION_ALG": "PS256"])
+        #expect(
+            TenantLinks(settings: ps256, endpoints: listed).problems() == [
+                "CLIENT_ASSERTION_ALG: PS256 is not among the provider's token_endpoint_auth_signing_alg_values_supported "
+                    + "(RS256)"
+            ])
+        let rs256 = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM])
+        #expect(TenantLinks(settings: rs256, endpoints: listed).problems().isEmpty)
+    }
+}

@@ -1,0 +1,90 @@
+"""PyPI's oidc-provider-mock (Flask and Authlib) with Authlib's own RFC 7523 client authentication
+turned on, for the tests of private_key_jwt against code nobody here wrote. This file is only the
+wiring: one client, registered for private_key_jwt with the public key in --public-key (a PEM), whose
+assertions Authlib's JWTBearerClientAssertion checks (signature, iss = sub, aud, exp, a jti used once),
+everything else the mock's own (its issuer without a trailing slash, RS256 ID tokens, no kid).
+
+  python authlib_private_key_jwt.py --port N --client-id ID --redirect-uri URL --public-key FILE
+"""
+import argparse
+import logging
+import os
+import sys
+import threading
+
+import flask
+import uvicorn
+from authlib.oauth2.rfc7523 import JWTBearerClientAssertion
+from joserfc.jwk import RSAKey
+
+import oidc_provider_mock
+from oidc_provider_mock._app import AuthorizationCodeGrant, RefreshTokenGrant
+from oidc_provider_mock._storage import Client
+
+
+class PrivateKeyJWT(JWTBearerClientAssertion):
+    """Authlib's assertion checks, with what it leaves to the server: the audiences this provider
+    answers to (its token endpoint, RFC 7523 and OpenID Connect Core 9), the client's key, and
+    the jtis seen."""
+
+    CLIENT_AUTH_METHOD = "private_key_jwt"
+
+    def __init__(self, token_endpoint, public_key):
+        super().__init__(validate_jti=True, leeway=0)
+        self.token_endpoint = token_endpoint
+        self.public_key = public_key
+        self.seen = set()
+        self.lock = threading.Lock()
+
+    def get_audiences(self):
+        return [self.token_endpoint]
+
+    def resolve_client_public_key(self, client):
+        return self.public_key
+
+    def validate_jti(self, claims, jti):
+        with self.lock:
+            if (claims["sub"], jti) in self.seen:
+                return False
+            self.seen.add((claims["sub"], jti))
+            return True
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--client-id", required=True)
+    parser.add_argument("--redirect-uri", required=True)
+    parser.add_argument("--public-key", required=True)
+    args = parser.parse_args()
+    os.environ["AUTHLIB_INSECURE_TRANSPORT"] = "1"
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+    logging.getLogger("authlib").setLevel(logging.DEBUG)
+
+    # Authlib's grants name the client authentications they take (Authlib's documented way).
+    for grant in (AuthorizationCodeGrant, RefreshTokenGrant):
+        grant.TOKEN_ENDPOINT_AUTH_METHODS = ["private_key_jwt"]
+    with open(args.public_key) as pem:
+        key = RSAKey.import_key(pem.read())
+    app = oidc_provider_mock.app(require_client_registration=True)
+    token_endpoint = f"http://127.0.0.1:{args.port}/oauth2/token"
+    method = PrivateKeyJWT(token_endpoint, key)
+    wired = []
+
+    @app.before_request
+    def wire():
+        # The mock makes its authorization server and storage per app, inside its blueprint's
+        # setup (its own hook, which runs first, puts them in flask.g); reached here once.
+        if not wired:
+            flask.g._authlib_authorization_server.register_client_auth_method(method.CLIENT_AUTH_METHOD, method)
+            flask.g.oidc_provider_mock_storage.store_client(
+                Client(
+                    id=args.client_id, secret="", redirect_uris=[args.redirect_uri],
+                    allowed_scopes=Client.SCOPES_SUPPORTED, token_endpoint_auth_method="private_key_jwt"))
+            wired.append(True)
+
+    uvicorn.run(app, interface="wsgi", host="127.0.0.1", port=args.port, log_level="info")
+
+
+if __name__ == "__main__":
+    main()

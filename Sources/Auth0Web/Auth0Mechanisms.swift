@@ -35,18 +35,23 @@ public struct Auth0Mechanisms: Sendable {
             secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
             accessTokenPath: accessTokenPath, rollingLifetime: settings.rollingLifetime,
             absoluteLifetime: settings.absoluteLifetime)
-        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, clock: clock)
+        // The product's own tokens are bound to the workers' key when DPoP is on (RFC 9449).
+        let binding: (any HTTPClient)? =
+            if DPoP.isUsed(settings.dpop, key: settings.dpopKey, endpoints), let key = settings.dpopKey {
+                try DPoP(key: key, http: http, clock: clock)
+            } else { nil }
+        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
         keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
         renewer = TokenRenewer(tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5)
         metadata = MetadataAccess(
-            management: ManagementClient(settings: settings, http: http, clock: clock), renewer: renewer,
+            management: ManagementClient(settings: settings, http: binding ?? http, clock: clock), renewer: renewer,
             clock: clock, events: events, flagNames: ruleFacts.appMetadataFlags)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(
                 issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
                 algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret),
-            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: http),
+            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: binding ?? http),
             keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
             issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger)
     }

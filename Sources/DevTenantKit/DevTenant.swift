@@ -182,6 +182,7 @@ public struct DevTenant: Responder {
             ]),
             "subject_types_supported": .array(["public"]),
         ]
+        if config.allowsDPoP { document["dpop_signing_alg_values_supported"] = .array(["ES256"]) }
         if config.allowsPushedAuthorization {
             document["pushed_authorization_request_endpoint"] = .string(i + "oauth/par")
         }

@@ -50,12 +50,7 @@ import Web
     /// replayed later (or under another session) reaches the tenant with its used token, which
     /// the tenant refuses, instead of being handed the new tokens.
     @Test func theResultIsSharedOnlyBrieflyAndOnlyWithinItsSession() throws {
-        let calls = Lock(0)
-        let tenant = ScriptedHTTPClient { _ in
-            let call = calls.withLock {
-                $0 += 1
-                return $0
-            }
+        let tenant = ScriptedHTTPClient.numbered { call, _ in
             if call > 1 {
                 return HTTPClientResponse(status: 403, body: Array(#"{"error":"invalid_grant"}"#.utf8))
             }

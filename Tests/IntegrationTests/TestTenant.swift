@@ -13,16 +13,21 @@ enum TestTenant {
     /// allowed (Auth0's tenant setting) and required of the dev application (its application
     /// setting) when `pushing`; with `credential` (a PEM public key, its `alg`), an application
     /// `privateKeyClient` like the dev one that proves itself with that Private Key JWT credential
-    /// alone (no secret), requiring PAR too when `pushing`.
+    /// alone (no secret), requiring PAR too when `pushing`. `dpop` allows DPoP (`.nonce`: proofs
+    /// must carry the tenant's nonce).
     static func writeVariant(
-        into directory: String, name: String, pushing: Bool, credential: (pem: String, alg: String)? = nil
+        into directory: String, name: String, pushing: Bool, credential: (pem: String, alg: String)? = nil,
+        dpop: (allowed: Bool, nonce: Bool) = (false, false)
     ) throws -> String {
         let base = try String(contentsOfFile: Stack.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
         guard case .object(var document)? = JSONValue.parse(Array(base.utf8)),
             case .array(var clients)? = document["clients"],
             case .object(var dev)? = clients.first(where: { $0["client_id"] == "metadata-demo-dev" })
         else { throw StackError("tenant.json is not what the tests expect") }
-        document["tenant"] = .object(["allow_pushed_authorization_requests": .bool(pushing)])
+        document["tenant"] = .object([
+            "allow_pushed_authorization_requests": .bool(pushing), "allow_dpop": .bool(dpop.allowed),
+            "dpop_requires_nonce": .bool(dpop.nonce),
+        ])
         dev["require_pushed_authorization_requests"] = .bool(pushing)
         clients = clients.map { $0["client_id"] == "metadata-demo-dev" ? .object(dev) : $0 }
         if let credential {

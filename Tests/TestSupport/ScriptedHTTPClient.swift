@@ -23,6 +23,20 @@ public final class ScriptedHTTPClient: HTTPClient {
         ScriptedHTTPClient { _ in HTTPClientResponse(status: status, headers: headers, body: Array(body.utf8)) }
     }
 
+    /// A client whose calls are answered by `answer` with their number, from 1.
+    public static func numbered(
+        _ answer: @escaping @Sendable (Int, HTTPClientRequest) throws -> HTTPClientResponse
+    ) -> ScriptedHTTPClient {
+        let calls = Lock(0)
+        return ScriptedHTTPClient { request in
+            let number = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            return try answer(number, request)
+        }
+    }
+
     /// Every request sent so far, in order.
     public var sent: [HTTPClientRequest] { requests.withLock { $0 } }
 

@@ -66,6 +66,13 @@ public struct Auth0Settings: Sendable {
     /// `CLIENT_ASSERTION_ALG`: how the assertions are signed, as the key is registered (RS256).
     public let clientAssertionAlgorithm: SigningAlgorithm
 
+    /// `DPOP`: whether the product's tokens are bound to `dpopKey` (RFC 9449).
+    public let dpop: DPoP.Mode
+    /// `DPOP_KEY` (or `_FILE`, or the systemd credential `dpop-key`): the EC P-256 private key
+    /// every worker proves its tokens with (the same on every worker: a session's token is used
+    /// by whichever worker serves it); nil when not given.
+    public let dpopKey: ECPrivateKey?
+
     /// `PUSHED_AUTHORIZATION_REQUESTS`: whether logins push their request first (RFC 9126).
     public let pushedAuthorization: PushedAuthorization.Mode
 
@@ -227,6 +234,18 @@ public struct Auth0Settings: Sendable {
         if revalidate == nil {
             problems.append("SESSION_REVALIDATE_SECONDS: must be a whole number of seconds (0: off)")
         }
+        let dpopText = value("DPOP") ?? "auto"
+        let dpopMode = DPoP.Mode(rawValue: dpopText)
+        if dpopMode == nil { problems.append("DPOP: must be auto, required or off") }
+        let dpopKeyText = secret("DPOP_KEY", credential: "dpop-key", optional: true)
+        var dpopKey: ECPrivateKey?
+        if let dpopKeyText, !dpopKeyText.isEmpty {
+            dpopKey = try? ECPrivateKey(pem: dpopKeyText)
+            if dpopKey == nil {
+                problems.append(
+                    "DPOP_KEY: not an unencrypted EC P-256 private key; make one with `metadata-demo new-dpop-key`")
+            }
+        }
         let pushText = value("PUSHED_AUTHORIZATION_REQUESTS") ?? "auto"
         let push = PushedAuthorization.Mode(rawValue: pushText)
         if push == nil { problems.append("PUSHED_AUTHORIZATION_REQUESTS: must be auto, required or off") }
@@ -249,8 +268,10 @@ public struct Auth0Settings: Sendable {
 
         guard problems.isEmpty, let issuer, let clientID, let clientSecret, let secrets, let baseURL, let logout,
             let rolling, let absolute, let timeout, let revalidate, let assertionAudience, let algorithm, let push,
-            let clientAlgorithm
+            let clientAlgorithm, let dpopMode
         else { throw SettingsProblems(lines: problems) }
+        dpop = dpopMode
+        self.dpopKey = dpopKey
         clientAssertionKeys = clientKeys
         clientAssertionAlgorithm = clientAlgorithm
         pushedAuthorization = push

@@ -20,6 +20,8 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let endSession: String?
     /// `token_endpoint_auth_methods_supported`, when published.
     public let authMethods: [String]?
+    /// `dpop_signing_alg_values_supported` (RFC 9449), when published: the provider binds tokens.
+    public let dpopAlgorithms: [String]?
     /// `token_endpoint_auth_signing_alg_values_supported`, when published: how `private_key_jwt`
     /// assertions may be signed.
     public let authSigningAlgorithms: [String]?
@@ -48,15 +50,17 @@ public struct TenantEndpoints: Sendable, Equatable {
             authMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
             scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"],
             idTokenAlgorithms: ["HS256", "RS256", "PS256"], sendsIssuerInAuthorizationResponse: false,
-            pushedAuthorization: nil, requiresPushedAuthorization: false, authSigningAlgorithms: nil)
+            pushedAuthorization: nil, requiresPushedAuthorization: false, authSigningAlgorithms: nil,
+            dpopAlgorithms: nil)
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
         endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?,
         sendsIssuerInAuthorizationResponse: Bool, pushedAuthorization: String?, requiresPushedAuthorization: Bool,
-        authSigningAlgorithms: [String]?
+        authSigningAlgorithms: [String]?, dpopAlgorithms: [String]?
     ) {
+        self.dpopAlgorithms = dpopAlgorithms
         self.authSigningAlgorithms = authSigningAlgorithms
         self.pushedAuthorization = pushedAuthorization
         self.requiresPushedAuthorization = requiresPushedAuthorization
@@ -113,7 +117,8 @@ public struct TenantEndpoints: Sendable, Equatable {
             pushedAuthorization: try endpoint("pushed_authorization_request_endpoint", required: false),
             requiresPushedAuthorization: document["require_pushed_authorization_requests"]?.bool == true,
             authSigningAlgorithms: document["token_endpoint_auth_signing_alg_values_supported"]?.array?.compactMap(
-                \.string)
+                \.string),
+            dpopAlgorithms: document["dpop_signing_alg_values_supported"]?.array?.compactMap(\.string)
         )
     }
 

@@ -9,13 +9,21 @@ public struct TokenClient: Sendable {
     private let http: any HTTPClient
     private let authentication: ClientAuthentication
     private let assertion: ClientAssertion?
+    /// Sends the calls whose tokens are the product's own with a DPoP proof (`DPoP`), when on.
+    private let binding: (any HTTPClient)?
 
     /// A client of the discovered `endpoints` for the application in `settings`, signing its
-    /// `private_key_jwt` assertions at the time `clock` says.
-    public init(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock = .system) {
+    /// `private_key_jwt` assertions at the time `clock` says; with `binding`, the login's tokens
+    /// are bound (DPoP) and must come back so, while mini apps' API tokens stay bearer tokens
+    /// (their apps hold no key).
+    public init(
+        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, binding: (any HTTPClient)? = nil,
+        clock: Clock = .system
+    ) {
         self.settings = settings
         self.endpoints = endpoints
         self.http = http
+        self.binding = binding
         authentication = ClientAuthentication.chosen(settings: settings, endpoints: endpoints)
         // Auth0 takes its tenant's URL as the audience; OpenID Connect Core §9 asks for the token
         // endpoint, which RFC 9126 says a pushed-request endpoint accepts too.
@@ -32,7 +40,7 @@ public struct TokenClient: Sendable {
             [
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", settings.callbackURL),
                 ("code_verifier", codeVerifier),
-            ], failure: .codeExchangeFailed)
+            ], failure: .codeExchangeFailed, bound: true)
     }
 
     /// Gets a new access token (and, with rotation, a new refresh token).
@@ -40,7 +48,7 @@ public struct TokenClient: Sendable {
         try call(
             [
                 ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
-            ], failure: .refreshFailed)
+            ], failure: .refreshFailed, bound: true)
     }
 
     /// New tokens for the API `audience` with `scope` from the refresh token (Auth0's
@@ -61,7 +69,7 @@ public struct TokenClient: Sendable {
     public func push(_ parameters: [(String, String)], to endpoint: String) throws(AuthError)
         -> PushedAuthorization.Pushed
     {
-        let response = try post(endpoint, parameters)
+        let response = try post(endpoint, parameters, bound: true)
         let body = JSONValue.parse(response.body)
         guard response.status == 201 else { throw refusal(response, body, .authorizationPushFailed) }
         guard let pushed = PushedAuthorization.read(body) else {
@@ -74,12 +82,14 @@ public struct TokenClient: Sendable {
     /// worthless; a tenant that publishes none is not asked.
     public func revoke(_ refreshToken: String) throws(AuthError) {
         guard let revocation = endpoints.revocation else { return }
-        let response = try post(revocation, [("token", refreshToken)])
+        let response = try post(revocation, [("token", refreshToken)], bound: true)
         guard response.status == 200 else { throw AuthError(.revocationFailed, "answered \(response.status)") }
     }
 
     /// A form POST to the tenant with the client's credentials; no answer at all is `tenantUnreachable`.
-    private func post(_ url: String, _ form: [(String, String)]) throws(AuthError) -> HTTPClientResponse {
+    private func post(_ url: String, _ form: [(String, String)], bound: Bool = false) throws(AuthError)
+        -> HTTPClientResponse
+    {
         let authenticated: (form: [(String, String)], headers: [(name: String, value: String)])
         do {
             authenticated = try authentication.authenticate(
@@ -94,7 +104,7 @@ public struct TokenClient: Sendable {
                 + credentials,
             body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
         do {
-            return try http.send(request)
+            return try (bound ? binding ?? http : http).send(request)
         } catch {
             switch (error as? HTTPClientError)?.kind {
             case .tooLarge: throw AuthError(.badTokenResponse, "answer over the size limit")
@@ -122,12 +132,18 @@ public struct TokenClient: Sendable {
         return refused(failure)
     }
 
-    private func call(_ form: [(String, String)], failure: AuthError.Code) throws(AuthError) -> TokenSet {
-        let response = try post(endpoints.token, form)
+    private func call(_ form: [(String, String)], failure: AuthError.Code, bound: Bool = false) throws(AuthError)
+        -> TokenSet
+    {
+        let response = try post(endpoints.token, form, bound: bound)
         let body = JSONValue.parse(response.body)
         guard response.status == 200 else { throw refusal(response, body, failure) }
         guard let body, let accessToken = body["access_token"]?.string, !accessToken.isEmpty else {
             throw AuthError(.badTokenResponse)
+        }
+        // A bearer token where a bound one was asked for would be used as a bound one and refused.
+        if bound, binding != nil, body["token_type"]?.string?.lowercased() != "dpop" {
+            throw AuthError(.badTokenResponse, "token_type \(body["token_type"]?.string ?? "none"), not DPoP")
         }
         // `expires_in` comes from outside: a number that is not a sane count of seconds (1e20
         // would trap converting to Int64) is a bad answer, not a crash.

@@ -211,9 +211,12 @@ extension DevTenant {
             response.add("Allow", methods.joined(separator: ", "))
             throw ManagementRefusal(response: response)
         }
-        guard let token = bearerToken(request),
+        guard let (token, dpop) = presentedToken(request),
             let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now())
         else { throw ManagementRefusal(response: managementError(401, "Unauthorized", "Invalid token")) }
+        if let refusal = boundTokenRefusal(request, token: token, dpopScheme: dpop, claims: claims) {
+            throw ManagementRefusal(response: refusal)
+        }
         let audiences = TenantSigner.audiences(claims)
         guard audiences.contains(config.managementAudience) else {
             throw ManagementRefusal(

@@ -17,13 +17,20 @@ extension DevTenant {
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "access_denied", "Unauthorized")
         }
+        // A DPoP proof binds the tokens issued to its key (RFC 9449), when the tenant allows DPoP.
+        let proof = config.allowsDPoP ? checkProof(request, htu: proofTarget(request), accessToken: nil) : .absent
+        if let refusal = tokenProofRefusal(proof) { return refusal }
+        var jkt: String?
+        if case .valid(let thumbprint) = proof { jkt = thumbprint }
         // Tests count grants by type (one refresh per token across workers, say).
-        log(.info, "token grant", ["grant_type": params["grant_type"] ?? "", "client": client.clientID])
+        log(
+            .info, "token grant",
+            ["grant_type": params["grant_type"] ?? "", "client": client.clientID, "bound": jkt == nil ? "no" : "dpop"])
         switch params["grant_type"] {
-        case "authorization_code": return exchangeCode(params, client: client)
+        case "authorization_code": return exchangeCode(params, client: client, jkt: jkt)
         case "refresh_token" where params["audience"] == config.sessionTransferAudience:
             return sessionTransfer(params, client: client, from: request.remoteAddress)
-        case "refresh_token": return refresh(params, client: client)
+        case "refresh_token": return refresh(params, client: client, jkt: jkt)
         case "client_credentials": return clientCredentials(params, client: client)
         default:
             return oauthError(400, "unsupported_grant_type", "Unsupported grant type: \(params["grant_type"] ?? "")")
@@ -74,7 +81,7 @@ extension DevTenant {
         return client
     }
 
-    private func exchangeCode(_ params: [String: String], client: TenantConfig.Client) -> Response {
+    private func exchangeCode(_ params: [String: String], client: TenantConfig.Client, jkt: String?) -> Response {
         guard let code = params["code"], let grant = store.takeCode(code), grant.clientID == client.clientID else {
             return oauthError(403, "invalid_grant", "Invalid authorization code")
         }
@@ -95,7 +102,7 @@ extension DevTenant {
         return issueTokens(
             user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience, nonce: grant.nonce,
             sessionID: grant.sessionID, family: nil, familyExpiresAt: nil, authTime: grant.authTime,
-            multiFactor: grant.multiFactor)
+            multiFactor: grant.multiFactor, jkt: jkt)
     }
 
     /// A machine-to-machine token for the Management API with the scopes of the application's
@@ -132,7 +139,7 @@ extension DevTenant {
         }
     }
 
-    private func refresh(_ params: [String: String], client: TenantConfig.Client) -> Response {
+    private func refresh(_ params: [String: String], client: TenantConfig.Client, jkt: String?) -> Response {
         guard let token = params["refresh_token"],
             case .valid(let grant)? = try? store.useRefreshToken(token, clientID: client.clientID),
             let user = store.user(id: grant.userID), !user.blocked
@@ -155,7 +162,7 @@ extension DevTenant {
         return issueTokens(
             user: user, clientID: client.clientID, scope: scope, audience: grant.audience, nonce: nil,
             sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt,
-            authTime: grant.authTime, multiFactor: grant.multiFactor)
+            authTime: grant.authTime, multiFactor: grant.multiFactor, jkt: jkt)
     }
 
     /// Native to Web SSO: a refresh token of a native app exchanged for a session transfer
@@ -189,7 +196,7 @@ extension DevTenant {
     private func issueTokens(
         user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
         sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil,
-        multiFactor: Bool = false
+        multiFactor: Bool = false, jkt: String? = nil
     ) -> Response {
         let scopes = requested.split(separator: " ").map(String.init)
         // API scopes are granted only for the Management API audience.
@@ -209,9 +216,11 @@ extension DevTenant {
                 "azp": .string(clientID), "scope": .string(scope),
             ]
             addAuthenticationClaims(&accessClaims, authTime: authTime, multiFactor: multiFactor)
+            if let jkt { accessClaims["cnf"] = .object(["jkt": .string(jkt)]) }
             let accessToken = try signer.sign(accessClaims)
             var body: [String: JSONValue] = [
-                "access_token": .string(accessToken), "token_type": "Bearer", "scope": .string(scope),
+                "access_token": .string(accessToken), "token_type": jkt == nil ? "Bearer" : "DPoP",
+                "scope": .string(scope),
                 "expires_in": .number(Double(config.accessTokenLifetime)),
             ]
             if granted.contains("openid") {
@@ -254,7 +263,7 @@ extension DevTenant {
     }
 
     func userinfo(_ request: Request) -> Response {
-        guard let token = bearerToken(request),
+        guard let (token, dpop) = presentedToken(request),
             let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now()),
             TenantSigner.audiences(claims).contains(config.userinfoAudience),
             let sub = claims["sub"]?.string, let user = store.user(id: sub)
@@ -263,6 +272,7 @@ extension DevTenant {
             response.add("WWW-Authenticate", "Bearer error=\"invalid_token\"")
             return response
         }
+        if let refusal = boundTokenRefusal(request, token: token, dpopScheme: dpop, claims: claims) { return refusal }
         let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
         var info = user.profileClaims
         if !scopes.contains("profile") { ["name", "nickname", "picture", "updated_at"].forEach { info[$0] = nil } }
@@ -270,10 +280,14 @@ extension DevTenant {
         return .json(JSONValue.object(info).serialized())
     }
 
-    func bearerToken(_ request: Request) -> String? {
-        guard let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = String(header.dropFirst(7)).trimmingSpaces()
-        return token.isEmpty ? nil : token
+    /// The access token a request presents, `Bearer` or `DPoP` (RFC 9449 §7.1), and which.
+    func presentedToken(_ request: Request) -> (token: String, dpop: Bool)? {
+        guard let header = request.header("authorization") else { return nil }
+        let lower = header.lowercased()
+        let dpop = lower.hasPrefix("dpop ")
+        guard dpop || lower.hasPrefix("bearer ") else { return nil }
+        let token = String(header.dropFirst(dpop ? 5 : 7)).trimmingSpaces()
+        return token.isEmpty ? nil : (token, dpop)
     }
 
     func oauthError(_ status: Int, _ error: String, _ description: String) -> Response {

@@ -49,6 +49,11 @@ public struct TenantConfig: Sendable {
     /// Pushed Authorization Requests (PAR)"; off by default, as on Auth0): `/oauth/par` answers,
     /// and the discovery document lists it.
     public let allowsPushedAuthorization: Bool
+    /// `tenant.allow_dpop`: the token endpoint binds the tokens of a request with a DPoP proof
+    /// (RFC 9449, as Auth0's sender-constrained tokens), and the discovery document says ES256.
+    public let allowsDPoP: Bool
+    /// `tenant.dpop_requires_nonce`: every proof must carry the tenant's nonce (`DPoP-Nonce`).
+    public let dpopRequiresNonce: Bool
 
     /// The APIs (`resource_servers`).
     public let resourceServers: [ResourceServer]
@@ -163,6 +168,7 @@ public struct TenantConfig: Sendable {
         var rolesClaimName: String?
         var accessClaimsNamespace: String?
         var allowsPush = false
+        var dpopFlags = (allowed: false, nonce: false)
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
@@ -207,6 +213,10 @@ public struct TenantConfig: Sendable {
                 rolesClaimName = document["actions"]?["roles_claim"]?.string
                 accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
                 allowsPush = document["tenant"]?["allow_pushed_authorization_requests"]?.bool ?? false
+                dpopFlags = (
+                    document["tenant"]?["allow_dpop"]?.bool ?? false,
+                    document["tenant"]?["dpop_requires_nonce"]?.bool ?? false
+                )
             } else {
                 problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
             }
@@ -235,6 +245,7 @@ public struct TenantConfig: Sendable {
         rolesClaim = rolesClaimName
         accessTokenClaimsNamespace = accessClaimsNamespace
         allowsPushedAuthorization = allowsPush
+        (allowsDPoP, dpopRequiresNonce) = dpopFlags
         if !allowsPush, let requiring = clients.first(where: \.requiresPushedAuthorization) {
             throw TenantConfigProblems(lines: [
                 "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "

@@ -111,6 +111,9 @@ final class TenantStore: Sendable {
     /// Takes a pushed request out: its reference works once, whatever happens next.
     func takePushedRequest(_ key: String) -> PushedRequest? { takeOnce(key, from: \.pushedRequests) }
 
+    /// The nonce DPoP proofs carry when the tenant asks for one: new with each start.
+    let dpopNonce = Base64URL.encode(SecureRandom.bytes(16))
+
     // MARK: Client assertions
 
     /// True the first time the assertion `jti` of `clientID`, valid until `expiresAt`, is used.

@@ -66,6 +66,9 @@ public struct Auth0Settings: Sendable {
     /// `CLIENT_ASSERTION_ALG`: how the assertions are signed, as the key is registered (RS256).
     public let clientAssertionAlgorithm: SigningAlgorithm
 
+    /// `SECURITY_PROFILE`: a whole profile in one setting (FAPI 2.0), or nil.
+    public let securityProfile: SecurityProfile?
+
     /// `DPOP`: whether the product's tokens are bound to `dpopKey` (RFC 9449).
     public let dpop: DPoP.Mode
     /// `DPOP_KEY` (or `_FILE`, or the systemd credential `dpop-key`): the EC P-256 private key
@@ -234,7 +237,12 @@ public struct Auth0Settings: Sendable {
         if revalidate == nil {
             problems.append("SESSION_REVALIDATE_SECONDS: must be a whole number of seconds (0: off)")
         }
-        let dpopText = value("DPOP") ?? "auto"
+        let profileText = value("SECURITY_PROFILE")
+        let profile = profileText.flatMap(SecurityProfile.init(rawValue:))
+        if profileText != nil, profile == nil { problems.append("SECURITY_PROFILE: must be fapi2, or left out") }
+        // The profile's own parts are required unless set otherwise (which is then a problem).
+        let required = profile == nil ? "auto" : "required"
+        let dpopText = value("DPOP") ?? required
         let dpopMode = DPoP.Mode(rawValue: dpopText)
         if dpopMode == nil { problems.append("DPOP: must be auto, required or off") }
         let dpopKeyText = secret("DPOP_KEY", credential: "dpop-key", optional: true)
@@ -246,7 +254,7 @@ public struct Auth0Settings: Sendable {
                     "DPOP_KEY: not an unencrypted EC P-256 private key; make one with `metadata-demo new-dpop-key`")
             }
         }
-        let pushText = value("PUSHED_AUTHORIZATION_REQUESTS") ?? "auto"
+        let pushText = value("PUSHED_AUTHORIZATION_REQUESTS") ?? required
         let push = PushedAuthorization.Mode(rawValue: pushText)
         if push == nil { problems.append("PUSHED_AUTHORIZATION_REQUESTS: must be auto, required or off") }
         let algorithmText = value("ID_TOKEN_SIGNING_ALG") ?? "RS256"
@@ -256,6 +264,11 @@ public struct Auth0Settings: Sendable {
                 "ID_TOKEN_SIGNING_ALG: \"\(algorithmText)\" must be one of "
                     + SigningAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
                     + ", as the application is registered at the provider")
+        }
+        if profile == .fapi2 {
+            problems += SecurityProfile.problems(
+                authentication: authMethod, idTokens: algorithm, dpopMode: dpopMode, hasDPoPKey: dpopKey != nil,
+                push: push)
         }
         let timeout = value("AUTH0_TIMEOUT_SECONDS").map { Double($0) } ?? 10
         if timeout == nil || !(0.1...120).contains(timeout!) {
@@ -271,6 +284,7 @@ public struct Auth0Settings: Sendable {
             let clientAlgorithm, let dpopMode
         else { throw SettingsProblems(lines: problems) }
         dpop = dpopMode
+        securityProfile = profile
         self.dpopKey = dpopKey
         clientAssertionKeys = clientKeys
         clientAssertionAlgorithm = clientAlgorithm

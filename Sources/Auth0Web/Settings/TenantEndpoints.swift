@@ -20,6 +20,8 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let endSession: String?
     /// `token_endpoint_auth_methods_supported`, when published.
     public let authMethods: [String]?
+    /// `code_challenge_methods_supported`, when published.
+    public let codeChallengeMethods: [String]?
     /// `dpop_signing_alg_values_supported` (RFC 9449), when published: the provider binds tokens.
     public let dpopAlgorithms: [String]?
     /// `token_endpoint_auth_signing_alg_values_supported`, when published: how `private_key_jwt`
@@ -51,15 +53,16 @@ public struct TenantEndpoints: Sendable, Equatable {
             scopes: ["openid", "profile", "offline_access", "name", "nickname", "picture", "email", "email_verified"],
             idTokenAlgorithms: ["HS256", "RS256", "PS256"], sendsIssuerInAuthorizationResponse: false,
             pushedAuthorization: nil, requiresPushedAuthorization: false, authSigningAlgorithms: nil,
-            dpopAlgorithms: nil)
+            dpopAlgorithms: nil, codeChallengeMethods: ["S256", "plain"])
     }
 
     private init(
         issuer: String, authorization: String, token: String, jwks: String, userinfo: String?, revocation: String?,
         endSession: String?, authMethods: [String]?, scopes: [String]?, idTokenAlgorithms: [String]?,
         sendsIssuerInAuthorizationResponse: Bool, pushedAuthorization: String?, requiresPushedAuthorization: Bool,
-        authSigningAlgorithms: [String]?, dpopAlgorithms: [String]?
+        authSigningAlgorithms: [String]?, dpopAlgorithms: [String]?, codeChallengeMethods: [String]?
     ) {
+        self.codeChallengeMethods = codeChallengeMethods
         self.dpopAlgorithms = dpopAlgorithms
         self.authSigningAlgorithms = authSigningAlgorithms
         self.pushedAuthorization = pushedAuthorization
@@ -118,7 +121,8 @@ public struct TenantEndpoints: Sendable, Equatable {
             requiresPushedAuthorization: document["require_pushed_authorization_requests"]?.bool == true,
             authSigningAlgorithms: document["token_endpoint_auth_signing_alg_values_supported"]?.array?.compactMap(
                 \.string),
-            dpopAlgorithms: document["dpop_signing_alg_values_supported"]?.array?.compactMap(\.string)
+            dpopAlgorithms: document["dpop_signing_alg_values_supported"]?.array?.compactMap(\.string),
+            codeChallengeMethods: document["code_challenge_methods_supported"]?.array?.compactMap(\.string)
         )
     }
 

@@ -105,6 +105,7 @@ public struct TenantLinks: Sendable {
         var problems = ClientAuthentication.problems(settings: settings, endpoints: endpoints)
         problems += PushedAuthorization.problems(settings.pushedAuthorization, endpoints)
         problems += DPoP.problems(settings.dpop, key: settings.dpopKey, endpoints)
+        if settings.securityProfile == .fapi2 { problems += SecurityProfile.problems(endpoints) }
         if settings.logoutMode == .oidc, endpoints.endSession == nil, settings.isAuth0 || !settings.logoutModeIsDefault
         {
             problems.append(

@@ -15,21 +15,19 @@ public struct ClientAssertion: Sendable {
     private let key: RSAPrivateKey
     private let algorithm: SigningAlgorithm
     private let clientID: String
-    private let audience: String
     private let clock: Clock
 
-    /// Assertions of `clientID` for `audience`, signed with `key` (the first of the configured
-    /// ones: the others are registered at the provider for rotation) by `algorithm`, an RSA one.
-    public init(key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, audience: String, clock: Clock) {
+    /// Assertions of `clientID`, signed with `key` (the first of the configured ones: the others
+    /// are registered at the provider for rotation) by `algorithm`, an RSA one.
+    public init(key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, clock: Clock) {
         self.key = key
         self.algorithm = algorithm
         self.clientID = clientID
-        self.audience = audience
         self.clock = clock
     }
 
-    /// A new assertion, for one request.
-    public func make() throws -> String {
+    /// A new assertion for one request to `audience`.
+    public func make(audience: String) throws -> String {
         let now = Int64(clock.now())
         let header: JSONValue = .object(["alg": .string(algorithm.rawValue), "typ": "JWT"])
         let claims: JSONValue = .object([

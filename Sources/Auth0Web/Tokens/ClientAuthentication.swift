@@ -42,16 +42,16 @@ public enum ClientAuthentication: String, Sendable {
     }
 
     /// `form` and `headers` of a request to the token or revocation endpoint, with the client's
-    /// credentials added the chosen way (`assertion` makes a `private_key_jwt` one).
+    /// credentials added the chosen way (`assertion` makes a `private_key_jwt` one, for `audience`).
     func authenticate(
-        _ form: [(String, String)], clientID: String, secret: String, assertion: ClientAssertion?
+        _ form: [(String, String)], clientID: String, secret: String, assertion: ClientAssertion?, audience: String
     ) throws -> (form: [(String, String)], headers: [(name: String, value: String)]) {
         switch self {
         case .privateKeyJWT:
             guard let assertion else { throw AuthError(.clientAssertionFailed, "no CLIENT_ASSERTION_KEY") }
             let proof = [
                 ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
-                ("client_assertion", try assertion.make()),
+                ("client_assertion", try assertion.make(audience: audience)),
             ]
             return (proof + form, [])
         case .post:

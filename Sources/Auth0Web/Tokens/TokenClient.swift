@@ -25,12 +25,9 @@ public struct TokenClient: Sendable {
         self.http = http
         self.binding = binding
         authentication = ClientAuthentication.chosen(settings: settings, endpoints: endpoints)
-        // Auth0 takes its tenant's URL as the audience; OpenID Connect Core §9 asks for the token
-        // endpoint, which RFC 9126 says a pushed-request endpoint accepts too.
         assertion = settings.clientAssertionKeys.first.map {
             ClientAssertion(
-                key: $0, algorithm: settings.clientAssertionAlgorithm, clientID: settings.clientID,
-                audience: settings.isAuth0 ? endpoints.issuer : endpoints.token, clock: clock)
+                key: $0, algorithm: settings.clientAssertionAlgorithm, clientID: settings.clientID, clock: clock)
         }
     }
 
@@ -92,8 +89,12 @@ public struct TokenClient: Sendable {
     {
         let authenticated: (form: [(String, String)], headers: [(name: String, value: String)])
         do {
+            // Auth0 takes its tenant's URL as an assertion's audience; elsewhere, the endpoint's own
+            // address: the token endpoint's, as OpenID Connect Core §9 asks, and a pushed-request
+            // endpoint's, which RFC 9126 says it accepts (and Glewlwyd requires).
             authenticated = try authentication.authenticate(
-                form, clientID: settings.clientID, secret: settings.clientSecret, assertion: assertion)
+                form, clientID: settings.clientID, secret: settings.clientSecret, assertion: assertion,
+                audience: settings.isAuth0 ? endpoints.issuer : url)
         } catch {
             throw AuthError(.clientAssertionFailed, "\(error)")
         }

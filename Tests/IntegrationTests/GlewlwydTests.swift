@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+import Web
+
+/// Issue 41, item 7: the product against Debian's Glewlwyd 2.7, an OpenID-Certified provider
+/// nobody here wrote, installed by `scripts/ensure-deps test` and set up by
+/// `Tests/Providers/glewlwyd_provider.py` as its documentation says (its own schema, then its
+/// administration API). Its login page is a script-driven page of its own: the test does what
+/// that page does through Glewlwyd's API (the password, the grant, "continue").
+@Suite(.serialized) final class GlewlwydTests {
+    let stack: Stack
+    static let person = (username: "ada", password: "Ada-pass-1!")
+    static let clientID = "metadata-demo"
+    static let secret = "glewlwyd-client-secret-0123456789"
+
+    init() throws { stack = try Stack(workers: 0) }
+    deinit { stack.stop() }
+
+    /// Starts Glewlwyd configured with `options`; its issuer.
+    private func startGlewlwyd(_ options: [String] = []) throws -> String {
+        let port = try Stack.freePort()
+        try stack.start(
+            "glewlwyd", "/usr/bin/python3",
+            [Stack.repoRoot + "/Tests/Providers/glewlwyd_provider.py", "--port", String(port)]
+                + ["--dir", stack.runDir + "/glewlwyd", "--redirect-uri", stack.baseURL + "/callback"]
+                + ["--logged-out-uri", stack.baseURL + "/logged-out", "--client-id", Self.clientID]
+                + ["--client-secret", Self.secret] + options)
+        var ready: String?
+        #expect(
+            eventually(within: 60) {
+                ready = (try? stack.log("glewlwyd"))?.split(separator: "\n").first { $0.hasPrefix("ready ") }
+                    .map { String($0.dropFirst(6)) }
+                return ready != nil
+            }, "\(stack.logForAMessage("glewlwyd").suffix(3000))")
+        return try #require(ready)
+    }
+
+    private func startWorker(issuer: String, _ extra: [String: String] = [:]) throws {
+        try stack.startWorker(issuer: issuer, clientID: Self.clientID, secret: Self.secret, extra)
+    }
+
+    /// The person logs in from the product's `/login`: Glewlwyd sends the browser to its login
+    /// page, whose script signs them in, grants the application its scopes and continues.
+    private func logIn(_ browser: TestClient, issuer: String) throws -> TestClient.Answer {
+        let authorize = try browser.startLogin(stack)
+        let page = try browser.get(authorize)
+        let loginPage = try #require(page.header("location"), "\(page.status) \(page.body)")
+        let query = try FormData(urlEncoded: Array((loginPage.split(separator: "?").last ?? "").utf8))
+        let resume = try #require(query["callback_url"], "\(loginPage)")
+        let api = String(issuer.dropLast("/oidc".count))
+        let json = [("Content-Type", "application/json")]
+        let signedIn = try browser.send(
+            "POST", api + "/auth/", headers: json,
+            body: Array(#"{"username":"\#(Self.person.username)","password":"\#(Self.person.password)"}"#.utf8))
+        #expect(signedIn.status == 200)
+        let granted = try browser.send(
+            "PUT", api + "/auth/grant/" + Self.clientID, headers: json,
+            body: Array(#"{"scope":"openid email profile offline_access"}"#.utf8))
+        #expect(granted.status == 200)
+        let back = try browser.get(resume + "&g_continue")
+        let callback = try #require(back.header("location"), "\(back.status) \(back.body)")
+        #expect(callback.hasPrefix(stack.baseURL + "/callback?"), "\(callback)")
+        return try browser.get(callback)
+    }
+
+    @Test func aPersonLogsInRenewsAndLogsOutWithTheClientSecret() throws {
+        let issuer = try startGlewlwyd()
+        try startWorker(issuer: issuer, ["SESSION_REVALIDATE_SECONDS": "1"])
+        let browser = TestClient()
+        let landed = try logIn(browser, issuer: issuer)
+        #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.status) \(landed.body.prefix(400))")
+        #expect(try browser.get(stack.baseURL + "/").body.contains("ada@example.org"))
+        // Revalidation renews with Glewlwyd's refresh token (rolled); the person stays in.
+        #expect(
+            eventually(within: 10) {
+                _ = try? browser.get(stack.baseURL + "/")
+                return (try? stack.log("glewlwyd"))?.contains("Refresh token generated") == true
+            }, "\(stack.logForAMessage("glewlwyd").suffix(2000))")
+        #expect(try browser.get(stack.baseURL + "/").body.contains("ada@example.org"))
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
+        let out = try browser.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        let endSession = try #require(out.header("location"))
+        #expect(
+            endSession.hasPrefix(issuer + "/end_session?") && endSession.contains("id_token_hint="), "\(endSession)")
+    }
+
+    /// Each signing algorithm Glewlwyd's plugin offers for ID tokens, the worker told as README says.
+    @Test(arguments: ["RS256", "PS256", "ES256"]) func eachSigningAlgorithm(alg: String) throws {
+        let issuer = try startGlewlwyd(["--alg", alg])
+        try startWorker(issuer: issuer, ["ID_TOKEN_SIGNING_ALG": alg])
+        let landed = try logIn(TestClient(), issuer: issuer)
+        #expect(landed.status == 302 && landed.header("location") == "/", "\(alg): \(landed.body.prefix(400))")
+    }
+
+    /// No shared secret, and the request pushed first: `private_key_jwt` at its token and PAR
+    /// endpoints (Glewlwyd checks the assertion with the client's registered public key).
+    @Test func privateKeyJWTWithPushedRequests() throws {
+        let keys = try PrivateKeyJWTTests.newKeyPair(stack.runDir)
+        let publicFile = stack.runDir + "/glewlwyd-client.pem"
+        try keys.publicPEM.write(toFile: publicFile, atomically: true, encoding: .utf8)
+        let issuer = try startGlewlwyd(["--client-key", publicFile, "--par"])
+        try startWorker(
+            issuer: issuer,
+            [
+                "AUTH0_CLIENT_SECRET": "", "CLIENT_ASSERTION_KEY": keys.privatePEM,
+                "PUSHED_AUTHORIZATION_REQUESTS": "required",
+            ])
+        let browser = TestClient()
+        #expect(try browser.startLogin(stack).contains("request_uri=urn"), "the request was pushed")
+        let landed = try logIn(browser, issuer: issuer)
+        #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.body.prefix(400))")
+    }
+
+    /// DPoP where Glewlwyd's draft and RFC 9449 meet: the worker's proofs at the token endpoint.
+    @Test func dpopBoundTokens() throws {
+        let issuer = try startGlewlwyd(["--dpop"])
+        let key = try Stack.check(Stack.binDir + "/metadata-demo", ["new-dpop-key"])
+        try startWorker(issuer: issuer, ["DPOP_KEY": key, "DPOP": "required"])
+        let browser = TestClient()
+        let landed = try logIn(browser, issuer: issuer)
+        #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.body.prefix(600))")
+        #expect(try browser.get(stack.baseURL + "/").body.contains("ada@example.org"))
+    }
+}

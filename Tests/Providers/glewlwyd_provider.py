@@ -1,0 +1,179 @@
+"""Debian's Glewlwyd (2.7), an OpenID Connect provider nobody here wrote, started and configured
+for the tests as its own documentation says (API.md, OIDC.md in /usr/share/doc/glewlwyd): a
+SQLite database made with the package's own schema (its administrator `admin`, password
+`password`), the server on a port of its own, then through its administration API an OpenID
+Connect plugin instance, a client and a person. This file only runs Glewlwyd and sends it those
+requests; every protocol check is Glewlwyd's.
+
+  python glewlwyd_provider.py --port N --dir DIR --redirect-uri URL --logged-out-uri URL
+         [--client-id ID] [--client-secret S] [--client-key PEM-FILE] [--par] [--dpop] [--alg RS256]
+
+Prints "ready ISSUER" on stdout when configured, then serves until stopped (SIGTERM).
+"""
+import argparse
+import http.cookiejar
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+SCHEMA = "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"
+PACKAGE_CONFIG = "/etc/glewlwyd/glewlwyd.conf"
+PERSON = {"username": "ada", "password": "Ada-pass-1!", "name": "Ada Lovelace", "email": "ada@example.org"}
+
+
+def config(port, directory):
+    """The package's own configuration file with this run's port, address, log and database."""
+    lines = []
+    for line in open(PACKAGE_CONFIG):
+        stripped = line.strip()
+        if stripped.startswith("#") or not stripped:
+            continue
+        key = stripped.split("=")[0].strip()
+        if key == "port":
+            line = f"port={port}\n"
+        elif key == "external_url":
+            line = f'external_url="http://127.0.0.1:{port}"\n'
+        elif key == "log_mode":
+            line = 'log_mode="console"\n'
+        elif key == "log_level":
+            line = 'log_level="INFO"\n'
+        elif stripped.startswith("@include"):
+            line = f'database = {{ type = "sqlite3"\n  path = "{directory}/glewlwyd.db" }};\n'
+        lines.append(line)
+    path = f"{directory}/glewlwyd.conf"
+    with open(path, "w") as out:
+        out.writelines(lines)
+    return path
+
+
+def database(directory):
+    path = f"{directory}/glewlwyd.db"
+    if os.path.exists(path):
+        os.unlink(path)
+    with sqlite3.connect(path) as db:
+        db.executescript(open(SCHEMA).read())
+
+
+class Admin:
+    """A session of Glewlwyd's administrator on its API."""
+
+    def __init__(self, base):
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def send(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        try:
+            with self.opener.open(request, timeout=10) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+        except OSError as error:  # not listening yet
+            return 0, str(error)
+
+    def must(self, method, path, body=None):
+        status, text = self.send(method, path, body)
+        if status != 200:
+            raise SystemExit(f"glewlwyd: {method} {path} answered {status}: {text}")
+        return text
+
+
+def signing_key(directory, alg):
+    """A new key for the provider's signatures, of the kind `alg` names (openssl)."""
+    key = f"{directory}/signing-key.pem"
+    if alg.startswith("ES"):
+        subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key],
+                       check=True, capture_output=True)
+    else:
+        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
+                       check=True, capture_output=True)
+    public = subprocess.run(["openssl", "pkey", "-in", key, "-pubout"], check=True, capture_output=True, text=True)
+    return open(key).read(), public.stdout
+
+
+def plugin(issuer, alg, private, public, args):
+    """The OpenID Connect plugin instance's parameters (OIDC.md's settings, by their API names)."""
+    kind = {"RS": "rsa", "PS": "rsa-pss", "ES": "ecdsa"}[alg[:2]]
+    return {
+        "module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
+        "parameters": {
+            "iss": issuer, "jwt-type": kind, "jwt-key-size": alg[2:], "key": private, "cert": public,
+            "jwks-show": True, "access-token-duration": 3600, "refresh-token-duration": 1209600,
+            "code-duration": 600, "refresh-token-rolling": True, "allow-non-oidc": False,
+            "auth-type-code-enabled": True, "auth-type-refresh-enabled": True, "auth-type-token-enabled": False,
+            "auth-type-id-token-enabled": False, "auth-type-none-enabled": False, "auth-type-password-enabled": False,
+            "auth-type-client-enabled": False, "auth-type-device-enabled": False,
+            "allowed-scope": ["openid", "email", "profile", "offline_access"], "scope": [],
+            "name-claim": "mandatory", "email-claim": "mandatory", "scope-claim": "no",
+            "pkce-allowed": True, "pkce-method-plain-allowed": False,
+            "session-management-allowed": True, "session-cookie-name": "GLEWLWYD2_OIDC_SID",
+            "session-cookie-expiration": 2419200, "client-pubkey-parameter": "pubkey",
+            "client-jwks-parameter": "jwks", "client-jwks_uri-parameter": "jwks_uri",
+            "request-parameter-allow": True, "request-maximum-exp": 3600,
+            "oauth-par-allowed": args.par, "oauth-par-required": False, "oauth-par-duration": 90,
+            "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
+            "oauth-dpop-allowed": args.dpop, "oauth-dpop-iat-duration": 60,
+            "introspection-revocation-allowed": True, "introspection-revocation-allow-target-client": True,
+            "introspection-revocation-auth-scope": [],
+        },
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--redirect-uri", required=True)
+    parser.add_argument("--logged-out-uri", required=True)
+    parser.add_argument("--client-id", default="metadata-demo")
+    parser.add_argument("--client-secret", default="glewlwyd-client-secret-0123456789")
+    parser.add_argument("--client-key", help="a PEM public key: the client authenticates with private_key_jwt")
+    parser.add_argument("--par", action="store_true")
+    parser.add_argument("--dpop", action="store_true")
+    parser.add_argument("--alg", default="RS256")
+    args = parser.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    database(args.dir)
+    server = subprocess.Popen(["/usr/bin/glewlwyd", "-c", config(args.port, args.dir)])
+    signal.signal(signal.SIGTERM, lambda *_: (server.terminate(), server.wait(), sys.exit(0)))
+    base = f"http://127.0.0.1:{args.port}/api"
+    admin = Admin(base)
+    for _ in range(100):
+        status, _text = admin.send("POST", "/auth/", {"username": "admin", "password": "password"})
+        if status == 200:
+            break
+        time.sleep(0.1)
+    else:
+        raise SystemExit("glewlwyd: the administrator could not log in")
+    issuer = base + "/oidc"
+    private, public = signing_key(args.dir, args.alg)
+    admin.must("POST", "/mod/plugin/", plugin(issuer, args.alg, private, public, args))
+    client = {
+        "client_id": args.client_id, "name": "Metadata demo", "enabled": True, "confidential": True,
+        "redirect_uri": [args.redirect_uri], "post_logout_redirect_uris": args.logged_out_uri,
+        "authorization_type": ["code", "refresh_token"], "scope": ["openid", "email", "profile", "offline_access"],
+    }
+    if args.client_key:
+        client["token_endpoint_auth_method"] = ["private_key_jwt"]
+        client["pubkey"] = open(args.client_key).read()
+    else:
+        client["token_endpoint_auth_method"] = ["client_secret_basic"]
+        client["client_secret"] = args.client_secret
+    admin.must("POST", "/client/", client)
+    for scope in ["email", "profile", "offline_access"]:
+        admin.send("POST", "/scope/", {"name": scope, "display_name": scope, "password_required": False})
+    admin.must("POST", "/user/", dict(PERSON, scope=["openid", "email", "profile", "offline_access", "g_profile"]))
+    print("ready " + issuer, flush=True)
+    server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -25,6 +25,7 @@ import Web
             [Stack.repoRoot + "/Tests/Providers/glewlwyd_provider.py", "--port", String(port)]
                 + ["--dir", stack.runDir + "/glewlwyd", "--redirect-uri", stack.baseURL + "/callback"]
                 + ["--logged-out-uri", stack.baseURL + "/logged-out", "--client-id", Self.clientID]
+                + ["--backchannel-logout-uri", stack.baseURL + "/backchannel-logout"]
                 + ["--client-secret", Self.secret] + options)
         var ready: String?
         #expect(
@@ -122,5 +123,76 @@ import Web
         let landed = try logIn(browser, issuer: issuer)
         #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.body.prefix(600))")
         #expect(try browser.get(stack.baseURL + "/").body.contains("ada@example.org"))
+    }
+
+    /// An administrator's session on Glewlwyd's API (its package's `admin`).
+    private func admin(_ issuer: String) throws -> (client: TestClient, api: String) {
+        let api = String(issuer.dropLast("/oidc".count))
+        let client = TestClient()
+        let signedIn = try client.send(
+            "POST", api + "/auth/", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"username":"admin","password":"password"}"#.utf8))
+        #expect(signedIn.status == 200)
+        return (client, api)
+    }
+
+    /// Glewlwyd's signing key replaced by its administrator between two logins: the worker,
+    /// meeting a `kid` it has not seen, fetches the keys again and the second login stands.
+    @Test func aLoginAfterTheProviderRotatedItsKeyStands() throws {
+        let issuer = try startGlewlwyd()
+        try startWorker(issuer: issuer)
+        #expect(try logIn(TestClient(), issuer: issuer).header("location") == "/")
+        let (admin, api) = try admin(issuer)
+        let plugin = try #require(JSONValue.parse(Array(try admin.get(api + "/mod/plugin/oidc").body.utf8)))
+        guard case .object(var fields) = plugin, case .object(var parameters)? = fields["parameters"] else {
+            throw StackError("no plugin parameters")
+        }
+        let keyFile = stack.runDir + "/glewlwyd-rotated.pem"
+        _ = try Stack.check(
+            "/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", keyFile])
+        parameters["key"] = .string(try String(contentsOfFile: keyFile, encoding: .utf8))
+        parameters["cert"] = .string(try Stack.check("/usr/bin/openssl", ["pkey", "-in", keyFile, "-pubout"]))
+        fields["parameters"] = .object(parameters)
+        let updated = try admin.send(
+            "PUT", api + "/mod/plugin/oidc", headers: [("Content-Type", "application/json")],
+            body: JSONValue.object(fields).serialized())
+        #expect(updated.status == 200, "\(updated.body)")
+        // Its plugin takes a new key when it starts again (its API's disable, then enable).
+        for action in ["disable", "enable"] {
+            #expect(try admin.send("PUT", api + "/mod/plugin/oidc/" + action).status == 200)
+        }
+        let again = try logIn(TestClient(), issuer: issuer)
+        #expect(again.status == 302 && again.header("location") == "/", "\(again.body.prefix(400))")
+        #expect(try stack.metric("metadata_demo_jwks_fetches") >= 2, "the keys fetched again")
+    }
+
+    /// Glewlwyd ends its session (the person confirms the end at its page, which calls its API):
+    /// it sends a logout token to the product's back-channel logout address, and the product's
+    /// other login within that session is refused at once.
+    @Test func theProvidersBackChannelLogoutEndsTheOtherLogin() throws {
+        let issuer = try startGlewlwyd()
+        try startWorker(issuer: issuer)
+        let laptop = TestClient()
+        #expect(try logIn(laptop, issuer: issuer).header("location") == "/")
+        // A second login of the product within the same Glewlwyd session.
+        let tab = laptop.copy()
+        tab.forget("mds")
+        #expect(try logIn(tab, issuer: issuer).header("location") == "/")
+        #expect(try tab.get(stack.baseURL + "/").body.contains("ada@example.org"))
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try laptop.get(stack.baseURL + "/").body))
+        let out = try laptop.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        let endSession = try #require(out.header("location"))
+        let prompt = try #require(try laptop.get(endSession).header("location"), "the end-session prompt")
+        let query = try FormData(urlEncoded: Array((prompt.split(separator: "?").last ?? "").utf8))
+        let sid = try #require(query["sid"], "\(prompt)")
+        let api = String(issuer.dropLast("/oidc".count))
+        let ended = try laptop.send("DELETE", api + "/oidc/session/" + sid + "/")
+        #expect(ended.status == 200, "\(ended.status) \(ended.body)")
+        #expect(
+            eventually(within: 5) {
+                (try? tab.get(stack.baseURL + "/").body.contains("ada@example.org")) == false
+            }, "\(stack.logForAMessage("worker").suffix(1500)) \(stack.logForAMessage("glewlwyd").suffix(1500))")
+        #expect(try stack.log("worker").contains("back-channel logout"))
     }
 }

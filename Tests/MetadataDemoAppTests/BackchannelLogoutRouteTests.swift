@@ -65,6 +65,16 @@ import Web
         #expect(String(decoding: replay.body, as: UTF8.self).contains(#""error":"invalid_request""#))
     }
 
+    /// Back-Channel Logout's drafts had no `exp`, and Glewlwyd 2.7 sends none: such a token stands
+    /// for `LogoutTokenVerifier.lifetimeWithoutExpiry` after its `iat`, and only once.
+    @Test func aTokenWithoutExpFromAnEarlierDraftStandsShortlyAfterItsIat() throws {
+        let laptop = session(sid: "sid-laptop", createdAt: now - 100)
+        let token = try keys.token(claims: claims(["exp": nil, "iat": .number(now - 60)]))
+        #expect(post(token).status == 200)
+        #expect(try !isLoggedIn(laptop))
+        #expect(post(token).status == 400, "a replay")
+    }
+
     @Test func aSubAloneEndsEverySessionOfThePersonBegunBeforeIt() throws {
         let older = session(sid: "a", createdAt: now - 100)
         let later = session(sid: "b", createdAt: now + 5)
@@ -76,6 +86,7 @@ import Web
     @Test(
         arguments: [
             ("expired", ["exp": .number(0), "iat": .number(0)]),
+            ("no exp, and issued longer ago than such a token lives", ["exp": nil, "iat": .number(0)]),
             ("nonce", ["nonce": "n"]),
             ("no event", ["events": .object([:])]),
             ("another event", ["events": .object(["http://example.com/other": .object([:])])]),

@@ -6,6 +6,7 @@ Connect plugin instance, a client and a person. This file only runs Glewlwyd and
 requests; every protocol check is Glewlwyd's.
 
   python glewlwyd_provider.py --port N --dir DIR --redirect-uri URL --logged-out-uri URL
+         --backchannel-logout-uri URL
          [--client-id ID] [--client-secret S] [--client-key PEM-FILE] [--par] [--dpop] [--alg RS256]
 
 Prints "ready ISSUER" on stdout when configured, then serves until stopped (SIGTERM).
@@ -114,7 +115,8 @@ def plugin(issuer, alg, private, public, args):
             "allowed-scope": ["openid", "email", "profile", "offline_access"], "scope": [],
             "name-claim": "mandatory", "email-claim": "mandatory", "scope-claim": "no",
             "pkce-allowed": True, "pkce-method-plain-allowed": False,
-            "session-management-allowed": True, "session-cookie-name": "GLEWLWYD2_OIDC_SID",
+            "session-management-allowed": True, "back-channel-logout-allowed": True,
+            "session-cookie-name": "GLEWLWYD2_OIDC_SID",
             "session-cookie-expiration": 2419200, "client-pubkey-parameter": "pubkey",
             "client-jwks-parameter": "jwks", "client-jwks_uri-parameter": "jwks_uri",
             "request-parameter-allow": True, "request-maximum-exp": 3600,
@@ -133,6 +135,7 @@ def main():
     parser.add_argument("--dir", required=True)
     parser.add_argument("--redirect-uri", required=True)
     parser.add_argument("--logged-out-uri", required=True)
+    parser.add_argument("--backchannel-logout-uri", required=True)
     parser.add_argument("--client-id", default="metadata-demo")
     parser.add_argument("--client-secret", default="glewlwyd-client-secret-0123456789")
     parser.add_argument("--client-key", help="a PEM public key: the client authenticates with private_key_jwt")
@@ -160,6 +163,7 @@ def main():
         "client_id": args.client_id, "name": "Metadata demo", "enabled": True, "confidential": True,
         "redirect_uri": [args.redirect_uri], "post_logout_redirect_uris": args.logged_out_uri,
         "authorization_type": ["code", "refresh_token"], "scope": ["openid", "email", "profile", "offline_access"],
+        "backchannel_logout_uri": args.backchannel_logout_uri, "backchannel_logout_session_required": "true",
     }
     if args.client_key:
         client["token_endpoint_auth_method"] = ["private_key_jwt"]

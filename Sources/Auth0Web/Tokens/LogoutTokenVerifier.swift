@@ -7,6 +7,11 @@ import Web
 public struct LogoutTokenVerifier: Sendable {
     /// The `events` member a logout token carries.
     public static let event = "http://schemas.openid.net/event/backchannel-logout"
+    /// How long a logout token without `exp` stands after its `iat`. Back-Channel Logout 1.0
+    /// requires `exp`; its drafts did not, and providers built on them (Glewlwyd 2.7) send none.
+    /// A logout token only ends sessions, and its `jti` is refused a second time, so a short
+    /// life from `iat` is taken instead of refusing the provider's logouts altogether.
+    public static let lifetimeWithoutExpiry: Int64 = 120
     private let tenant: TenantJWT
 
     /// Checks tokens from `issuer` for the application `clientID`, signed as its ID tokens are
@@ -17,7 +22,7 @@ public struct LogoutTokenVerifier: Sendable {
     ) {
         tenant = TenantJWT(
             issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm, .rs256],
-            clientSecret: Array(clientSecret.utf8))
+            clientSecret: Array(clientSecret.utf8), lifetimeWithoutExpiry: Self.lifetimeWithoutExpiry)
     }
 
     /// What a valid logout token ends.
@@ -48,7 +53,7 @@ public struct LogoutTokenVerifier: Sendable {
         guard let jti = claims["jti"]?.string, !jti.isEmpty else { throw AuthError(.missingClaim, "jti") }
         // TenantJWT checked both are NumericDates in range, so these are whole seconds.
         let iat = NumericDate.seconds(claims["iat"]) ?? 0
-        let exp = NumericDate.seconds(claims["exp"]) ?? 0
+        let exp = NumericDate.seconds(claims["exp"]) ?? iat + Self.lifetimeWithoutExpiry
         return Logout(
             sid: sid, sub: sub, jti: jti, issuedAt: iat, replayableUntil: Double(exp) + IDTokenVerifier.leewaySeconds)
     }

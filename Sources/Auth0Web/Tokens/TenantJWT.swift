@@ -13,6 +13,8 @@ struct TenantJWT: Sendable {
     let accepted: Set<SigningAlgorithm>
     /// The HMAC key of HS256/384/512: the client secret's bytes.
     let clientSecret: [UInt8]
+    /// How long after its `iat` a token without `exp` is valid; nil: `exp` is required.
+    var lifetimeWithoutExpiry: Int64?
 
     func verify(_ token: String) throws(AuthError) -> JWT {
         guard let jwt = JWT(token) else { throw AuthError(.malformedToken) }
@@ -42,11 +44,12 @@ struct TenantJWT: Sendable {
         guard claims["iss"]?.string == issuer else { throw AuthError(.wrongIssuer) }
         guard jwt.audiences.contains(clientID) else { throw AuthError(.wrongAudience) }
         let now = clock.now()
-        guard claims["exp"] != nil else { throw AuthError(.missingClaim, "exp") }
-        guard let exp = NumericDate.seconds(claims["exp"]) else { throw AuthError(.malformedToken, "exp out of range") }
-        guard now < Double(exp) + IDTokenVerifier.leewaySeconds else { throw AuthError(.expired) }
+        guard claims["exp"] != nil || lifetimeWithoutExpiry != nil else { throw AuthError(.missingClaim, "exp") }
         guard claims["iat"] != nil else { throw AuthError(.missingClaim, "iat") }
         guard let iat = NumericDate.seconds(claims["iat"]) else { throw AuthError(.malformedToken, "iat out of range") }
+        let exp = claims["exp"] == nil ? lifetimeWithoutExpiry.map { iat + $0 } : NumericDate.seconds(claims["exp"])
+        guard let exp else { throw AuthError(.malformedToken, "exp out of range") }
+        guard now < Double(exp) + IDTokenVerifier.leewaySeconds else { throw AuthError(.expired) }
         guard Double(iat) <= now + IDTokenVerifier.leewaySeconds else { throw AuthError(.issuedInFuture) }
         return jwt
     }

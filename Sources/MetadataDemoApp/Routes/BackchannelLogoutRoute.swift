@@ -21,7 +21,8 @@ extension Routes {
                 return backchannelAnswer(503, error: "temporarily_unavailable", "the signing keys could not be read")
             }
             return backchannelRefused(
-                error.code.rawValue, "the logout token is not valid (\(error.description))", context)
+                error.code.rawValue, "the logout token is not valid (\(error.description))", context,
+                detail: error.detail)
         }
         guard ledger.firstSight(ofLogoutToken: logout.jti, keptUntil: logout.replayableUntil) else {
             return backchannelRefused(
@@ -38,9 +39,11 @@ extension Routes {
         return backchannelAnswer(200)
     }
 
-    private func backchannelRefused(_ reason: String, _ description: String, _ context: RequestContext) -> Response {
+    private func backchannelRefused(
+        _ reason: String, _ description: String, _ context: RequestContext, detail: String = ""
+    ) -> Response {
         services.metrics.backchannelLogout(outcome: reason)
-        context.log(.warning, "back-channel logout refused", ["reason": reason])
+        context.log(.warning, "back-channel logout refused", ["reason": reason, "detail": detail])
         return backchannelAnswer(400, error: "invalid_request", description)
     }
 

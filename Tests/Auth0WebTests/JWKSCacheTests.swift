@@ -1,5 +1,6 @@
 import Auth0Web
 import Locking
+import OpenSSLCrypto
 import TestSupport
 import Testing
 import Web
@@ -50,6 +51,37 @@ import Web
             #expect(accepts(verifier, try token(first, kid: nil)))
             #expect(!accepts(verifier, try token(Self.next, kid: nil)), "another key's signature")
         }
+    }
+
+    /// Found against Glewlwyd 2.7: a P-521 coordinate whose first byte is zero published in 65
+    /// bytes, not the 66 RFC 7518 asks for, made its ES512 key unusable ("unknown key").
+    @Test func aP521CoordinateWithoutItsLeadingZeroStillServes() throws {
+        var key = try SignaturePrivateKey(curve: .p521)
+        var (x, y) = try key.publicCoordinates()
+        while x.first != 0 {  // about one key in two
+            key = try SignaturePrivateKey(curve: .p521)
+            (x, y) = try key.publicCoordinates()
+        }
+        let jwk: JSONValue = .object([
+            "kty": "EC", "crv": "P-521", "alg": "ES512", "x": .string(Base64URL.encode(Array(x.dropFirst()))),
+            "y": .string(Base64URL.encode(try #require(y))),
+        ])
+        let input =
+            Base64URL.encode(JSONValue.object(["alg": "ES512", "typ": "JWT"]).serialized()) + "."
+            + Base64URL.encode(
+                JSONValue.object([
+                    "iss": .string(Self.issuer), "sub": "user-1", "aud": "client-1", "iat": .number(1_700_000_000),
+                    "exp": .number(1_700_036_000), "nonce": "n-1",
+                ]).serialized())
+        let signature = try key.sign(Array(input.utf8), digest: .sha512)
+        let es512 = IDTokenVerifier(
+            issuer: Self.issuer, clientID: "client-1",
+            keys: JWKSCache(
+                url: "https://op.example.com/certs",
+                http: ScriptedHTTPClient { _ in HTTPClientResponse(status: 200, body: TestKeys.jwks([jwk]).serialized())
+                },
+                clock: time.clock, timeoutSeconds: 5), clock: time.clock, algorithm: .es512)
+        #expect((try? es512.verify(input + "." + Base64URL.encode(signature), nonce: "n-1")) != nil)
     }
 
     @Test func anEncryptionKeyDoesNotMakeTheSigningKeyAmbiguous() throws {

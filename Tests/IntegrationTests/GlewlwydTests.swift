@@ -88,7 +88,9 @@ import Web
     }
 
     /// Each signing algorithm Glewlwyd's plugin offers for ID tokens, the worker told as README says.
-    @Test(arguments: ["RS256", "PS256", "ES256"]) func eachSigningAlgorithm(alg: String) throws {
+    @Test(arguments: ["RS256", "PS256", "PS512", "ES256", "ES512", "EdDSA"]) func eachSigningAlgorithm(alg: String)
+        throws
+    {
         let issuer = try startGlewlwyd(["--alg", alg])
         try startWorker(issuer: issuer, ["ID_TOKEN_SIGNING_ALG": alg])
         let landed = try logIn(TestClient(), issuer: issuer)
@@ -112,6 +114,25 @@ import Web
         #expect(try browser.startLogin(stack).contains("request_uri=urn"), "the request was pushed")
         let landed = try logIn(browser, issuer: issuer)
         #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.body.prefix(400))")
+    }
+
+    /// `SECURITY_PROFILE=fapi2` against Glewlwyd with PAR, DPoP, the client's key and ES256: all
+    /// of it holds but the response's `iss` (RFC 9207, after its 2.7), and start-up says that alone.
+    @Test func fapi2LacksOnlyTheResponsesIssuer() throws {
+        let keys = try PrivateKeyJWTTests.newKeyPair(stack.runDir)
+        let publicFile = stack.runDir + "/glewlwyd-fapi.pem"
+        try keys.publicPEM.write(toFile: publicFile, atomically: true, encoding: .utf8)
+        let issuer = try startGlewlwyd(["--client-key", publicFile, "--par", "--dpop", "--alg", "ES256"])
+        let settings = stack.devEnvironment.merging(
+            Stack.providerSettings(issuer: issuer, clientID: Self.clientID, secret: "")
+        ) { $1 }.merging([
+            "SECURITY_PROFILE": "fapi2", "CLIENT_ASSERTION_KEY": keys.privatePEM, "ID_TOKEN_SIGNING_ALG": "ES256",
+            "DPOP_KEY": try Stack.check(Stack.binDir + "/metadata-demo", ["new-dpop-key"]),
+        ]) { $1 }
+        let checked = try Stack.run(Stack.binDir + "/metadata-demo", ["check-config"], environment: settings)
+        let lines = checked.output.split(separator: "\n").filter { $0.hasPrefix("metadata-demo: ") }
+        #expect(checked.status == 1 && lines.count == 1, "\(checked.output)")
+        #expect(lines.first?.contains("SECURITY_PROFILE: fapi2 needs the provider to name itself") == true)
     }
 
     /// DPoP where Glewlwyd's draft and RFC 9449 meet: the worker's proofs at the token endpoint.

@@ -90,9 +90,12 @@ class Admin:
 def signing_key(directory, alg):
     """A new key for the provider's signatures, of the kind `alg` names (openssl)."""
     key = f"{directory}/signing-key.pem"
-    if alg.startswith("ES"):
-        subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key],
-                       check=True, capture_output=True)
+    curves = {"ES256": "P-256", "ES384": "P-384", "ES512": "P-521"}
+    if alg in curves:
+        subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", f"ec_paramgen_curve:{curves[alg]}",
+                        "-out", key], check=True, capture_output=True)
+    elif alg == "EdDSA":
+        subprocess.run(["openssl", "genpkey", "-algorithm", "ED25519", "-out", key], check=True, capture_output=True)
     else:
         subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
                        check=True, capture_output=True)
@@ -102,11 +105,12 @@ def signing_key(directory, alg):
 
 def plugin(issuer, alg, private, public, args):
     """The OpenID Connect plugin instance's parameters (OIDC.md's settings, by their API names)."""
-    kind = {"RS": "rsa", "PS": "rsa-pss", "ES": "ecdsa"}[alg[:2]]
+    kind = {"RS": "rsa", "PS": "rsa-pss", "ES": "ecdsa", "Ed": "eddsa"}[alg[:2]]
+    size = "256" if alg == "EdDSA" else alg[2:]
     return {
         "module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
         "parameters": {
-            "iss": issuer, "jwt-type": kind, "jwt-key-size": alg[2:], "key": private, "cert": public,
+            "iss": issuer, "jwt-type": kind, "jwt-key-size": size, "key": private, "cert": public,
             "jwks-show": True, "access-token-duration": 3600, "refresh-token-duration": 1209600,
             "code-duration": 600, "refresh-token-rolling": True, "allow-non-oidc": False,
             "auth-type-code-enabled": True, "auth-type-refresh-enabled": True, "auth-type-token-enabled": False,
@@ -146,7 +150,11 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
     database(args.dir)
     server = subprocess.Popen(["/usr/bin/glewlwyd", "-c", config(args.port, args.dir)])
-    signal.signal(signal.SIGTERM, lambda *_: (server.terminate(), server.wait(), sys.exit(0)))
+
+    # Glewlwyd takes seconds to stop by a signal, and its database is this test's alone: it is
+    # killed. Only that here: the main thread's wait() returns once it has gone (waiting in the
+    # handler too would wait on the lock wait() holds).
+    signal.signal(signal.SIGTERM, lambda *_: server.kill())
     base = f"http://127.0.0.1:{args.port}/api"
     admin = Admin(base)
     for _ in range(100):

@@ -26,7 +26,8 @@ public struct TenantKey: Sendable {
         case "EC":
             guard let curve = entry["crv"]?.string.flatMap(SignaturePublicKey.Curve.init(rawValue:)),
                 curve != .ed25519, let x = bytes("x"), let y = bytes("y"),
-                let key = try? SignaturePublicKey(curve: curve, x: x, y: y)
+                let key = try? SignaturePublicKey(
+                    curve: curve, x: Self.fullSize(x, curve.size), y: Self.fullSize(y, curve.size))
             else { return nil }
             kind = .curve(key)
         case "OKP":
@@ -37,6 +38,13 @@ public struct TenantKey: Sendable {
             return nil
         }
         algorithm = entry["alg"]?.string
+    }
+
+    /// `coordinate` with the leading zero bytes RFC 7518 §6.2.1.2 asks for and some providers
+    /// leave out (Glewlwyd 2.7 writes a P-521 coordinate whose first byte is zero in 65 bytes);
+    /// the point is checked on its curve all the same.
+    static func fullSize(_ coordinate: [UInt8], _ size: Int) -> [UInt8] {
+        coordinate.count < size ? [UInt8](repeating: 0, count: size - coordinate.count) + coordinate : coordinate
     }
 
     /// True when a token signed with `algorithm` may have been signed with this key: the key's

@@ -135,15 +135,20 @@ import Web
         #expect(lines.first?.contains("SECURITY_PROFILE: fapi2 needs the provider to name itself") == true)
     }
 
-    /// DPoP where Glewlwyd's draft and RFC 9449 meet: the worker's proofs at the token endpoint.
-    @Test func dpopBoundTokens() throws {
-        let issuer = try startGlewlwyd(["--dpop"])
+    /// DPoP where Glewlwyd's draft and RFC 9449 meet: the worker's proofs at the token endpoint,
+    /// and, when Glewlwyd makes nonces mandatory, the request sent again with the one it gives.
+    @Test(arguments: [false, true]) func dpopBoundTokens(nonce: Bool) throws {
+        let issuer = try startGlewlwyd(nonce ? ["--dpop", "--dpop-nonce", "--log-level", "DEBUG"] : ["--dpop"])
         let key = try Stack.check(Stack.binDir + "/metadata-demo", ["new-dpop-key"])
         try startWorker(issuer: issuer, ["DPOP_KEY": key, "DPOP": "required"])
         let browser = TestClient()
         let landed = try logIn(browser, issuer: issuer)
         #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.body.prefix(600))")
         #expect(try browser.get(stack.baseURL + "/").body.contains("ada@example.org"))
+        if nonce {
+            // It refused the first proof for want of its nonce; the worker sent the request again.
+            #expect(try stack.log("glewlwyd").contains("oidc_verify_dpop_proof - Invalid nonce"))
+        }
     }
 
     /// An administrator's session on Glewlwyd's API (its package's `admin`).

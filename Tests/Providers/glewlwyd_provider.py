@@ -7,7 +7,8 @@ requests; every protocol check is Glewlwyd's.
 
   python glewlwyd_provider.py --port N --dir DIR --redirect-uri URL --logged-out-uri URL
          --backchannel-logout-uri URL
-         [--client-id ID] [--client-secret S] [--client-key PEM-FILE] [--par] [--dpop] [--alg RS256]
+         [--client-id ID] [--client-secret S] [--client-key PEM-FILE] [--par] [--dpop [--dpop-nonce]]
+         [--alg RS256]
 
 Prints "ready ISSUER" on stdout when configured, then serves until stopped (SIGTERM).
 """
@@ -28,7 +29,7 @@ PACKAGE_CONFIG = "/etc/glewlwyd/glewlwyd.conf"
 PERSON = {"username": "ada", "password": "Ada-pass-1!", "name": "Ada Lovelace", "email": "ada@example.org"}
 
 
-def config(port, directory):
+def config(port, directory, level):
     """The package's own configuration file with this run's port, address, log and database."""
     lines = []
     for line in open(PACKAGE_CONFIG):
@@ -43,7 +44,7 @@ def config(port, directory):
         elif key == "log_mode":
             line = 'log_mode="console"\n'
         elif key == "log_level":
-            line = 'log_level="INFO"\n'
+            line = f'log_level="{level}"\n'
         elif stripped.startswith("@include"):
             line = f'database = {{ type = "sqlite3"\n  path = "{directory}/glewlwyd.db" }};\n'
         lines.append(line)
@@ -127,6 +128,7 @@ def plugin(issuer, alg, private, public, args):
             "oauth-par-allowed": args.par, "oauth-par-required": False, "oauth-par-duration": 90,
             "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
             "oauth-dpop-allowed": args.dpop, "oauth-dpop-iat-duration": 60,
+            "oauth-dpop-nonce-mandatory": args.dpop_nonce, "oauth-dpop-nonce-counter": 10,
             "introspection-revocation-allowed": True, "introspection-revocation-allow-target-client": True,
             "introspection-revocation-auth-scope": [],
         },
@@ -145,11 +147,13 @@ def main():
     parser.add_argument("--client-key", help="a PEM public key: the client authenticates with private_key_jwt")
     parser.add_argument("--par", action="store_true")
     parser.add_argument("--dpop", action="store_true")
+    parser.add_argument("--dpop-nonce", action="store_true", help="proofs must carry its nonce")
+    parser.add_argument("--log-level", default="INFO", help="DEBUG says why it refuses a proof")
     parser.add_argument("--alg", default="RS256")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     database(args.dir)
-    server = subprocess.Popen(["/usr/bin/glewlwyd", "-c", config(args.port, args.dir)])
+    server = subprocess.Popen(["/usr/bin/glewlwyd", "-c", config(args.port, args.dir, args.log_level)])
 
     # Glewlwyd takes seconds to stop by a signal, and its database is this test's alone: it is
     # killed. Only that here: the main thread's wait() returns once it has gone (waiting in the

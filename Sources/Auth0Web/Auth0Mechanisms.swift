@@ -36,10 +36,7 @@ public struct Auth0Mechanisms: Sendable {
             accessTokenPath: accessTokenPath, rollingLifetime: settings.rollingLifetime,
             absoluteLifetime: settings.absoluteLifetime)
         // The product's own tokens are bound to the workers' key when DPoP is on (RFC 9449).
-        let binding: (any HTTPClient)? =
-            if DPoP.isUsed(settings.dpop, key: settings.dpopKey, endpoints), let key = settings.dpopKey {
-                try DPoP(key: key, http: http, clock: clock)
-            } else { nil }
+        let binding = try DPoP.binding(settings, endpoints, http: http, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
         keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
         renewer = TokenRenewer(tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5)

@@ -36,13 +36,7 @@ import Web
           "client_authentication_methods": {"private_key_jwt": {"credentials": [
             {"credential_type": "public_key", "pem": "\(pem)", "alg": "RS256"}]}}}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        return try DevTenant(
-            config: TenantConfig(environment: [
-                "DEV_TENANT_ISSUER": Self.issuer, "DEV_TENANT_CONFIG": config,
-                "DEV_TENANT_TEMPLATES_DIR": DevTenantTests.repoRoot + "/Templates/dev-tenant",
-                "DEV_TENANT_STATE_FILE": Self.folder + "/state-\(UUID().uuidString.prefix(8)).json",
-                "DEV_TENANT_KEY_FILE": Self.folder + "/key.pem",
-            ]), log: Log(minimum: .error))
+        return try DevTenantTests.make(["DEV_TENANT_ISSUER": Self.issuer, "DEV_TENANT_CONFIG": config])
     }
 
     private func assertion(

@@ -12,7 +12,11 @@ import Web
     /// One folder for the suite, so the signing key is made once.
     static let stateDirectory = NSTemporaryDirectory() + "dev-tenant-unit-\(UUID().uuidString.prefix(8))"
 
-    private func tenant(_ extra: [String: String] = [:]) throws -> DevTenant {
+    private func tenant(_ extra: [String: String] = [:]) throws -> DevTenant { try Self.make(extra) }
+
+    /// A dev tenant answered in-process: `make run`'s file and address unless `extra` says others
+    /// (`DEV_TENANT_CONFIG`), a state file of its own, the suite's signing key.
+    static func make(_ extra: [String: String] = [:]) throws -> DevTenant {
         try FileManager.default.createDirectory(atPath: Self.stateDirectory, withIntermediateDirectories: true)
         var environment = [
             "DEV_TENANT_ISSUER": "http://127.0.0.1:8081/",

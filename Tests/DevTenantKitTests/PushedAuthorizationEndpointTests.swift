@@ -24,13 +24,7 @@ import Web
         }
         let config = Self.folder + "/tenant-\(UUID().uuidString.prefix(8)).json"
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        return try DevTenant(
-            config: TenantConfig(environment: [
-                "DEV_TENANT_ISSUER": "http://127.0.0.1:8081/", "DEV_TENANT_CONFIG": config,
-                "DEV_TENANT_TEMPLATES_DIR": Self.repoRoot + "/Templates/dev-tenant",
-                "DEV_TENANT_STATE_FILE": Self.folder + "/state-\(UUID().uuidString.prefix(8)).json",
-                "DEV_TENANT_KEY_FILE": Self.folder + "/key.pem",
-            ]), log: Log(minimum: .error))
+        return try DevTenantTests.make(["DEV_TENANT_CONFIG": config])
     }
 
     private static let request = [

@@ -37,6 +37,11 @@ import Web
         return try #require(ready)
     }
 
+    /// The query of `url`, decoded.
+    private static func query(of url: String) throws -> FormData {
+        try FormData(urlEncoded: Array((url.split(separator: "?", maxSplits: 1).dropFirst().first ?? "").utf8))
+    }
+
     private func startWorker(issuer: String, _ extra: [String: String] = [:]) throws {
         try stack.startWorker(issuer: issuer, clientID: Self.clientID, secret: Self.secret, extra)
     }
@@ -47,16 +52,11 @@ import Web
         let authorize = try browser.startLogin(stack)
         let page = try browser.get(authorize)
         let loginPage = try #require(page.header("location"), "\(page.status) \(page.body)")
-        let query = try FormData(urlEncoded: Array((loginPage.split(separator: "?").last ?? "").utf8))
+        let query = try Self.query(of: loginPage)
         let resume = try #require(query["callback_url"], "\(loginPage)")
-        let api = String(issuer.dropLast("/oidc".count))
-        let json = [("Content-Type", "application/json")]
-        let signedIn = try browser.send(
-            "POST", api + "/auth/", headers: json,
-            body: Array(#"{"username":"\#(Self.person.username)","password":"\#(Self.person.password)"}"#.utf8))
-        #expect(signedIn.status == 200)
+        let api = try signIn(browser, issuer: issuer, Self.person.username, Self.person.password)
         let granted = try browser.send(
-            "PUT", api + "/auth/grant/" + Self.clientID, headers: json,
+            "PUT", api + "/auth/grant/" + Self.clientID, headers: [("Content-Type", "application/json")],
             body: Array(#"{"scope":"openid email profile offline_access"}"#.utf8))
         #expect(granted.status == 200)
         let back = try browser.get(resume + "&g_continue")
@@ -153,13 +153,21 @@ import Web
 
     /// An administrator's session on Glewlwyd's API (its package's `admin`).
     private func admin(_ issuer: String) throws -> (client: TestClient, api: String) {
-        let api = String(issuer.dropLast("/oidc".count))
         let client = TestClient()
+        return (client, try signIn(client, issuer: issuer, "admin", "password"))
+    }
+
+    /// `username` signed in to Glewlwyd with its password through its API, in `client`'s cookies;
+    /// that API's address.
+    private func signIn(_ client: TestClient, issuer: String, _ username: String, _ password: String) throws
+        -> String
+    {
+        let api = String(issuer.dropLast("/oidc".count))
+        let body: JSONValue = .object(["username": .string(username), "password": .string(password)])
         let signedIn = try client.send(
-            "POST", api + "/auth/", headers: [("Content-Type", "application/json")],
-            body: Array(#"{"username":"admin","password":"password"}"#.utf8))
+            "POST", api + "/auth/", headers: [("Content-Type", "application/json")], body: body.serialized())
         #expect(signedIn.status == 200)
-        return (client, api)
+        return api
     }
 
     /// Glewlwyd's signing key replaced by its administrator between two logins: the worker,
@@ -210,10 +218,9 @@ import Web
             stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
         let endSession = try #require(out.header("location"))
         let prompt = try #require(try laptop.get(endSession).header("location"), "the end-session prompt")
-        let query = try FormData(urlEncoded: Array((prompt.split(separator: "?").last ?? "").utf8))
+        let query = try Self.query(of: prompt)
         let sid = try #require(query["sid"], "\(prompt)")
-        let api = String(issuer.dropLast("/oidc".count))
-        let ended = try laptop.send("DELETE", api + "/oidc/session/" + sid + "/")
+        let ended = try laptop.send("DELETE", issuer + "/session/" + sid + "/")
         #expect(ended.status == 200, "\(ended.status) \(ended.body)")
         #expect(
             eventually(within: 5) {

@@ -6,16 +6,6 @@ import Web
 /// or a session transfer token) is then in the browser's address bar or history, and the provider
 /// knows the request came from this application before it shows a page.
 public enum PushedAuthorization {
-    /// `PUSHED_AUTHORIZATION_REQUESTS`.
-    public enum Mode: String, Sendable, CaseIterable {
-        /// When the provider's discovery document lists a `pushed_authorization_request_endpoint`.
-        case auto
-        /// Always: start-up refuses a provider that lists no endpoint.
-        case required
-        /// Never: start-up refuses a provider that says it requires them.
-        case off
-    }
-
     /// The provider's answer: the reference the browser takes to the authorization endpoint,
     /// which works once and for `expiresIn` seconds.
     public struct Pushed: Sendable, Equatable {
@@ -31,14 +21,15 @@ public enum PushedAuthorization {
         }
     }
 
-    /// The endpoint logins push to with `mode` on the provider whose endpoints were discovered,
-    /// or nil when they do not push.
-    public static func endpoint(_ mode: Mode, _ endpoints: TenantEndpoints) -> String? {
+    /// The endpoint logins push to with `mode` (`PUSHED_AUTHORIZATION_REQUESTS`: `auto` when the
+    /// discovery document lists one) on the provider whose endpoints were discovered, or nil when
+    /// they do not push.
+    public static func endpoint(_ mode: Requirement, _ endpoints: TenantEndpoints) -> String? {
         mode == .off ? nil : endpoints.pushedAuthorization
     }
 
     /// `mode` on this provider, as start-up problems naming the setting.
-    public static func problems(_ mode: Mode, _ endpoints: TenantEndpoints) -> [String] {
+    public static func problems(_ mode: Requirement, _ endpoints: TenantEndpoints) -> [String] {
         switch mode {
         case .required where endpoints.pushedAuthorization == nil:
             [

@@ -5,50 +5,60 @@ import Web
 /// How each setting's text is read and checked: the issuer, the base URL, loopback hosts,
 /// seconds, the assertion keys. Each problem is one line naming its setting.
 extension Auth0Settings {
-    /// The P-256 keys of `ASSERTION_KEY`'s PEM blocks; each block that is not one is a problem.
-    /// An `EC PARAMETERS` block (`openssl ecparam -genkey` writes one before the key) only
-    /// names the curve, which the key names too; an encrypted key is refused, never asked a
+    /// The private keys of `setting`'s PEM blocks, one after another, read by `read` (nil: not a
+    /// key of the `kind` it wants); each block that is not one is a problem naming `command`, which
+    /// makes one. An `EC PARAMETERS` block (`openssl ecparam -genkey` writes one before the key)
+    /// only names the curve, which the key names too; an encrypted key is refused, never asked a
     /// password for (OpenSSL would prompt on the terminal, and a service has none).
-    static func assertionKeys(_ text: String?, _ problems: inout [String]) -> [ECPrivateKey] {
+    static func privateKeys<Key>(
+        _ text: String?, setting: String, kind: String, command: String, _ problems: inout [String],
+        read: (String) -> Key?
+    ) -> [Key] {
         guard let text, !text.isEmpty else { return [] }
         let blocks = text.split(separator: "-----BEGIN ").map { "-----BEGIN " + $0 }
             .filter { !$0.hasPrefix("-----BEGIN EC PARAMETERS-----") }
-        var keys: [ECPrivateKey] = []
+        var keys: [Key] = []
         for (index, block) in blocks.enumerated() {
             if block.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----") || block.contains("Proc-Type: 4,ENCRYPTED") {
                 problems.append(
-                    "ASSERTION_KEY: PEM block \(index + 1) is encrypted; give the key unencrypted "
-                        + "(`openssl pkey -in KEY -out KEY.pem`, then chmod 600) or make one with "
-                        + "`metadata-demo new-assertion-key`")
-            } else if let key = try? ECPrivateKey(pem: block) {
+                    "\(setting): PEM block \(index + 1) is encrypted; give the key unencrypted "
+                        + "(`openssl pkey -in KEY -out KEY.pem`, then chmod 600) or make one with `\(command)`")
+            } else if let key = read(block) {
                 keys.append(key)
             } else {
-                problems.append(
-                    "ASSERTION_KEY: PEM block \(index + 1) is not an EC P-256 private key; make one with "
-                        + "`metadata-demo new-assertion-key`")
+                problems.append("\(setting): PEM block \(index + 1) is not \(kind); make one with `\(command)`")
             }
         }
         return keys
     }
 
-    /// `CLIENT_ASSERTION_KEY`'s RSA private keys (PEM blocks, one after another), each problem said.
+    /// `ASSERTION_KEY`'s P-256 keys.
+    static func assertionKeys(_ text: String?, _ problems: inout [String]) -> [ECPrivateKey] {
+        privateKeys(
+            text, setting: "ASSERTION_KEY", kind: "an EC P-256 private key", command: "metadata-demo new-assertion-key",
+            &problems
+        ) { try? ECPrivateKey(pem: $0) }
+    }
+
+    /// `CLIENT_ASSERTION_KEY`'s RSA keys of 2048 bits or more (a shorter one has no public key
+    /// the product would accept either).
     static func clientAssertionKeys(_ text: String?, _ problems: inout [String]) -> [RSAPrivateKey] {
-        guard let text, !text.isEmpty else { return [] }
-        var keys: [RSAPrivateKey] = []
-        for (index, block) in text.split(separator: "-----BEGIN ").map({ "-----BEGIN " + $0 }).enumerated() {
-            if block.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----") || block.contains("Proc-Type: 4,ENCRYPTED") {
-                problems.append(
-                    "CLIENT_ASSERTION_KEY: PEM block \(index + 1) is encrypted; give the key unencrypted "
-                        + "(`openssl pkey -in KEY -out KEY.pem`, then chmod 600)")
-            } else if let key = try? RSAPrivateKey(pem: block), (try? key.publicKey()) != nil {
-                keys.append(key)
-            } else {
-                problems.append(
-                    "CLIENT_ASSERTION_KEY: PEM block \(index + 1) is not an RSA private key of 2048 bits or more; "
-                        + "make one with `metadata-demo new-client-key`")
-            }
+        privateKeys(
+            text, setting: "CLIENT_ASSERTION_KEY", kind: "an RSA private key of 2048 bits or more",
+            command: "metadata-demo new-client-key", &problems
+        ) { block in
+            (try? RSAPrivateKey(pem: block)).flatMap { (try? $0.publicKey()) != nil ? $0 : nil }
         }
-        return keys
+    }
+
+    /// `DPOP_KEY`'s P-256 key: one, since every worker must prove with the same.
+    static func dpopKey(_ text: String?, _ problems: inout [String]) -> ECPrivateKey? {
+        let keys = privateKeys(
+            text, setting: "DPOP_KEY", kind: "an EC P-256 private key", command: "metadata-demo new-dpop-key",
+            &problems
+        ) { try? ECPrivateKey(pem: $0) }
+        if keys.count > 1 { problems.append("DPOP_KEY: give one key, the same on every worker") }
+        return keys.first
     }
 
     /// The issuer from `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (one of them), or nil with the problem said.

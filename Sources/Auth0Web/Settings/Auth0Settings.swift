@@ -70,14 +70,14 @@ public struct Auth0Settings: Sendable {
     public let securityProfile: SecurityProfile?
 
     /// `DPOP`: whether the product's tokens are bound to `dpopKey` (RFC 9449).
-    public let dpop: DPoP.Mode
+    public let dpop: Requirement
     /// `DPOP_KEY` (or `_FILE`, or the systemd credential `dpop-key`): the EC P-256 private key
     /// every worker proves its tokens with (the same on every worker: a session's token is used
     /// by whichever worker serves it); nil when not given.
     public let dpopKey: ECPrivateKey?
 
     /// `PUSHED_AUTHORIZATION_REQUESTS`: whether logins push their request first (RFC 9126).
-    public let pushedAuthorization: PushedAuthorization.Mode
+    public let pushedAuthorization: Requirement
 
     /// `ASSERTION_KEY` (or `ASSERTION_KEY_FILE`, or the systemd credential `assertion-key`): the
     /// EC P-256 private keys (PEM blocks, one after another) that sign the identity assertions
@@ -167,9 +167,9 @@ public struct Auth0Settings: Sendable {
         let clientKeys = Self.clientAssertionKeys(
             secret("CLIENT_ASSERTION_KEY", credential: "client-assertion-key", optional: true), &problems)
         let authMethodText = value("CLIENT_AUTH_METHOD")
-        let authMethod =
-            authMethodText.flatMap(ClientAuthentication.init(rawValue:)) ?? (clientKeys.isEmpty ? nil : .privateKeyJWT)
-        if authMethodText != nil, ClientAuthentication(rawValue: authMethodText!) == nil {
+        let namedMethod = authMethodText.flatMap(ClientAuthentication.init(rawValue:))
+        let authMethod = namedMethod ?? (clientKeys.isEmpty ? nil : .privateKeyJWT)
+        if authMethodText != nil, namedMethod == nil {
             problems.append("CLIENT_AUTH_METHOD: must be client_secret_basic, client_secret_post or private_key_jwt")
         } else if authMethod == .privateKeyJWT, clientKeys.isEmpty {
             problems.append(
@@ -189,9 +189,9 @@ public struct Auth0Settings: Sendable {
                     + ClientAssertion.algorithms.map(\.rawValue).joined(separator: ", ")
                     + ", as the key is registered at the provider")
         }
-        let secretOptional =
-            authMethod == .privateKeyJWT
-            && !(SigningAlgorithm(rawValue: value("ID_TOKEN_SIGNING_ALG") ?? "RS256")?.isHMAC ?? false)
+        let algorithmText = value("ID_TOKEN_SIGNING_ALG") ?? "RS256"
+        let algorithm = SigningAlgorithm(rawValue: algorithmText)
+        let secretOptional = authMethod == .privateKeyJWT && algorithm?.isHMAC != true
         let clientSecret =
             secret("AUTH0_CLIENT_SECRET", credential: "client-secret", optional: secretOptional)
             ?? (secretOptional ? "" : nil)
@@ -241,24 +241,15 @@ public struct Auth0Settings: Sendable {
         let profile = profileText.flatMap(SecurityProfile.init(rawValue:))
         if profileText != nil, profile == nil { problems.append("SECURITY_PROFILE: must be fapi2, or left out") }
         // The profile's own parts are required unless set otherwise (which is then a problem).
-        let required = profile == nil ? "auto" : "required"
-        let dpopText = value("DPOP") ?? required
-        let dpopMode = DPoP.Mode(rawValue: dpopText)
-        if dpopMode == nil { problems.append("DPOP: must be auto, required or off") }
-        let dpopKeyText = secret("DPOP_KEY", credential: "dpop-key", optional: true)
-        var dpopKey: ECPrivateKey?
-        if let dpopKeyText, !dpopKeyText.isEmpty {
-            dpopKey = try? ECPrivateKey(pem: dpopKeyText)
-            if dpopKey == nil {
-                problems.append(
-                    "DPOP_KEY: not an unencrypted EC P-256 private key; make one with `metadata-demo new-dpop-key`")
-            }
+        func requirement(_ name: String) -> Requirement? {
+            guard let text = value(name) else { return profile == nil ? .auto : .required }
+            if let named = Requirement(rawValue: text) { return named }
+            problems.append("\(name): must be auto, required or off")
+            return nil
         }
-        let pushText = value("PUSHED_AUTHORIZATION_REQUESTS") ?? required
-        let push = PushedAuthorization.Mode(rawValue: pushText)
-        if push == nil { problems.append("PUSHED_AUTHORIZATION_REQUESTS: must be auto, required or off") }
-        let algorithmText = value("ID_TOKEN_SIGNING_ALG") ?? "RS256"
-        let algorithm = SigningAlgorithm(rawValue: algorithmText)
+        let dpopMode = requirement("DPOP")
+        let dpopKey = Self.dpopKey(secret("DPOP_KEY", credential: "dpop-key", optional: true), &problems)
+        let push = requirement("PUSHED_AUTHORIZATION_REQUESTS")
         if algorithm == nil {
             problems.append(
                 "ID_TOKEN_SIGNING_ALG: \"\(algorithmText)\" must be one of "

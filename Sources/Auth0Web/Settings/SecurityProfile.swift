@@ -11,8 +11,8 @@ public enum SecurityProfile: String, Sendable {
 
     /// The profile's demands of the settings themselves.
     static func problems(
-        authentication: ClientAuthentication?, idTokens: SigningAlgorithm?, dpopMode: DPoP.Mode?, hasDPoPKey: Bool,
-        push: PushedAuthorization.Mode?
+        authentication: ClientAuthentication?, idTokens: SigningAlgorithm?, dpopMode: Requirement?, hasDPoPKey: Bool,
+        push: Requirement?
     ) -> [String] {
         var problems: [String] = []
         if authentication != .privateKeyJWT {

@@ -72,11 +72,12 @@ public final class APITokens: Sendable {
     public func kept(for session: Session, audience: String) -> APIToken? {
         let name = Self.key(session, audience)
         if let token = remembered(as: name) { return token }
+        let now = Int64(clock.now())
         guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
             let opened = sealer.open(text, name: name),
             let token = String(validating: opened.payload, as: UTF8.self),
-            let checked = Self.checked(token, audience: audience, scopes: [], now: Int64(clock.now())),
-            checked.expiresAt - Int64(clock.now()) > Self.marginSeconds
+            let checked = Self.checked(token, audience: audience, scopes: [], now: now),
+            checked.expiresAt - now > Self.marginSeconds
         else { return nil }
         remember(checked, as: name)
         return checked

@@ -35,9 +35,9 @@ public struct ClientAssertion: Sendable {
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
             "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
         ])
-        let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
-        let signature = try key.sign(Array(signingInput.utf8), digest: algorithm.digest, pss: algorithm.isPSS)
-        return signingInput + "." + Base64URL.encode(signature)
+        return try JWT.signed(header: header, claims: claims) {
+            try key.sign($0, digest: algorithm.digest, pss: algorithm.isPSS)
+        }
     }
 
     /// The RSA algorithms an assertion may be signed with (`CLIENT_ASSERTION_ALG`); Auth0's

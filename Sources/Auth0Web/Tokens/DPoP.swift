@@ -11,17 +11,6 @@ import Web
 /// A server that asks for a nonce (`use_dpop_nonce` with a `DPoP-Nonce` header) gets the request
 /// again with it, once; the latest nonce of each server is kept for the next proofs.
 public final class DPoP: HTTPClient, Sendable {
-    /// `DPOP`.
-    public enum Mode: String, Sendable, CaseIterable {
-        /// When the provider's discovery document lists ES256 among `dpop_signing_alg_values_supported`
-        /// and a `DPOP_KEY` is given.
-        case auto
-        /// Always: start-up refuses a provider that does not list ES256, or no key.
-        case required
-        /// Never.
-        case off
-    }
-
     private let http: any HTTPClient
     private let key: ECPrivateKey
     private let publicJWK: JSONValue
@@ -39,8 +28,9 @@ public final class DPoP: HTTPClient, Sendable {
         self.clock = clock
     }
 
-    /// Whether tokens are bound with `mode`, `key` and the provider's `endpoints`.
-    public static func isUsed(_ mode: Mode, key: ECPrivateKey?, _ endpoints: TenantEndpoints) -> Bool {
+    /// Whether tokens are bound with `mode` (`DPOP`: `auto` when the provider lists ES256 among
+    /// `dpop_signing_alg_values_supported`), `key` and the provider's `endpoints`.
+    public static func isUsed(_ mode: Requirement, key: ECPrivateKey?, _ endpoints: TenantEndpoints) -> Bool {
         guard key != nil else { return false }
         switch mode {
         case .off: return false
@@ -49,8 +39,17 @@ public final class DPoP: HTTPClient, Sendable {
         }
     }
 
+    /// The client the product's own calls go through with `settings` on this provider: one that
+    /// proves the key, or nil when tokens are not bound.
+    public static func binding(
+        _ settings: Auth0Settings, _ endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock
+    ) throws -> DPoP? {
+        guard isUsed(settings.dpop, key: settings.dpopKey, endpoints), let key = settings.dpopKey else { return nil }
+        return try DPoP(key: key, http: http, clock: clock)
+    }
+
     /// `mode` and the key on this provider, as start-up problems naming the setting.
-    public static func problems(_ mode: Mode, key: ECPrivateKey?, _ endpoints: TenantEndpoints) -> [String] {
+    public static func problems(_ mode: Requirement, key: ECPrivateKey?, _ endpoints: TenantEndpoints) -> [String] {
         guard mode == .required else { return [] }
         var problems: [String] = []
         if key == nil {
@@ -105,9 +104,7 @@ public final class DPoP: HTTPClient, Sendable {
         ]
         if let nonce { claims["nonce"] = .string(nonce) }
         if let accessToken { claims["ath"] = .string(Base64URL.encode(SHA256.hash(Array(accessToken.utf8)))) }
-        let input =
-            Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
-        return input + "." + Base64URL.encode(try key.signES256(Array(input.utf8)))
+        return try JWT.signed(header: header, claims: .object(claims), by: key.signES256)
     }
 
     /// True when the answer asks for the request again with the server's nonce: the

@@ -27,6 +27,14 @@ public struct JWT: Sendable {
         signedPart = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
     }
 
+    /// A compact JWS of `header` and `claims`, its signature `sign`'s over the signing input.
+    public static func signed(header: JSONValue, claims: JSONValue, by sign: ([UInt8]) throws -> [UInt8]) rethrows
+        -> String
+    {
+        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
+        return input + "." + Base64URL.encode(try sign(Array(input.utf8)))
+    }
+
     /// The `aud` claim as a list (it may be one string or an array).
     public var audiences: [String] {
         if let one = claims["aud"]?.string { return [one] }

@@ -53,7 +53,7 @@ public struct LogoutTokenVerifier: Sendable {
         guard let jti = claims["jti"]?.string, !jti.isEmpty else { throw AuthError(.missingClaim, "jti") }
         // TenantJWT checked both are NumericDates in range, so these are whole seconds.
         let iat = NumericDate.seconds(claims["iat"]) ?? 0
-        let exp = NumericDate.seconds(claims["exp"]) ?? iat + Self.lifetimeWithoutExpiry
+        let exp = tenant.expiry(claims, issuedAt: iat) ?? iat
         return Logout(
             sid: sid, sub: sub, jti: jti, issuedAt: iat, replayableUntil: Double(exp) + IDTokenVerifier.leewaySeconds)
     }

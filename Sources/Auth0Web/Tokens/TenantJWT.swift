@@ -47,10 +47,15 @@ struct TenantJWT: Sendable {
         guard claims["exp"] != nil || lifetimeWithoutExpiry != nil else { throw AuthError(.missingClaim, "exp") }
         guard claims["iat"] != nil else { throw AuthError(.missingClaim, "iat") }
         guard let iat = NumericDate.seconds(claims["iat"]) else { throw AuthError(.malformedToken, "iat out of range") }
-        let exp = claims["exp"] == nil ? lifetimeWithoutExpiry.map { iat + $0 } : NumericDate.seconds(claims["exp"])
-        guard let exp else { throw AuthError(.malformedToken, "exp out of range") }
+        guard let exp = expiry(claims, issuedAt: iat) else { throw AuthError(.malformedToken, "exp out of range") }
         guard now < Double(exp) + IDTokenVerifier.leewaySeconds else { throw AuthError(.expired) }
         guard Double(iat) <= now + IDTokenVerifier.leewaySeconds else { throw AuthError(.issuedInFuture) }
         return jwt
+    }
+
+    /// When a token issued at `iat` with `claims` expires: its `exp`, else `iat` plus
+    /// `lifetimeWithoutExpiry` when a token may go without.
+    func expiry(_ claims: JSONValue, issuedAt iat: Int64) -> Int64? {
+        claims["exp"] == nil ? lifetimeWithoutExpiry.map { iat + $0 } : NumericDate.seconds(claims["exp"])
     }
 }

@@ -37,7 +37,7 @@ public struct TokenClient: Sendable {
             [
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", settings.callbackURL),
                 ("code_verifier", codeVerifier),
-            ], failure: .codeExchangeFailed, bound: true)
+            ], failure: .codeExchangeFailed)
     }
 
     /// Gets a new access token (and, with rotation, a new refresh token).
@@ -45,17 +45,18 @@ public struct TokenClient: Sendable {
         try call(
             [
                 ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
-            ], failure: .refreshFailed, bound: true)
+            ], failure: .refreshFailed)
     }
 
     /// New tokens for the API `audience` with `scope` from the refresh token (Auth0's
-    /// Multi-Resource Refresh Token); the answer says which audience it was asked for.
+    /// Multi-Resource Refresh Token); the answer says which audience it was asked for. Never
+    /// bound: the mini app it is for holds no key.
     public func refresh(_ refreshToken: String, audience: String, scope: String) throws(AuthError) -> TokenSet {
         var tokens = try call(
             [
                 ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("audience", audience),
                 ("scope", scope),
-            ], failure: .refreshFailed)
+            ], failure: .refreshFailed, bound: false)
         tokens.audience = audience
         return tokens
     }
@@ -66,7 +67,7 @@ public struct TokenClient: Sendable {
     public func push(_ parameters: [(String, String)], to endpoint: String) throws(AuthError)
         -> PushedAuthorization.Pushed
     {
-        let response = try post(endpoint, parameters, bound: true)
+        let response = try post(endpoint, parameters)
         let body = JSONValue.parse(response.body)
         guard response.status == 201 else { throw refusal(response, body, .authorizationPushFailed) }
         guard let pushed = PushedAuthorization.read(body) else {
@@ -79,12 +80,13 @@ public struct TokenClient: Sendable {
     /// worthless; a tenant that publishes none is not asked.
     public func revoke(_ refreshToken: String) throws(AuthError) {
         guard let revocation = endpoints.revocation else { return }
-        let response = try post(revocation, [("token", refreshToken)], bound: true)
+        let response = try post(revocation, [("token", refreshToken)])
         guard response.status == 200 else { throw AuthError(.revocationFailed, "answered \(response.status)") }
     }
 
     /// A form POST to the tenant with the client's credentials; no answer at all is `tenantUnreachable`.
-    private func post(_ url: String, _ form: [(String, String)], bound: Bool = false) throws(AuthError)
+    /// `bound`: through `binding` when there is one (every call but a mini app's API token).
+    private func post(_ url: String, _ form: [(String, String)], bound: Bool = true) throws(AuthError)
         -> HTTPClientResponse
     {
         let authenticated: (form: [(String, String)], headers: [(name: String, value: String)])
@@ -133,7 +135,7 @@ public struct TokenClient: Sendable {
         return refused(failure)
     }
 
-    private func call(_ form: [(String, String)], failure: AuthError.Code, bound: Bool = false) throws(AuthError)
+    private func call(_ form: [(String, String)], failure: AuthError.Code, bound: Bool = true) throws(AuthError)
         -> TokenSet
     {
         let response = try post(endpoints.token, form, bound: bound)

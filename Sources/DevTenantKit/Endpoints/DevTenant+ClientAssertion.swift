@@ -18,22 +18,18 @@ extension DevTenant {
         guard params["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
             let token = params["client_assertion"], params["client_secret"] == nil
         else { return refuse("client_assertion_type") }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let header = Base64URL.decode(parts[0]).flatMap({ JSONValue.parse($0) }),
-            let claims = Base64URL.decode(parts[1]).flatMap({ JSONValue.parse($0) }),
-            let signature = Base64URL.decode(parts[2])
-        else { return refuse("malformed") }
+        guard let jws = CompactJWS(token) else { return refuse("malformed") }
+        let (header, claims) = (jws.header, jws.claims)
         guard let id = claims["iss"]?.string, claims["sub"]?.string == id, params["client_id"] ?? id == id,
             let client = config.client(id), !client.credentials.isEmpty
         else { return refuse("iss") }
         let algorithm = header["alg"]?.string ?? ""
         let kid = header["kid"]?.string
-        let signed = Array("\(parts[0]).\(parts[1])".utf8)
         let verified = client.credentials.contains { credential in
             guard credential.algorithm == algorithm, kid == nil || kid == credential.kid else { return false }
             let digest: Digest = algorithm == "RS384" ? .sha384 : .sha256
             return credential.publicKey.verify(
-                signature: signature, message: signed, digest: digest, pss: algorithm == "PS256")
+                signature: jws.signature, message: jws.signedPart, digest: digest, pss: algorithm == "PS256")
         }
         guard verified else { return refuse("signature") }
         let audiences = claims["aud"]?.string.map { [$0] } ?? claims["aud"]?.array?.compactMap(\.string) ?? []
@@ -43,7 +39,7 @@ extension DevTenant {
             exp - (claims["iat"]?.number ?? now) <= Self.assertionLifetimeLimit
         else { return refuse("exp") }
         guard let jti = claims["jti"]?.string, !jti.isEmpty,
-            store.firstUse(ofAssertion: jti, clientID: id, expiresAt: exp)
+            store.firstUse(ofJTI: jti, from: id, until: exp)
         else { return refuse("jti") }
         return client
     }

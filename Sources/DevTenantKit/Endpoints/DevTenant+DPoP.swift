@@ -22,17 +22,14 @@ extension DevTenant {
     /// The proof of `request` for the address `htu`, beside `accessToken` when one is presented.
     func checkProof(_ request: Request, htu: String, accessToken: String?) -> ProofCheck {
         guard let proof = request.header("dpop") else { return .absent }
-        let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let header = Base64URL.decode(parts[0]).flatMap({ JSONValue.parse($0) }),
-            let claims = Base64URL.decode(parts[1]).flatMap({ JSONValue.parse($0) }),
-            let signature = Base64URL.decode(parts[2])
-        else { return .invalid("malformed") }
+        guard let jws = CompactJWS(proof) else { return .invalid("malformed") }
+        let (header, claims) = (jws.header, jws.claims)
         let jwk = header["jwk"]
         guard header["typ"] == "dpop+jwt", header["alg"] == "ES256", jwk?["kty"] == "EC", jwk?["crv"] == "P-256",
             jwk?["d"] == nil, let xText = jwk?["x"]?.string, let yText = jwk?["y"]?.string,
             let x = Base64URL.decode(xText), let y = Base64URL.decode(yText),
             let key = try? SignaturePublicKey(curve: .p256, x: x, y: y),
-            key.verify(signature: signature, message: Array("\(parts[0]).\(parts[1])".utf8), digest: .sha256)
+            key.verify(signature: jws.signature, message: jws.signedPart, digest: .sha256)
         else { return .invalid("signature or key") }
         guard claims["htm"]?.string == request.method, claims["htu"]?.string == htu else {
             return .invalid("htm or htu")
@@ -46,7 +43,7 @@ extension DevTenant {
         }
         if config.dpopRequiresNonce, claims["nonce"]?.string != store.dpopNonce { return .needsNonce }
         guard let jti = claims["jti"]?.string, !jti.isEmpty,
-            store.firstUse(ofAssertion: jti, clientID: "dpop-proof", expiresAt: iat + 120)
+            store.firstUse(ofJTI: jti, from: "dpop-proof", until: iat + 120)
         else { return .invalid("jti used before") }
         let canonical = #"{"crv":"P-256","kty":"EC","x":""# + xText + #"","y":""# + yText + #""}"#
         return .valid(jkt: Base64URL.encode(SHA256.hash(Array(canonical.utf8))))

@@ -17,9 +17,11 @@ extension DevTenant {
         guard config.allowsPushedAuthorization else {
             return oauthError(403, "access_denied", "Pushed Authorization Requests are not enabled for this tenant")
         }
-        guard let form = try? FormData(urlEncoded: request.body), let params = tokenParameters(request) else {
+        // A form, as RFC 9126 §2.1 has it (no JSON body, unlike Auth0's token endpoint).
+        guard let form = try? FormData(urlEncoded: request.body) else {
             return oauthError(400, "invalid_request", "The request body could not be read")
         }
+        let params = form.firstValues
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "invalid_client", "Client authentication failed")
         }

@@ -305,9 +305,6 @@ extension DevTenant {
             guard let object = JSONValue.parse(request.body)?.object else { return nil }
             return object.compactMapValues(\.string)
         }
-        guard let form = try? FormData(urlEncoded: request.body) else { return nil }
-        var params: [String: String] = [:]
-        for (name, value) in form.pairs where params[name] == nil { params[name] = value }
-        return params
+        return (try? FormData(urlEncoded: request.body))?.firstValues
     }
 }

@@ -59,13 +59,10 @@ final class TenantSigner: Sendable {
     /// The claims of a token this tenant signed, when the signature holds and it has not expired.
     /// The caller checks the audience.
     func verifyAccessToken(_ token: String, issuer: String, now: Double) -> JSONValue? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
-            let header = JSONValue.parse(headerBytes), header["alg"]?.string == "RS256", header["kid"]?.string == kid,
-            let claimBytes = Base64URL.decode(parts[1]), let claims = JSONValue.parse(claimBytes),
-            let signature = Base64URL.decode(parts[2]),
-            publicKey.verifyRS256(signature: signature, message: Array("\(parts[0]).\(parts[1])".utf8))
+        guard let jws = CompactJWS(token), jws.header["alg"]?.string == "RS256", jws.header["kid"]?.string == kid,
+            publicKey.verifyRS256(signature: jws.signature, message: jws.signedPart)
         else { return nil }
+        let claims = jws.claims
         guard claims["iss"]?.string == issuer, let exp = claims["exp"]?.number, exp > now else { return nil }
         return claims
     }

@@ -12,8 +12,8 @@ final class TenantStore: Sendable {
         var codes: [String: CodeGrant] = [:]
         var transferTokens: [String: TransferGrant] = [:]
         var pushedRequests: [String: PushedRequest] = [:]
-        /// Client assertions used (by client and `jti`), until they expire: each works once.
-        var usedAssertions: [String: Double] = [:]
+        /// The `jti`s of one-use JWTs seen (client assertions, DPoP proofs), by sender, until they expire.
+        var usedJTIs: [String: Double] = [:]
         var refreshTokens: [String: RefreshGrant] = [:]
         /// Tenant sessions (`sid`) by person, and those that ended (logout, deletion).
         var sessions: [String: Set<String>] = [:]
@@ -114,14 +114,15 @@ final class TenantStore: Sendable {
     /// The nonce DPoP proofs carry when the tenant asks for one: new with each start.
     let dpopNonce = Base64URL.encode(SecureRandom.bytes(16))
 
-    // MARK: Client assertions
+    // MARK: One-use JWTs
 
-    /// True the first time the assertion `jti` of `clientID`, valid until `expiresAt`, is used.
-    func firstUse(ofAssertion jti: String, clientID: String, expiresAt: Double) -> Bool {
+    /// True the first time a JWT of `sender` (a client, or the DPoP proofs) with `jti`, valid
+    /// until `expiresAt`, is seen.
+    func firstUse(ofJTI jti: String, from sender: String, until expiresAt: Double) -> Bool {
         state.withLock {
             let now = clock.now()
-            $0.usedAssertions = $0.usedAssertions.filter { $0.value > now }
-            return $0.usedAssertions.updateValue(expiresAt, forKey: clientID + "\u{0}" + jti) == nil
+            $0.usedJTIs = $0.usedJTIs.filter { $0.value > now }
+            return $0.usedJTIs.updateValue(expiresAt, forKey: sender + "\u{0}" + jti) == nil
         }
     }
 

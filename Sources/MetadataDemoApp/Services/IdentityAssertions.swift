@@ -67,7 +67,6 @@ public final class IdentityAssertions: Sendable {
             "sid": .string(session.publicID), "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
         ])
-        let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
-        return signingInput + "." + Base64URL.encode(try signer.signES256(Array(signingInput.utf8)))
+        return try JWT.signed(header: header, claims: claims, by: signer.signES256)
     }
 }

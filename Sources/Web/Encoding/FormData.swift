@@ -31,6 +31,11 @@ public struct FormData: Sendable, Equatable {
         pairs.first { $0.name == name }?.value
     }
 
+    /// The first value of each name.
+    public var firstValues: [String: String] {
+        Dictionary(pairs.map { ($0.name, $0.value) }) { first, _ in first }
+    }
+
     /// Every value for a name.
     public func all(_ name: String) -> [String] {
         pairs.filter { $0.name == name }.map(\.value)

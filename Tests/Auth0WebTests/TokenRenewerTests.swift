@@ -72,6 +72,49 @@ import Web
         #expect(TokenRenewer.resultGraceSeconds <= 10)
     }
 
+    /// Issue 49, M2: a rotation whose new cookie never reached the browser (nginx drops a mini
+    /// app's check's `Set-Cookie` when the check refuses or the app answers an error) is followed
+    /// from the spent token, on every worker sharing the ledger, long after the grace: the tenant
+    /// is never handed a spent token, which it would take for theft and answer by revoking the
+    /// whole family. Each rotation is followed, and the session's token is named in every result.
+    @Test func aRotationTheBrowserNeverGotIsFollowedNotReplayed() throws {
+        let spent = Lock<[String]>([])
+        let tenant = ScriptedHTTPClient.numbered { call, request in
+            let token = try FormData(urlEncoded: request.body)["refresh_token"] ?? ""
+            let reused = spent.withLock { spent in
+                defer { spent.append(token) }
+                return spent.contains(token)
+            }
+            if reused { return HTTPClientResponse(status: 403, body: Array(#"{"error":"invalid_grant"}"#.utf8)) }
+            return HTTPClientResponse(
+                status: 200,
+                body: Array(#"{"access_token":"AT\#(call + 1)","refresh_token":"RT\#(call + 1)","expires_in":60}"#.utf8)
+            )
+        }
+        let time = ManualClock()
+        let store = MemorySharedStore(clock: time.clock)
+        let ledger = { () throws -> SessionLedger in
+            try SessionLedger(
+                store: store, retentionSeconds: 3600, secrets: [TestSettings.cookieSecret], clock: time.clock,
+                events: NoAuth0Events())
+        }
+        let tokens = TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+        let first = TokenRenewer(tokens: tokens, clock: time.clock, ledger: try ledger())
+        let second = TokenRenewer(tokens: tokens, clock: time.clock, ledger: try ledger())
+        #expect(try first.renew(refreshToken: "RT1", session: "s1").refreshToken == "RT2")
+        time.advance(TokenRenewer.resultGraceSeconds + 50)
+        // The browser still holds RT1, on another worker, long after the grace.
+        let followed = try second.renew(refreshToken: "RT1", session: "s1", for: ("https://api/", "read"))
+        #expect(followed.refreshToken == "RT3" && followed.accessToken == "AT3")
+        time.advance(600)
+        #expect(try first.renew(refreshToken: "RT1", session: "s1").refreshToken == "RT4", "two rotations followed")
+        #expect(spent.withLock { $0 } == ["RT1", "RT2", "RT3"], "each token spent once")
+        // Another session's copy of RT1 is not handed this session's tokens.
+        #expect(throws: AuthError(.refreshRefused, "403 invalid_grant")) {
+            try second.renew(refreshToken: "RT1", session: "another")
+        }
+    }
+
     @Test func aRefusedRefreshTokenIsRefusedAndStaysRefused() {
         let tenant = ScriptedHTTPClient.json(
             403, #"{"error":"invalid_grant","error_description":"Unknown or invalid refresh token."}"#)

@@ -6,22 +6,31 @@ import Web
 /// `pkg/apis/sessions/lock.go` over the ledger's store: the worker that takes the token's lock
 /// renews at the tenant and leaves the result there, sealed, for a short grace; the others wait
 /// for that result instead of spending the used token again (which the tenant would take for
-/// theft and answer by revoking the whole token family).
+/// theft and answer by revoking the whole token family). Each rotation is also remembered as a
+/// pointer from the spent token to its successor for as long as a session lives, so a browser
+/// whose new cookie never arrived (a mini app's check refused, or its app answered an error, and
+/// nginx dropped the check's `Set-Cookie`) renews from the newest token, never the spent one.
 final class RenewalLock: Sendable {
     private let store: any SharedStore
     /// Seals renewal results while they wait in the store for the other workers.
     private let sealer: CookieSealer
+    /// Seals the pointers from a spent refresh token to the one it was rotated to.
+    private let rotations: CookieSealer
     private let clock: Clock
+    /// How long a rotation's pointer is kept: as long as a session holding the spent token may live.
+    private let rotationMemorySeconds: Double
     /// Told when the store fails an operation (the ledger's outage report).
     private let reportFailure: @Sendable (String, any Error) -> Void
 
     /// A lock over `store`, sealing results with a key derived from `secrets` (`AUTH0_SECRET`).
     init(
-        store: any SharedStore, secrets: [String], clock: Clock,
+        store: any SharedStore, secrets: [String], clock: Clock, rotationMemorySeconds: Double = 7 * 86_400,
         reportFailure: @escaping @Sendable (String, any Error) -> Void
     ) throws {
         self.store = store
         sealer = try CookieSealer(secrets: secrets, purpose: "renewal-result", clock: clock)
+        rotations = try CookieSealer(secrets: secrets, purpose: "refresh-rotation", clock: clock)
+        self.rotationMemorySeconds = rotationMemorySeconds
         self.clock = clock
         self.reportFailure = reportFailure
     }
@@ -69,7 +78,42 @@ final class RenewalLock: Sendable {
                 reportFailure("set", error)
             }
         }
+        if case .success(let tokens) = outcome, let next = tokens.refreshToken { keepRotation(of: key, to: next) }
         return try outcome.get()
+    }
+
+    /// The newest refresh token of the chain that starts at the token whose digest is `key`
+    /// (`digest` gives the next one's), when that token was spent and rotated; nil when it was
+    /// not (or the store does not say). A rotation younger than `settledAfter` seconds is not
+    /// followed: requests still on their way share its result instead (`renewOnce`), and would
+    /// otherwise spend its new token again for nothing.
+    func newest(after key: [UInt8], settledAfter: Double, digest: (String) -> [UInt8]) -> String? {
+        var key = key
+        var newest: String?
+        let settled = Int64(clock.now() - settledAfter)
+        for _ in 0..<Self.longestChain {
+            let name = "rotated:" + Base64URL.encode(key)
+            guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
+                let opened = rotations.open(text, name: name), opened.issuedAt <= settled,
+                let next = String(validating: opened.payload, as: UTF8.self)
+            else { break }
+            newest = next
+            key = digest(next)
+        }
+        return newest
+    }
+
+    /// Rotations followed at most: each is a check whose cookie never reached the browser.
+    static let longestChain = 16
+
+    private func keepRotation(of key: [UInt8], to next: String) {
+        let name = "rotated:" + Base64URL.encode(key)
+        do {
+            let sealed = try rotations.seal(Array(next.utf8), name: name, lifetime: Int64(rotationMemorySeconds) + 1)
+            try store.set(name, Array(sealed.utf8), ttl: rotationMemorySeconds)
+        } catch {
+            reportFailure("set", error)
+        }
     }
 
     /// Whose turn it is to renew: this worker's (it holds the lock), or another's that finished.

@@ -54,7 +54,9 @@ public final class SessionLedger: Sendable {
         self.events = events
         let health = StoreHealth(events: events)
         self.health = health
-        renewals = try RenewalLock(store: store, secrets: secrets, clock: clock) { health.failed($0, $1) }
+        renewals = try RenewalLock(
+            store: store, secrets: secrets, clock: clock, rotationMemorySeconds: Double(retentionSeconds)
+        ) { health.failed($0, $1) }
     }
 
     // MARK: Page views

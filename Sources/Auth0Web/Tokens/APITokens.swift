@@ -22,7 +22,8 @@ public struct APITokenUnavailable: Error, Equatable {
     public let reason: String
 }
 
-/// The person's access tokens for mini apps' APIs, one per session and audience, obtained as
+/// The person's access tokens for mini apps' APIs, one per login, audience and set of scopes (two
+/// apps on one API asking different scopes never share a token), obtained as
 /// Auth0's own SDKs obtain them: the session's refresh token exchanged with `audience` and `scope`
 /// (Multi-Resource Refresh Token), spent once across every worker (`TokenRenewer`). Kept sealed in
 /// the session ledger's store until a minute before they expire, never in the browser: every
@@ -49,10 +50,10 @@ public final class APITokens: Sendable {
         self.clock = clock
     }
 
-    /// The token of `session` for `audience` this worker has seen, when it is good for another
-    /// minute: no store, no tenant, nothing that waits.
-    public func remembered(for session: Session, audience: String) -> APIToken? {
-        remembered(as: Self.key(session, audience))
+    /// The token of `session` for `audience` and `scopes` this worker has seen, when it is good for
+    /// another minute: no store, no tenant, nothing that waits.
+    public func remembered(for session: Session, audience: String, scopes: [String]) -> APIToken? {
+        remembered(as: Self.memoKey(session, audience, scopes))
     }
 
     private func remembered(as name: String) -> APIToken? {
@@ -67,19 +68,20 @@ public final class APITokens: Sendable {
         }
     }
 
-    /// The kept token of `session` for `audience`, when there is one good for another minute;
-    /// calls nobody but the store.
-    public func kept(for session: Session, audience: String) -> APIToken? {
-        let name = Self.key(session, audience)
-        if let token = remembered(as: name) { return token }
+    /// The kept token of `session` for `audience` and `scopes`, when there is one good for another
+    /// minute; calls nobody but the store.
+    public func kept(for session: Session, audience: String, scopes: [String]) -> APIToken? {
+        let memoName = Self.memoKey(session, audience, scopes)
+        if let token = remembered(as: memoName) { return token }
+        let name = Self.key(memoName)
         let now = Int64(clock.now())
         guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
             let opened = sealer.open(text, name: name),
             let token = String(validating: opened.payload, as: UTF8.self),
-            let checked = Self.checked(token, audience: audience, scopes: [], now: now),
+            let checked = Self.checked(token, audience: audience, scopes: scopes, now: now),
             checked.expiresAt - now > Self.marginSeconds
         else { return nil }
-        remember(checked, as: name)
+        remember(checked, as: memoName)
         return checked
     }
 
@@ -87,7 +89,7 @@ public final class APITokens: Sendable {
     /// refresh token (which rotates: `session` keeps the new one). Throws `SessionEnded` when the
     /// provider refused the refresh token, else `APITokenUnavailable`.
     public func token(for session: inout Session, audience: String, scopes: [String]) throws -> APIToken {
-        if let kept = kept(for: session, audience: audience) { return kept }
+        if let kept = kept(for: session, audience: audience, scopes: scopes) { return kept }
         guard let refreshToken = session.refreshToken else { throw APITokenUnavailable(reason: "no_refresh_token") }
         let tokens: TokenSet
         do {
@@ -104,23 +106,42 @@ public final class APITokens: Sendable {
             let forAudience = Self.checked(tokens.accessToken, audience: audience, scopes: [], now: now) != nil
             throw APITokenUnavailable(reason: forAudience ? "scope_not_granted" : "audience_mismatch")
         }
+        // A token that can do more than the app asked for is not handed to it either.
+        guard Self.apiScopes(of: tokens.accessToken).isSubset(of: scopes) else {
+            throw APITokenUnavailable(reason: "scope_not_asked")
+        }
         token = APIToken(
             value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions)
-        let name = Self.key(session, audience)
+        let memoName = Self.memoKey(session, audience, scopes)
+        let name = Self.key(memoName)
         let ttl = token.expiresAt - now - Self.marginSeconds
         if ttl > 0, let sealed = try? sealer.seal(Array(token.value.utf8), name: name, lifetime: ttl + 1) {
             try? store.set(name, Array(sealed.utf8), ttl: Double(ttl))  // unkept, the next check asks again
-            remember(token, as: name)
+            remember(token, as: memoName)
         }
         return token
     }
 
-    /// The store's key of a login's token for an API: a digest of the login's own id (random per
-    /// login: two logins of one person in one second, the second with a second factor, never
-    /// share a token) and the API, so neither is readable in the store.
-    static func key(_ session: Session, _ audience: String) -> String {
-        "api-token:" + Base64URL.encode(SHA256.hash(Array((session.publicID + "\u{0}" + audience).utf8)))
+    /// What names one login's token for one API and set of scopes (in any order) in this worker's
+    /// memory: the login's own id (random per login: two logins of one person in one second, the
+    /// second with a second factor, never share a token), the API and the scopes.
+    static func memoKey(_ session: Session, _ audience: String, _ scopes: [String]) -> String {
+        session.publicID + "\u{0}" + audience + "\u{0}" + scopes.sorted().joined(separator: " ")
     }
+
+    /// The store's key for a memory key: a digest, so neither the login nor the API is readable
+    /// in the store.
+    static func key(_ memoKey: String) -> String {
+        "api-token:" + Base64URL.encode(SHA256.hash(Array(memoKey.utf8)))
+    }
+
+    /// The scopes a token carries beyond OpenID Connect's own (which name no API's power).
+    static func apiScopes(of token: String) -> Set<String> {
+        let scope = JWT(token)?.claims["scope"]?.string ?? ""
+        return Set(scope.split(separator: " ").map(String.init)).subtracting(Self.openIDScopes)
+    }
+
+    private static let openIDScopes: Set<String> = ["openid", "profile", "email", "address", "phone", "offline_access"]
 
     /// `token` when its claims say it is for `audience`, holds every one of `scopes` and has not
     /// expired at `now`; nil otherwise (or when it is not a JWT whose claims can be read).

@@ -52,18 +52,41 @@ public final class TokenRenewer: Sendable {
     /// result is shared only within the session it was made for. One refresh token is spent once
     /// whatever it was spent for: a request that finds it spent for another audience goes on from
     /// the token it was rotated to.
+    /// A refresh token whose rotation never reached this browser (the answer that carried it was
+    /// dropped) is not spent again: the renewal starts from the newest token it was rotated to,
+    /// and the result always names the refresh token the session holds from now on.
     public func renew(refreshToken: String, session: String, for api: (audience: String, scope: String)? = nil)
         throws(AuthError) -> TokenSet
     {
-        var token = refreshToken
+        var token = newest(after: refreshToken, session: session) ?? refreshToken
         for _ in 0..<4 {
-            let result = try renewShared(refreshToken: token, session: session, api: api)
+            var result = try renewShared(refreshToken: token, session: session, api: api)
+            if result.refreshToken == nil, token != refreshToken { result.refreshToken = token }
             if result.audience == api?.audience { return result }
             // Not rotated: the same token may be spent again, here alone.
-            guard let next = result.refreshToken, next != token else { return try spend(token, for: api) }
+            guard let next = result.refreshToken, next != token else {
+                var spent = try spend(token, for: api)
+                if spent.refreshToken == nil, token != refreshToken { spent.refreshToken = token }
+                return spent
+            }
             token = next
         }
         throw AuthError(.tenantUnavailable, "the refresh token was spent for other audiences four times running")
+    }
+
+    /// The digest a refresh token is known by in this session (raw tokens are not kept as keys).
+    private static func key(_ refreshToken: String, session: String) -> [UInt8] {
+        SHA256.hash(Array(refreshToken.utf8) + [0] + Array(session.utf8))
+    }
+
+    /// The newest token `refreshToken` was rotated to in `session`, by any worker; nil when it
+    /// was not (or there is no ledger to ask).
+    private func newest(after refreshToken: String, session: String) -> String? {
+        ledger?.renewals.newest(
+            after: Self.key(refreshToken, session: session), settledAfter: Self.resultGraceSeconds / 2
+        ) {
+            Self.key($0, session: session)
+        }
     }
 
     /// One call to the token endpoint with `refreshToken`, for `api` or the login's own audience.
@@ -77,8 +100,7 @@ public final class TokenRenewer: Sendable {
     private func renewShared(refreshToken: String, session: String, api: (audience: String, scope: String)?)
         throws(AuthError) -> TokenSet
     {
-        // Raw tokens are not kept as keys.
-        let key = SHA256.hash(Array(refreshToken.utf8) + [0] + Array(session.utf8))
+        let key = Self.key(refreshToken, session: session)
         let now = clock.now()
         let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
             flights = flights.filter { now - $0.value.finishedAt < TokenRenewer.resultGraceSeconds }

@@ -7,7 +7,7 @@ public struct TokenSet: Sendable {
     /// The ID token (code exchange only).
     public let idToken: String?
     /// A refresh token, when `offline_access` was granted; a new one on each renewal with rotation.
-    public let refreshToken: String?
+    public var refreshToken: String?
     /// Seconds the access token lasts, as the tenant said.
     public let expiresIn: Int64
     /// The API the access token was asked for (`audience` of a refresh); nil: the login's own.

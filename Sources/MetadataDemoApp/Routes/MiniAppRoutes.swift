@@ -44,7 +44,7 @@ extension Routes {
     private func apiToken(_ api: MiniAppAPI, of app: MiniApp, for session: inout Session, _ context: RequestContext)
         throws -> TokenOutcome
     {
-        if let token = services.apiTokens.remembered(for: session, audience: api.audience) { return .token(token) }
+        if let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) { return .token(token) }
         try context.requireWaiting()
         let spent = session.refreshToken
         do {
@@ -95,7 +95,7 @@ extension Routes {
             case "api_unavailable": key = EntryRule.apiUnavailableWordsKey
             default:
                 try context.requireWaiting()
-                if let token = services.apiTokens.kept(for: session, audience: api.audience) {
+                if let token = services.apiTokens.kept(for: session, audience: api.audience, scopes: api.scopes) {
                     key = app.firstUnmetRule(for: session, token: token)?.wordsKey
                 } else {
                     key = EntryRule.apiUnavailableWordsKey

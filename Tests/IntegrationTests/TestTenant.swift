@@ -19,66 +19,124 @@ enum TestTenant {
         into directory: String, name: String, pushing: Bool, credential: (pem: String, alg: String)? = nil,
         dpop: (allowed: Bool, nonce: Bool) = (false, false)
     ) throws -> String {
-        let base = try String(contentsOfFile: Stack.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
-        guard case .object(var document)? = JSONValue.parse(Array(base.utf8)),
-            case .array(var clients)? = document["clients"],
-            case .object(var dev)? = clients.first(where: { $0["client_id"] == "metadata-demo-dev" })
-        else { throw StackError("tenant.json is not what the tests expect") }
-        document["tenant"] = .object([
-            "allow_pushed_authorization_requests": .bool(pushing), "allow_dpop": .bool(dpop.allowed),
-            "dpop_requires_nonce": .bool(dpop.nonce),
-        ])
-        dev["require_pushed_authorization_requests"] = .bool(pushing)
-        clients = clients.map { $0["client_id"] == "metadata-demo-dev" ? .object(dev) : $0 }
-        if let credential {
-            dev["client_id"] = .string(privateKeyClient)
-            dev["client_secret"] = nil
-            dev["client_authentication_methods"] = .object([
-                "private_key_jwt": .object([
-                    "credentials": .array([
-                        .object([
-                            "credential_type": "public_key", "name": "test key", "pem": .string(credential.pem),
-                            "alg": .string(credential.alg),
+        try write(into: directory, name: name) { document in
+            guard case .array(var clients)? = document["clients"],
+                case .object(var dev)? = clients.first(where: { $0["client_id"] == "metadata-demo-dev" })
+            else { throw StackError("tenant.json is not what the tests expect") }
+            document["tenant"] = .object([
+                "allow_pushed_authorization_requests": .bool(pushing), "allow_dpop": .bool(dpop.allowed),
+                "dpop_requires_nonce": .bool(dpop.nonce),
+            ])
+            dev["require_pushed_authorization_requests"] = .bool(pushing)
+            clients = clients.map { $0["client_id"] == "metadata-demo-dev" ? .object(dev) : $0 }
+            if let credential {
+                dev["client_id"] = .string(privateKeyClient)
+                dev["client_secret"] = nil
+                dev["client_authentication_methods"] = .object([
+                    "private_key_jwt": .object([
+                        "credentials": .array([
+                            .object([
+                                "credential_type": "public_key", "name": "test key", "pem": .string(credential.pem),
+                                "alg": .string(credential.alg),
+                            ])
                         ])
                     ])
                 ])
-            ])
-            clients.append(.object(dev))
+                clients.append(.object(dev))
+            }
+            document["clients"] = .array(clients)
         }
-        document["clients"] = .array(clients)
+    }
+
+    /// `make run`'s tenant as `edit` changes it, written into `directory` as `name`.
+    static func write(
+        into directory: String, name: String, _ edit: (inout [String: JSONValue]) throws -> Void
+    ) throws -> String {
+        let base = try String(contentsOfFile: Stack.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
+        guard case .object(var document)? = JSONValue.parse(Array(base.utf8)) else {
+            throw StackError("tenant.json is not what the tests expect")
+        }
+        try edit(&document)
         let path = directory + "/" + name
         try Data(JSONValue.object(document).serialized()).write(to: URL(fileURLWithPath: path))
         return path
     }
 
+    /// `make run`'s tenant whose Announcements API also has `write:announcements`, which its
+    /// refresh-token policy allows and skippy holds: two apps on one API may ask different scopes.
+    static func writeWithAnnouncementsWriting(into directory: String) throws -> String {
+        let api = "https://announcements.metadata-demo.example/"
+        return try write(into: directory, name: "tenant-writing.json") { document in
+            guard case .array(var servers)? = document["resource_servers"],
+                case .array(var clients)? = document["clients"],
+                case .array(var users)? = document["users"]
+            else { throw StackError("tenant.json is not what the tests expect") }
+            servers = try servers.map { server in
+                guard server["identifier"] == .string(api) else { return server }
+                guard case .object(var edited) = server, case .array(let scopes)? = edited["scopes"] else {
+                    throw StackError("the Announcements API has no scopes")
+                }
+                edited["scopes"] = .array(
+                    scopes + [.object(["value": "write:announcements", "description": "Write announcements"])])
+                return .object(edited)
+            }
+            clients = clients.map { client in
+                guard client["client_id"] == "metadata-demo-dev", case .object(var dev) = client,
+                    case .object(var refresh)? = dev["refresh_token"], case .array(let policies)? = refresh["policies"]
+                else { return client }
+                refresh["policies"] = .array(
+                    policies.map { policy in
+                        guard policy["audience"] == .string(api) else { return policy }
+                        return .object([
+                            "audience": .string(api), "scope": .array(["read:announcements", "write:announcements"]),
+                        ])
+                    })
+                dev["refresh_token"] = .object(refresh)
+                return .object(dev)
+            }
+            users = users.map { user in
+                guard user["email"] == "skippy@example.com", case .object(var edited) = user,
+                    case .array(let held)? = edited["permissions"]
+                else { return user }
+                edited["permissions"] = .array(
+                    held + [
+                        .object([
+                            "resource_server_identifier": .string(api), "permission_name": "write:announcements",
+                        ])
+                    ])
+                return .object(edited)
+            }
+            document["resource_servers"] = .array(servers)
+            document["clients"] = .array(clients)
+            document["users"] = .array(users)
+        }
+    }
+
     /// Writes the file into `directory` and returns its path.
     static func writeConfig(into directory: String) throws -> String {
-        let base = try String(contentsOfFile: Stack.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
-        guard case .object(var document)? = JSONValue.parse(Array(base.utf8)),
-            case .array(var users)? = document["users"]
-        else { throw StackError("tenant.json is not what the tests expect") }
-        users.append(
-            .object([
-                "user_id": "auth0|mallory", "email": .string(mallory.email), "password": .string(mallory.password),
-                "name": "<img src=x onerror=alert(1)>", "email_verified": .bool(true),
-                "user_metadata": .object(["personal_affirmation": "<script>alert(1)</script>"]),
-                "app_metadata": .object([
-                    "display_announcement": .bool(true), "announcement_text": "<b>Click</b>",
-                    "announcement_url": "javascript:alert(document.cookie)",
-                ]),
-            ]))
-        users.append(
-            .object([
-                "user_id": "auth0|odd", "email": .string(oddTypes.email), "password": .string(oddTypes.password),
-                "email_verified": .bool(true), "user_metadata": .object(["personal_affirmation": .number(42)]),
-                "app_metadata": .object([
-                    "display_announcement": "true", "announcement_text": "Tap",
-                    "announcement_url": "https://example.com",
-                ]),
-            ]))
-        document["users"] = .array(users)
-        let path = directory + "/tenant.json"
-        try Data(JSONValue.object(document).serialized()).write(to: URL(fileURLWithPath: path))
-        return path
+        try write(into: directory, name: "tenant.json") { document in
+            guard case .array(var users)? = document["users"]
+            else { throw StackError("tenant.json is not what the tests expect") }
+            users.append(
+                .object([
+                    "user_id": "auth0|mallory", "email": .string(mallory.email), "password": .string(mallory.password),
+                    "name": "<img src=x onerror=alert(1)>", "email_verified": .bool(true),
+                    "user_metadata": .object(["personal_affirmation": "<script>alert(1)</script>"]),
+                    "app_metadata": .object([
+                        "display_announcement": .bool(true), "announcement_text": "<b>Click</b>",
+                        "announcement_url": "javascript:alert(document.cookie)",
+                    ]),
+                ]))
+            users.append(
+                .object([
+                    "user_id": "auth0|odd", "email": .string(oddTypes.email), "password": .string(oddTypes.password),
+                    "email_verified": .bool(true), "user_metadata": .object(["personal_affirmation": .number(42)]),
+                    "app_metadata": .object([
+                        "display_announcement": "true", "announcement_text": "Tap",
+                        "announcement_url": "https://example.com",
+                    ]),
+                ]))
+            document["users"] = .array(users)
+        }
     }
 }

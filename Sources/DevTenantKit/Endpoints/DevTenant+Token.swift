@@ -140,9 +140,12 @@ extension DevTenant {
     }
 
     private func refresh(_ params: [String: String], client: TenantConfig.Client, jkt: String?) -> Response {
-        guard let token = params["refresh_token"],
-            case .valid(let grant)? = try? store.useRefreshToken(token, clientID: client.clientID),
-            let user = store.user(id: grant.userID), !user.blocked
+        let outcome = params["refresh_token"].flatMap { try? store.useRefreshToken($0, clientID: client.clientID) }
+        if case .reused? = outcome {
+            // Auth0's reuse detection: a spent token presented again revokes its whole family.
+            log(.warning, "refresh token reuse detected: family revoked", ["client": client.clientID])
+        }
+        guard case .valid(let grant)? = outcome, let user = store.user(id: grant.userID), !user.blocked
         else { return oauthError(403, "invalid_grant", "Unknown or invalid refresh token.") }
         if let (policy, api) = multiResourceTarget(params, client: client, grant: grant) {
             return issueAPIToken(

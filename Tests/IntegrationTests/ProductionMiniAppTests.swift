@@ -63,4 +63,62 @@ import Web
         #expect(
             visitor.headers["location"]?.hasSuffix("/login?returnTo=%2Fannouncements%2Fnews%3Fa%3D1%26b%3D2") == true)
     }
+
+    /// Issue 49, L1: an app behind the site's mini-app locations (here one that answers the
+    /// X-Auth-* headers it was sent) sees only what the check said, whatever the visitor sent under
+    /// those names: the person's id, email and name, the check's assertion and token, and no login
+    /// link or refusal word at all.
+    @Test func aVisitorsOwnIdentityHeadersNeverReachTheApp() throws {
+        let socket = stack.runDir + "/echo-announcements.sock"
+        try stack.start(
+            "echo-app", "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import http.server, os, socketserver, sys
+                class Echo(http.server.BaseHTTPRequestHandler):
+                    def do_GET(self):
+                        body = "".join(f"{k.lower()}: {v}\\n" for k, v in self.headers.items()
+                                       if k.lower().startswith("x-auth-")).encode()
+                        self.send_response(200)
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                    def log_message(self, *args):
+                        pass
+                server = socketserver.UnixStreamServer(sys.argv[1], Echo)
+                os.chmod(sys.argv[1], 0o666)
+                server.serve_forever()
+                """, socket,
+            ])
+        try stack.waitForSocket(socket, log: "echo-app")
+        let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
+        let echoing = try ProductionNginx(site: text, staticRoot: staticRoot, socketDirectory: stack.runDir) {
+            ProductionNginx.withMiniApps($0).replacingOccurrences(
+                of: "mini-announcements.sock", with: "echo-announcements.sock")
+        }
+        defer { echoing.stop() }
+        let skippy = TestClient()
+        try skippy.logIn(stack, as: DemoUser.skippy)
+        let forged = [
+            "X-Auth-User-Id: auth0|forged", "X-Auth-Email: forged@evil.example", "X-Auth-Name: Forged",
+            "X-Auth-Assertion: forged.assertion.value", "X-Auth-Access-Token: forged-token",
+            "X-Auth-Login: https://evil.example/", "X-Auth-Refusal: forged",
+        ]
+        let seen = try echoing.fetch(
+            "/announcements/", cookie: try #require(skippy.cookieHeader(for: stack.baseURL + "/")), headers: forged)
+        #expect(seen.status == 200, "\(seen.status) \(seen.body)")
+        let headers = Dictionary(
+            seen.body.split(separator: "\n").map { line -> (String, String) in
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(headers["x-auth-user-id"] == "auth0|6489e0a1c2b3d4e5f6a7b8ca", "\(seen.body)")
+        #expect(headers["x-auth-email"] == "skippy@example.com")
+        #expect(headers["x-auth-name"] == "skippy@example.com")
+        #expect(headers["x-auth-assertion"]?.hasPrefix("eyJ") == true)
+        #expect(headers["x-auth-access-token"]?.hasPrefix("eyJ") == true)
+        #expect(headers["x-auth-login"] == nil && headers["x-auth-refusal"] == nil)
+        #expect(!seen.body.contains("forged") && !seen.body.contains("Forged") && !seen.body.contains("evil"))
+    }
 }

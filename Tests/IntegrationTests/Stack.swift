@@ -355,7 +355,7 @@ final class Stack: @unchecked Sendable {
         lock.withLock { processes[name] = process }
     }
 
-    private func waitForSocket(_ path: String, log name: String, seconds: Double = 10) throws {
+    func waitForSocket(_ path: String, log name: String, seconds: Double = 10) throws {
         for _ in 0..<Int(seconds * 40) {
             // The file appears at bind(); wait until connect() is accepted, i.e. after listen().
             if FileManager.default.fileExists(atPath: path), Stack.accepts(unixSocket: path) { return }

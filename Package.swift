@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "MetadataDemoApp",
             dependencies: [
-                "Web", "Auth0Web", "OpenSSLCrypto", "PerThread",
+                "Web", "Auth0Web", "OpenSSLCrypto", "PerThread", "Locking",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

@@ -52,16 +52,16 @@ import Web
     }
 
     /// Review 3, smaller: one assertion was reused for half a minute and said nothing of the
-    /// login, so a copy taken before a logout stayed good. Each is now signed for one request,
+    /// login, so a copy taken before a logout stayed good. Each is now signed for one moment (half a second: issue 49),
     /// with an id of its own (`jti`) and the login's public id (`sid`).
     @Test func eachAssertionHasItsOwnIDAndNamesItsLogin() throws {
         let time = ManualClock()
         let assertions = try #require(
             try IdentityAssertions(
                 keys: [try ECPrivateKey()], baseURL: "https://d.example", audience: "a", clock: time.clock))
-        let (first, second) = (
-            try claims(try assertions.assertion(for: session())), try claims(try assertions.assertion(for: session()))
-        )
+        let first = try claims(try assertions.assertion(for: session()))
+        time.advance(IdentityAssertions.reuseSeconds)
+        let second = try claims(try assertions.assertion(for: session()))
         let ids = [first["jti"]?.string, second["jti"]?.string].compactMap { $0 }
         #expect(ids.count == 2 && ids[0] != ids[1] && ids.allSatisfy { Base64URL.decode($0)?.count == 16 })
         #expect(first["sid"]?.string == session().publicID && second["sid"]?.string == session().publicID)
@@ -70,6 +70,26 @@ import Web
         var renamed = session()
         renamed.profile.name = "Skippy the Kangaroo"
         #expect(try claims(try assertions.assertion(for: renamed))["name"]?.string == "Skippy the Kangaroo")
+    }
+
+    /// Issue 49: a mini app's page and what it brings pass the check within moments; they share
+    /// one signature for the same login, person and audience, for half a second at most.
+    @Test func oneAssertionServesAMomentOfOneLoginsRequestsToOneSibling() throws {
+        let time = ManualClock()
+        let assertions = try #require(
+            try IdentityAssertions(
+                keys: [try ECPrivateKey()], baseURL: "https://d.example", audience: "a", clock: time.clock))
+        let first = try assertions.assertion(for: session())
+        time.advance(IdentityAssertions.reuseSeconds / 2)
+        #expect(try assertions.assertion(for: session()) == first)
+        #expect(try assertions.assertion(for: session(), audience: "b") != first, "another sibling")
+        #expect(try assertions.assertion(for: session(csrf: "login-two")) != first, "another login")
+        var renamed = session()
+        renamed.profile.name = "Skippy the Kangaroo"
+        #expect(try assertions.assertion(for: renamed) != first, "what it says changed")
+        time.advance(IdentityAssertions.reuseSeconds / 2)
+        #expect(try assertions.assertion(for: session()) != first, "signed again")
+        #expect(IdentityAssertions.reuseSeconds < IdentityAssertions.acceptSeconds)
     }
 
     @Test func theFirstKeySignsAndEveryKeyIsPublished() throws {

@@ -5,8 +5,8 @@ It believes who the visitor is only from X-Auth-Assertion: a JWT (ES256) that Me
 /auth/check signs for each request, which it verifies on its own with the public keys at
 /.well-known/jwks.json (PyJWT, Debian's python3-jwt), its issuer and its audience. So it trusts
 neither the network between nginx and itself nor the X-Auth-* headers beside the assertion.
-Each assertion is for one request: its jti is refused a second time while it is valid, so one
-copied from an earlier request (a log, a proxy) opens nothing. Its sid names the login it speaks
+Each assertion is for one moment: its jti is refused more than a second after it was first seen,
+so one copied from an earlier request (a log, a proxy) opens nothing. Its sid names the login it speaks
 for, for an app that keeps sessions of its own (end yours when the sid changes). A kid the key
 set does not hold makes it fetch the set again at most once per 30 s, so made-up kids cannot
 make it hammer the site.
@@ -54,7 +54,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             claims = jwt.decode(token, key, algorithms=["ES256"], audience=self.server.audience,
                                 issuer=self.server.issuer, leeway=5,
                                 options={"require": ["iss", "aud", "sub", "iat", "exp", "jti", "sid"]})
-            self.server.seen.first_use(claims["jti"], claims["exp"])
+            self.server.seen.use(claims["jti"], claims["exp"])
         except (jwt.PyJWTError, OSError) as error:
             return self.answer(401, f"identity assertion refused: {error}\n")
         text = f"{self.server.title} for {claims['sub']} ({claims.get('email', '')})\n"
@@ -109,20 +109,25 @@ class Keys:
 
 
 class SeenAssertions:
-    """The jti of every assertion used, until it expires: a second use is refused."""
+    """When each jti was first seen, until its assertion expires: a use more than ACCEPT_SECONDS
+    after the first is refused. The product hands one assertion on for half a second at most (a
+    page and the assets and calls it brings pass the check together), so a copy taken from a
+    request opens nothing a second later."""
+    ACCEPT_SECONDS = 1.0
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.expiry = {}
+        self.first_seen = {}
 
-    def first_use(self, jti, expires):
-        now = time.time()
+    def use(self, jti, expires):
+        now = time.monotonic()
         with self.lock:
-            if len(self.expiry) > 10000:
-                self.expiry = {seen: at for seen, at in self.expiry.items() if at > now - 10}
-            if jti in self.expiry:
+            if len(self.first_seen) > 10000:
+                self.first_seen = {seen: (at, until) for seen, (at, until) in self.first_seen.items()
+                                   if until > time.time() - 10}
+            first, _ = self.first_seen.setdefault(jti, (now, float(expires)))
+            if now - first > self.ACCEPT_SECONDS:
                 raise jwt.PyJWTError("this assertion was used already")
-            self.expiry[jti] = float(expires)
 
 
 class UnixHTTPConnection(http.client.HTTPConnection):

@@ -1,18 +1,33 @@
 import Auth0Web
+import Locking
 import OpenSSLCrypto
 import Web
 
 /// Who is logged in, said in a form a sibling app on another host can check on its own: a JWT
 /// (ES256) signed with the product's key, `iss` the site, `aud` the sibling, a minute's life,
 /// `jti` its own random id and `sid` the login it speaks for (`Session.publicID`). `/auth/check`
-/// signs one for each sibling request and hands it to nginx, which passes it on as
-/// `X-Auth-Assertion`; the public keys are at `/.well-known/jwks.json`. A sibling that verifies
-/// it trusts neither the network between them nor the `X-Auth-*` headers beside it, and one that
-/// refuses a `jti` it has seen cannot be handed an assertion taken from an earlier request (one
-/// was reused for half a minute: a copy stayed good after its login ended).
+/// hands one to nginx for each sibling request, which passes it on as `X-Auth-Assertion`; the
+/// public keys are at `/.well-known/jwks.json`. A sibling that verifies it trusts neither the
+/// network between them nor the `X-Auth-*` headers beside it.
+///
+/// One signature costs three logged-in pages of CPU, and a mini app's page brings its assets and
+/// calls with it, each passing its check: so one assertion is handed on for the same login,
+/// person and audience for at most `reuseSeconds` after it was signed, and a sibling accepts a
+/// `jti` for `acceptSeconds` after it first saw it, then refuses it. A copy taken from a request
+/// (a log, a proxy) opens nothing a second later, and an ended login gets no new assertion, so an
+/// ending reaches every sibling within a second (one was reused for half a minute once: a copy
+/// stayed good after its login ended).
 public final class IdentityAssertions: Sendable {
     /// How long an assertion is valid (`exp` − `iat`): the clocks of two hosts may differ.
     static let lifetimeSeconds: Int64 = 60
+    /// How long one signed assertion is handed on again for the same login, person and audience.
+    public static let reuseSeconds: Double = 0.5
+    /// How long after its first sight a sibling accepts a `jti` (the example app's rule).
+    public static let acceptSeconds: Double = 1
+    /// The assertions signed in the last `reuseSeconds`, by what they say; forgotten whole past
+    /// `recentLimit` (at most one per login and app a moment).
+    private let recent = Lock<[String: (assertion: String, signedAt: Double)]>([:])
+    static let recentLimit = 10_000
 
     private let signer: ECPrivateKey
     private let signerID: String
@@ -54,19 +69,33 @@ public final class IdentityAssertions: Sendable {
         return Base64URL.encode(SHA256.hash(Array(canonical.utf8)))
     }
 
-    /// An assertion of `session`'s person, for one request to the sibling of `audience` (by
-    /// default `ASSERTION_AUDIENCE`'s), valid for a minute.
+    /// An assertion of `session`'s person, for a request to the sibling of `audience` (by
+    /// default `ASSERTION_AUDIENCE`'s), valid for a minute: the one signed for the same login,
+    /// person and audience in the last `reuseSeconds`, else a new one.
     public func assertion(for session: Session, audience: String? = nil) throws -> String {
         let audience = audience ?? self.audience
-        let now = Int64(clock.now())
         let profile = session.profile
+        let sid = session.publicID
+        let name = [audience, sid, profile.sub, profile.email, profile.name].joined(separator: "\u{0}")
+        let now = clock.now()
+        if let kept = recent.withLock({ $0[name] }), now - kept.signedAt < Self.reuseSeconds, now >= kept.signedAt {
+            return kept.assertion
+        }
+        let issuedAt = Int64(now)
         let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])
         let claims: JSONValue = .object([
             "iss": .string(issuer), "aud": .string(audience), "sub": .string(profile.sub),
             "email": .string(profile.email), "name": .string(profile.name),
-            "sid": .string(session.publicID), "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
-            "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
+            "sid": .string(sid), "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
+            "iat": .number(Double(issuedAt)), "exp": .number(Double(issuedAt + Self.lifetimeSeconds)),
         ])
-        return try JWT.signed(header: header, claims: claims, by: signer.signES256)
+        let assertion = try JWT.signed(header: header, claims: claims, by: signer.signES256)
+        recent.withLock { recent in
+            if recent.count >= Self.recentLimit {
+                recent = recent.filter { now - $0.value.signedAt < Self.reuseSeconds }
+            }
+            recent[name] = (assertion, now)
+        }
+        return assertion
     }
 }

@@ -33,6 +33,31 @@ import Testing
         #expect(!guardian.isLimited(email: "randomuser@example.com", address: "198.51.100.1", now: now))
     }
 
+    /// Issue 49, I1: wrong one-time codes counted per person *and address* gave each new
+    /// address ten more guesses at a six-digit code; Auth0's MFA counts them per person.
+    @Test func wrongCodesAreLimitedPerPersonAcrossAddresses() {
+        let guardian = LoginGuard()
+        for index in 0..<LoginGuard.failuresPerEmail {
+            #expect(!guardian.isCodeLimited(person: "auth0|skippy", address: "203.0.113.\(index)", now: now))
+            guardian.recordCodeFailure(person: "auth0|skippy", address: "203.0.113.\(index)", now: now)
+        }
+        #expect(guardian.isCodeLimited(person: "auth0|skippy", address: "198.51.100.1", now: now))
+        #expect(!guardian.isCodeLimited(person: "auth0|random", address: "198.51.100.1", now: now))
+        #expect(!guardian.isCodeLimited(person: "auth0|skippy", address: "198.51.100.1", now: now + LoginGuard.window))
+        #expect(!guardian.isLimited(email: "auth0|skippy", address: "203.0.113.0", now: now), "passwords apart")
+    }
+
+    /// Issue 49, I1: a code that just passed was accepted again by a second browser in its
+    /// window. Each code passes once (RFC 6238 §5.2), and none of an earlier step after it.
+    @Test func aOneTimeCodePassesOnce() {
+        let guardian = LoginGuard()
+        #expect(guardian.useCode(person: "auth0|skippy", step: 100))
+        #expect(!guardian.useCode(person: "auth0|skippy", step: 100), "the same code again")
+        #expect(!guardian.useCode(person: "auth0|skippy", step: 99), "an earlier one")
+        #expect(guardian.useCode(person: "auth0|random", step: 100), "another person's")
+        #expect(guardian.useCode(person: "auth0|skippy", step: 101), "the next step's")
+    }
+
     @Test func keysOfPastWindowsArePrunedAsNewOnesCome() {
         let guardian = LoginGuard()
         for index in 0..<LoginGuard.pruneAbove {

@@ -23,5 +23,8 @@ import Testing
         #expect(!OneTimeCode.matches(code, secret: secret, at: 1_111_111_109 + 90))
         #expect(!OneTimeCode.matches("81804", secret: secret, at: 1_111_111_109))
         #expect(!OneTimeCode.matches(code, secret: "not base32!", at: 1_111_111_109))
+        // The step it names, whichever of the three it was taken in.
+        #expect(OneTimeCode.matchingStep(code, secret: secret, at: 1_111_111_109 + 30) == Int64(1_111_111_109) / 30)
+        #expect(OneTimeCode.matchingStep(code, secret: secret, at: 1_111_111_109 + 90) == nil)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Web
 
 /// The demo people of `deploy/dev-tenant/tenant.json`.
@@ -38,13 +39,13 @@ extension TestClient {
     }
 
     /// The tenant's one-time-code page (a login asking for the multi-factor policy) answered with
-    /// `code`, by default the person's current one (`scripts/demo-totp`, computed apart from the
-    /// tenant's own code); any other answer is returned as it is.
+    /// `code`, by default one of the person's that the tenant accepts now and has not seen
+    /// (`OneTimeCodes.fresh`); any other answer is returned as it is.
     func passCode(_ answer: Answer, tenant: String, email: String, code: String? = nil) throws -> Answer {
         guard answer.body.contains("action=\"/u/mfa\""), let tx = TestClient.hiddenField("tx", in: answer.body) else {
             return answer
         }
-        let code = try code ?? Stack.check(Stack.repoRoot + "/scripts/demo-totp", [email]).trimmingWhitespace()
+        let code = try code ?? OneTimeCodes.fresh(for: email, at: tenant)
         return try post(
             tenant + "/u/mfa", form: [("tx", tx), ("code", code), ("action", "verify")], headers: [("Origin", tenant)])
     }
@@ -73,5 +74,33 @@ extension TestClient {
         guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
         let rest = html[range.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
+
+/// The demo people's one-time codes as their authenticator shows them (`scripts/demo-totp`,
+/// computed apart from the tenant's own code). The tenant accepts each code once, as Auth0 does,
+/// and the codes of the current time step and the next: a test that logs one person in again
+/// with a second factor uses the next step's code, or waits for one.
+enum OneTimeCodes {
+    /// The last time step whose code each person used at each tenant.
+    private static let used = Lock<[String: Int64]>([:])
+
+    /// A code of `email`'s authenticator the tenant at `tenant` accepts now and has not seen.
+    static func fresh(for email: String, at tenant: String) throws -> String {
+        while true {
+            let current = Int64(Date().timeIntervalSince1970 / 30)
+            let step = used.withLock { used -> Int64? in
+                let key = tenant + " " + email
+                let step = max(current, (used[key] ?? current - 1) + 1)
+                guard step <= current + 1 else { return nil }
+                used[key] = step
+                return step
+            }
+            if let step {
+                return try Stack.check(Stack.repoRoot + "/scripts/demo-totp", [email, "--at", String(step * 30 + 15)])
+                    .trimmingWhitespace()
+            }
+            Thread.sleep(forTimeInterval: 1)  // both steps' codes are spent: the next step brings one
+        }
     }
 }

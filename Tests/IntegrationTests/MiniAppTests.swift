@@ -61,6 +61,26 @@ import Web
         #expect(try stack.log("dev-tenant").components(separatedBy: "multi-factor step passed").count == 2)
     }
 
+    /// Issue 49, I1: a code that passed is spent, as Auth0 accepts each once: a second browser
+    /// typing it in its window is told it is wrong, and passes with the person's next code.
+    @Test func aOneTimeCodePassesOnce() throws {
+        let code = try OneTimeCodes.fresh(for: DemoUser.skippy.email, at: stack.tenantURL)
+        let first = TestClient()
+        try first.logIn(stack, as: DemoUser.skippy)
+        #expect(try stepUp(first, DemoUser.skippy.email, at: "/account/", code: code).status == 200)
+        let second = TestClient()
+        try second.logIn(stack, as: DemoUser.skippy)
+        let asked = try second.get(stack.baseURL + "/account/")
+        let login = try #require(asked.header("location"))
+        let authorize = try #require(try second.get(login).header("location"))
+        let tenant = authorize.components(separatedBy: "/authorize")[0]
+        let again = try second.passCode(
+            try second.get(authorize), tenant: tenant, email: DemoUser.skippy.email, code: code)
+        #expect(again.status == 400 && again.body.contains("Wrong code"), "\(again.status)")
+        let next = try second.passCode(again, tenant: tenant, email: DemoUser.skippy.email)
+        #expect(next.status == 302, "\(next.status) \(next.body)")
+    }
+
     /// What an example app's API answered it, as the app shows it under its first line.
     private func api(_ body: String) throws -> (status: String, said: JSONValue) {
         let line = try #require(body.split(separator: "\n").first { $0.hasPrefix("API ") }, "\(body)")

@@ -75,6 +75,20 @@ import Web
         #expect(post(token).status == 400, "a replay")
     }
 
+    /// Issue 49, I2: such a token stands 120 s after its `iat`, the leeway included (it stood
+    /// 180 s: the leeway for clocks that differ on `exp` was added to a life counted from `iat`).
+    @Test func aTokenWithoutExpStandsNoLongerThanItsLifeAfterItsIat() throws {
+        let laptop = session(sid: "sid-laptop", createdAt: now - 300)
+        let life = Double(LogoutTokenVerifier.lifetimeWithoutExpiry)
+        #expect(life == 120)
+        let late = try keys.token(claims: claims(["exp": nil, "iat": .number(now - life - 30), "jti": "late"]))
+        #expect(post(late).status == 400)
+        #expect(try isLoggedIn(laptop))
+        let inTime = try keys.token(claims: claims(["exp": nil, "iat": .number(now - life + 5), "jti": "in-time"]))
+        #expect(post(inTime).status == 200)
+        #expect(try !isLoggedIn(laptop))
+    }
+
     @Test func aSubAloneEndsEverySessionOfThePersonBegunBeforeIt() throws {
         let older = session(sid: "a", createdAt: now - 100)
         let later = session(sid: "b", createdAt: now + 5)

@@ -48,7 +48,10 @@ struct TenantJWT: Sendable {
         guard claims["iat"] != nil else { throw AuthError(.missingClaim, "iat") }
         guard let iat = NumericDate.seconds(claims["iat"]) else { throw AuthError(.malformedToken, "iat out of range") }
         guard let exp = expiry(claims, issuedAt: iat) else { throw AuthError(.malformedToken, "exp out of range") }
-        guard now < Double(exp) + IDTokenVerifier.leewaySeconds else { throw AuthError(.expired) }
+        // The leeway is for clocks that differ on `exp`; a life counted from `iat` already is the
+        // whole allowance (a logout token without `exp` stands exactly that long).
+        let leeway = claims["exp"] == nil ? 0 : IDTokenVerifier.leewaySeconds
+        guard now < Double(exp) + leeway else { throw AuthError(.expired) }
         guard Double(iat) <= now + IDTokenVerifier.leewaySeconds else { throw AuthError(.issuedInFuture) }
         return jwt
     }

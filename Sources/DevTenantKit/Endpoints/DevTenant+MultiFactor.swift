@@ -69,14 +69,18 @@ extension DevTenant {
         }
         speak(request, uiLocales: pending["ui_locales"]?.string)
         let address = request.remoteAddress
-        let account = "mfa:" + user.email  // a budget of its own: wrong codes do not spend passwords
-        if guardian.isLimited(email: account, address: address, now: now()) {
+        // A budget of its own (wrong codes do not spend passwords), per person across addresses.
+        if guardian.isCodeLimited(person: user.userID, address: address, now: now()) {
             var page = message(429, "Too many attempts", "Too many wrong codes. Wait a few minutes and try again.")
             page.add("Retry-After", String(Int(LoginGuard.window)))
             return page
         }
-        guard OneTimeCode.matches(form["code"] ?? "", secret: secret, at: now()) else {
-            guardian.recordFailure(email: account, address: address, now: now())
+        // A code that passed once is spent, as Auth0 accepts each code once: another browser
+        // typing it in its window is refused like a wrong one.
+        guard let step = OneTimeCode.matchingStep(form["code"] ?? "", secret: secret, at: now()),
+            guardian.useCode(person: user.userID, step: step)
+        else {
+            guardian.recordCodeFailure(person: user.userID, address: address, now: now())
             return try codePage(
                 pending, user: user, sessionID: sid, authTime: authTime,
                 error: say("Wrong code. Try again with the code your app shows now."), existing: tx, status: 400)

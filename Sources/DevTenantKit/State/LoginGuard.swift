@@ -18,6 +18,8 @@ final class LoginGuard: Sendable {
         var failures: [String: [Double]] = [:]
         /// Ticket ids used, with when they expire (after that they cannot be replayed anyway).
         var usedTickets: [String: Double] = [:]
+        /// The time step of each person's last accepted one-time code: a code is accepted once.
+        var usedCodeSteps: [String: Int64] = [:]
     }
 
     private let state = Lock(State())
@@ -41,6 +43,34 @@ final class LoginGuard: Sendable {
             }
             state.failures[Self.accountKey(email, address), default: []].append(now)
             state.failures["address:" + address, default: []].append(now)
+        }
+    }
+
+    /// True when `person` has typed too many wrong one-time codes lately, from whatever
+    /// addresses (Auth0's MFA counts per user: a new address brings no new guesses), or `address`
+    /// has failed too often.
+    func isCodeLimited(person: String, address: String, now: Double) -> Bool {
+        state.withLock { state in
+            count(&state, "code:" + person, now) >= LoginGuard.failuresPerEmail
+                || count(&state, "address:" + address, now) >= LoginGuard.failuresPerAddress
+        }
+    }
+
+    /// Counts a wrong one-time code against `person` and `address`.
+    func recordCodeFailure(person: String, address: String, now: Double) {
+        state.withLock { state in
+            state.failures["code:" + person, default: []].append(now)
+            state.failures["address:" + address, default: []].append(now)
+        }
+    }
+
+    /// Marks `person`'s code of time step `step` used; false when that code, or a later one,
+    /// already passed (RFC 6238 §5.2: a code is not accepted a second time).
+    func useCode(person: String, step: Int64) -> Bool {
+        state.withLock { state in
+            if let last = state.usedCodeSteps[person], step <= last { return false }
+            state.usedCodeSteps[person] = step
+            return true
         }
     }
 

@@ -25,14 +25,20 @@ package enum OneTimeCode {
     /// differ, and a code typed at the end of its step arrives in the next), compared in
     /// constant time.
     package static func matches(_ typed: String, secret: String, at time: Double) -> Bool {
+        matchingStep(typed, secret: secret, at: time) != nil
+    }
+
+    /// The time step (`time / step`) whose code `typed` is, among the three `matches` accepts;
+    /// nil when it is none of them.
+    package static func matchingStep(_ typed: String, secret: String, at time: Double) -> Int64? {
         let typed = typed.filter { $0 != " " }
-        guard typed.count == 6 else { return false }
-        var found = false
+        guard typed.count == 6 else { return nil }
+        var found: Int64?
         for drift in [-step, 0, step] {
             if let code = code(secret: secret, at: time + drift),
                 ConstantTime.equal(Array(code.utf8), Array(typed.utf8))
             {
-                found = true
+                found = Int64((time + drift) / step)
             }
         }
         return found

@@ -139,4 +139,31 @@ enum TestTenant {
             document["users"] = .array(users)
         }
     }
+
+    /// `make run`'s tenant with the Account API's tokens living `lifetime` seconds and, unless
+    /// `skippyReadsAccount`, skippy no longer holding `read:account` (a permission removed at the
+    /// provider).
+    static func writeAccountVariant(into directory: String, name: String, lifetime: Int, skippyReadsAccount: Bool)
+        throws -> String
+    {
+        let api = "https://account.metadata-demo.example/"
+        return try write(into: directory, name: name) { document in
+            guard case .array(let servers)? = document["resource_servers"], case .array(let users)? = document["users"]
+            else { throw StackError("tenant.json is not what the tests expect") }
+            document["resource_servers"] = .array(
+                servers.map { server in
+                    guard server["identifier"] == .string(api), case .object(var edited) = server else { return server }
+                    edited["token_lifetime"] = .number(Double(lifetime))
+                    return .object(edited)
+                })
+            document["users"] = .array(
+                users.map { user in
+                    guard !skippyReadsAccount, user["email"] == "skippy@example.com", case .object(var edited) = user,
+                        case .array(let held)? = edited["permissions"]
+                    else { return user }
+                    edited["permissions"] = .array(held.filter { $0["resource_server_identifier"] != .string(api) })
+                    return .object(edited)
+                })
+        }
+    }
 }

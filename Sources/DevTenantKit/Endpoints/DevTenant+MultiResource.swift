@@ -6,7 +6,7 @@ import Web
 /// `refresh_token.policies` names. The token is for that API alone, its scopes those asked (all
 /// the policy's when none are) that the policy and the API allow and, with RBAC, that the person
 /// holds (and, with the API's "Add Permissions in the Access Token", all the person's permissions
-/// for it as `permissions`); the refresh token rotates as on any exchange. An audience no policy names is silently
+/// for it as `permissions`), living the API's `token_lifetime`; the refresh token rotates as on any exchange. An audience no policy names is silently
 /// ignored: the exchange answers for the login's own audience.
 extension DevTenant {
     /// The policy and API for `params`' audience, when the exchange is a multi-resource one.
@@ -32,9 +32,10 @@ extension DevTenant {
         }
         let scope = scopes.joined(separator: " ")
         let issuedAt = now().rounded(.down)
+        let lifetime = Double(api.tokenLifetime ?? config.accessTokenLifetime)
         var claims: [String: JSONValue] = [
             "iss": .string(config.issuer), "sub": .string(user.userID), "aud": .string(api.identifier),
-            "iat": .number(issuedAt), "exp": .number(issuedAt + Double(config.accessTokenLifetime)),
+            "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime),
             "azp": .string(client.clientID), "scope": .string(scope),
         ]
         // Every permission the person holds for the API, whatever was asked (the scope says what
@@ -47,7 +48,7 @@ extension DevTenant {
         do {
             var body: [String: JSONValue] = [
                 "access_token": .string(try signer.sign(claims)), "token_type": "Bearer", "scope": .string(scope),
-                "expires_in": .number(Double(config.accessTokenLifetime)),
+                "expires_in": .number(lifetime),
             ]
             var rotated = grant  // the same family, login and expiry: only the token is new
             rotated.used = false

@@ -14,6 +14,8 @@ public struct ResourceServer: Sendable, Equatable {
     public let enforcesPolicies: Bool
     /// `token_dialect` is `access_token_authz`: the `permissions` claim is added.
     public let addsPermissions: Bool
+    /// `token_lifetime`: seconds its access tokens live; nil: the tenant's default.
+    public let tokenLifetime: Int64?
 
     /// Reads `resource_servers` of the tenant's file, noting each problem.
     static func all(in document: JSONValue, problems: inout [String]) -> [ResourceServer] {
@@ -28,9 +30,21 @@ public struct ResourceServer: Sendable, Equatable {
                     identifier: identifier, name: entry["name"]?.string ?? identifier,
                     scopes: entry["scopes"]?.array?.compactMap { $0["value"]?.string } ?? [],
                     enforcesPolicies: entry["enforce_policies"]?.bool ?? false,
-                    addsPermissions: entry["token_dialect"]?.string == "access_token_authz"))
+                    addsPermissions: entry["token_dialect"]?.string == "access_token_authz",
+                    tokenLifetime: lifetime(entry, identifier, &problems)))
         }
         return servers
+    }
+
+    /// `token_lifetime` of `entry`, when it gives one: whole seconds, from a minute to 30 days
+    /// (Auth0's bounds for an API's tokens).
+    private static func lifetime(_ entry: JSONValue, _ identifier: String, _ problems: inout [String]) -> Int64? {
+        guard let value = entry["token_lifetime"] else { return nil }
+        guard let seconds = value.number, seconds == seconds.rounded(), seconds >= 60, seconds <= 2_592_000 else {
+            problems.append("DEV_TENANT_CONFIG: \(identifier)'s token_lifetime is not 60 to 2592000 seconds")
+            return nil
+        }
+        return Int64(seconds)
     }
 }
 
@@ -49,4 +63,5 @@ public struct RefreshTokenPolicy: Sendable, Equatable {
             return RefreshTokenPolicy(audience: audience, scope: entry["scope"]?.array?.compactMap(\.string) ?? [])
         }
     }
+
 }

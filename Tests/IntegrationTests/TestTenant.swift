@@ -166,4 +166,21 @@ enum TestTenant {
                 })
         }
     }
+
+    /// `make run`'s tenant where skippy holds `count` roles of 32 characters each: the ID token
+    /// and the tokens for the APIs list them all, as a provider with many groups does.
+    static func writeManyRoles(into directory: String, name: String, count: Int) throws -> String {
+        try write(into: directory, name: name) { document in
+            guard case .array(let users)? = document["users"] else {
+                throw StackError("tenant.json is not what the tests expect")
+            }
+            let roles = (0..<count).map { JSONValue.string("directory-group-\(String(format: "%016d", $0))") }
+            document["users"] = .array(
+                users.map { user in
+                    guard user["email"] == "skippy@example.com", case .object(var edited) = user else { return user }
+                    edited["roles"] = .array(roles)
+                    return .object(edited)
+                })
+        }
+    }
 }

@@ -3,6 +3,9 @@ import Web
 
 /// A compact JWS (`header.payload.signature`) split and decoded, not yet trusted.
 public struct JWT: Sendable {
+    /// The longest token read: a provider that lists many groups or roles makes ID and access
+    /// tokens of tens of kilobytes (16 KB refused a login whose ID token listed 650 groups).
+    public static let longest = 64 * 1024
     /// The decoded JOSE header.
     public let header: JSONValue
     /// The decoded claims.
@@ -12,9 +15,10 @@ public struct JWT: Sendable {
     /// `header.payload` as sent: the bytes the signature covers.
     public let signedPart: [UInt8]
 
-    /// Splits and decodes a token; nil when it is not three base64url parts of JSON objects.
+    /// Splits and decodes a token; nil when it is not three base64url parts of JSON objects, or
+    /// longer than `longest`.
     public init?(_ token: String) {
-        guard token.utf8.count < 16 * 1024 else { return nil }
+        guard token.utf8.count < Self.longest else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
             let claimBytes = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),

@@ -41,6 +41,11 @@ extension DevTenant {
         // Every permission the person holds for the API, whatever was asked (the scope says what
         // was granted of what was asked).
         addAuthenticationClaims(&claims, authTime: grant.authTime, multiFactor: grant.multiFactor)
+        // The same Action lists the person's roles for APIs (a provider with many groups makes
+        // large tokens this way: the check must hand them on whole or say it cannot).
+        if let namespace = config.accessTokenClaimsNamespace, let roles = config.roles[user.userID], !roles.isEmpty {
+            claims[namespace + "roles"] = .array(roles.map(JSONValue.string))
+        }
         if api.addsPermissions {
             let permissions = config.permissions(of: user.userID, for: api.identifier).filter(api.scopes.contains)
             claims["permissions"] = .array(permissions.map(JSONValue.string))

@@ -51,8 +51,13 @@ public enum EntryRule: Sendable, Equatable {
     /// The refusal's words when the app could not be given a token for its API.
     static let apiUnavailableWordsKey = "mini_app.refused.api_unavailable"
 
+    /// The refusal's words when what the check would hand the app does not fit nginx's buffer.
+    static let tooLargeWordsKey = "mini_app.refused.too_large"
+
     /// Every words key a refusal may use.
-    static var allWordsKeys: [String] { Kind.allCases.map(wordsKey) + [apiUnavailableWordsKey] }
+    static var allWordsKeys: [String] {
+        Kind.allCases.map(wordsKey) + [apiUnavailableWordsKey, tooLargeWordsKey]
+    }
 
     /// True when `session`'s person, holding `token` for the app's API, meets the rule.
     public func holds(for session: Session, token: APIToken? = nil) -> Bool {

@@ -29,6 +29,30 @@ extension Routes {
         let assertion = try? services.assertions?.assertion(for: session, audience: app.assertionAudience)
         var response = Routes.admitted(session, assertion: assertion)
         if let token { response.add("X-Auth-Access-Token", token.value) }
+        return fitting(response, of: app, context)
+    }
+
+    /// The most the headers a check writes may hold. nginx reads the check's whole answer head
+    /// into one buffer (`fastcgi_buffer_size 32k` in the checks' location: the production site
+    /// and `scripts/nginx-conf`) and answers 502 "upstream sent too big header" when it does not
+    /// fit; the rest of the buffer is kept for what comes beside these headers (the security
+    /// headers, a renewed session's cookies, the FastCGI framing).
+    static let checkHeadersLimit = 24 * 1024
+
+    /// `admitted`, or a refusal the person can read when it would not fit nginx's buffer (a
+    /// provider that puts many groups or roles in its tokens): never nginx's 502 or a redirect
+    /// loop. The largest answer given is a gauge.
+    private func fitting(_ admitted: Response, of app: MiniApp, _ context: RequestContext) -> Response {
+        let bytes = admitted.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        guard bytes > Self.checkHeadersLimit else {
+            services.metrics.checkAnswer(bytes: bytes)
+            return admitted
+        }
+        context.log(
+            .warning, "mini_app_answer_too_large",
+            ["app": app.name, "bytes": String(bytes), "limit": String(Self.checkHeadersLimit)])
+        var response = Response(status: 403)
+        response.add("X-Auth-Refusal", "too_large")
         return response
     }
 
@@ -44,7 +68,9 @@ extension Routes {
     private func apiToken(_ api: MiniAppAPI, of app: MiniApp, for session: inout Session, _ context: RequestContext)
         throws -> TokenOutcome
     {
-        if let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) { return .token(token) }
+        if let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) {
+            return .token(token)
+        }
         try context.requireWaiting()
         let spent = session.refreshToken
         do {
@@ -93,6 +119,7 @@ extension Routes {
             switch (try? FormData(urlEncoded: Array(context.request.query.utf8)))?["why"] {
             case "permissions": key = EntryRule.wordsKey(.permissions)
             case "api_unavailable": key = EntryRule.apiUnavailableWordsKey
+            case "too_large": key = EntryRule.tooLargeWordsKey
             default:
                 try context.requireWaiting()
                 if let token = services.apiTokens.kept(for: session, audience: api.audience, scopes: api.scopes) {

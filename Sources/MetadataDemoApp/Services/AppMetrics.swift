@@ -1,6 +1,7 @@
 import Auth0Web
 import PerThread
 import Prometheus
+import Synchronization
 import Web
 
 /// The product's metrics in Prometheus's text format, served at `/metrics` (nginx lets only
@@ -18,6 +19,9 @@ public final class AppMetrics: Sendable {
     private let ledgerFailovers: Gauge
     private let ledgerResets: Counter
     private let revalidations: Counter
+    private let checkAnswerLargest: Gauge
+    /// The largest header bytes a mini app's check handed nginx, set into the gauge at scrape time.
+    private let largestCheckAnswer = Atomic<Int>(0)
     /// Request counters by route and status, cached per thread: the registry's own look-up
     /// validates names and labels on every call, and one shared cache behind a lock made the
     /// serving threads queue for it.
@@ -90,6 +94,22 @@ public final class AppMetrics: Sendable {
             descriptor: Self.name(
                 "session_revalidations", unit: "total", help: "Sessions checked again with the tenant after an interval"
             ))
+        checkAnswerLargest = registry.makeGauge(
+            descriptor: Self.name(
+                "mini_app_check_answer_largest", unit: "bytes",
+                help:
+                    "The largest headers a mini app's check handed nginx (its access token, assertion and identity); nginx's buffer must hold them"
+            ))
+    }
+
+    func checkAnswer(bytes: Int) {
+        var seen = largestCheckAnswer.load(ordering: .relaxed)
+        while bytes > seen {
+            let (exchanged, now) = largestCheckAnswer.compareExchange(
+                expected: seen, desired: bytes, ordering: .relaxed)
+            if exchanged { return }
+            seen = now
+        }
     }
 
     func request(route: String, status: Int, duration: Duration) {
@@ -144,6 +164,7 @@ public final class AppMetrics: Sendable {
         ledgerEntries.set(Int64(ledger.rememberedEntries))
         ledgerPending.set(Int64(ledger.pendingEntries))
         ledgerFailovers.set(Int64(ledger.storeFailovers))
+        checkAnswerLargest.set(Int64(largestCheckAnswer.load(ordering: .relaxed)))
         return registry.emitToBuffer()
     }
 }

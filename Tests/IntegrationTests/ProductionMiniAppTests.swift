@@ -12,16 +12,7 @@ import Web
 
     init() throws {
         stack = try Stack(miniAppsFile: Stack.exampleMiniApps)
-        try FileManager.default.createSymbolicLink(
-            atPath: stack.runDir + "/1.sock", withDestinationPath: stack.runDir + "/metadata-demo.sock")
-        try Stack.check(
-            Stack.binDir + "/metadata-demo", ["publish-static", staticRoot + "/static"],
-            environment: ["PUBLIC_DIR": Stack.repoRoot + "/Public"])
-        if getuid() == 0 { try Stack.check("/bin/chmod", ["-R", "a+rX", staticRoot]) }
-        let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
-        site = try ProductionNginx(site: text, staticRoot: staticRoot, socketDirectory: stack.runDir) {
-            ProductionNginx.withMiniApps($0)
-        }
+        site = try ProductionNginx.miniAppsSite(for: stack, staticRoot: staticRoot)
     }
 
     deinit {

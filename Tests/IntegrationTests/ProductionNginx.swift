@@ -171,6 +171,23 @@ final class ProductionNginx {
         return lines.joined(separator: "\n").replacingOccurrences(of: "http://127.0.0.1:9180", with: address)
     }
 
+    /// The production site with its mini apps turned on (`withMiniApps`, then `edit`) in front of
+    /// `stack`'s worker, its static files published into `staticRoot` as the package does.
+    static func miniAppsSite(for stack: Stack, staticRoot: String, edit: (String) -> String = { $0 }) throws
+        -> ProductionNginx
+    {
+        try FileManager.default.createSymbolicLink(
+            atPath: stack.runDir + "/1.sock", withDestinationPath: stack.runDir + "/metadata-demo.sock")
+        try Stack.check(
+            Stack.binDir + "/metadata-demo", ["publish-static", staticRoot + "/static"],
+            environment: ["PUBLIC_DIR": Stack.repoRoot + "/Public"])
+        if getuid() == 0 { try Stack.check("/bin/chmod", ["-R", "a+rX", staticRoot]) }
+        let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/nginx-site.conf", encoding: .utf8)
+        return try ProductionNginx(site: text, staticRoot: staticRoot, socketDirectory: stack.runDir) {
+            edit(ProductionNginx.withMiniApps($0))
+        }
+    }
+
     /// The site with its shipped-off mini apps turned on as its comment says: one "#" removed
     /// from the start of each line from `#location /auth/check/` through "end of the mini apps".
     static func withMiniApps(_ site: String) -> String {

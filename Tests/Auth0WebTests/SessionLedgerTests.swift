@@ -82,6 +82,40 @@ import Web
         #expect(started.hasEnded(loggedOut))
     }
 
+    /// Issue 49, L2: the check gave up once the newest event a worker read had expired, though
+    /// an older logout it had read still stood; a store restored from a copy older than both then
+    /// went unnoticed and the logged-out cookie opened pages after a reload. Now the newest event
+    /// still in force is compared, whatever the age of the newest.
+    @Test func aStoreBackFromAnOlderSnapshotIsNoticedAfterTheNewestEventExpired() throws {
+        let time = ManualClock(Date().timeIntervalSince1970)
+        let store = MemorySharedStore(clock: time.clock)
+        let resets = Resets()
+        let ledger = { (events: any Auth0Events) throws -> SessionLedger in
+            try SessionLedger(
+                store: store, retentionSeconds: 3600, secrets: [TestSettings.cookieSecret], clock: time.clock,
+                events: events)
+        }
+        let running = try ledger(resets)
+        running.startFollowing()
+        let before = store.snapshot()
+        let now = Int64(time.clock.now())
+        var lasting = session("auth0|k", csrf: "logged out, an hour to go")
+        lasting.createdAt = now - 10
+        running.endLogin(lasting)
+        #expect(eventually { running.lastRead.withLock { $0 } != nil }, "the first logout was not read back")
+        let first = running.lastRead.withLock { $0?.event }
+        var brief = session("auth0|l", csrf: "logged out, seconds to go")
+        brief.createdAt = now - 3590  // its entry stands ten seconds
+        running.endLogin(brief)
+        #expect(eventually { running.lastRead.withLock { $0?.event } != first }, "the second was not read back")
+        time.advance(30)  // the newest event read has expired; the first logout stands
+        store.restore(before)
+        #expect(eventually { resets.seen == [1] }, "rewritten: \(resets.seen)")
+        let started = try ledger(NoAuth0Events())
+        started.startFollowing()
+        #expect(started.hasEnded(lasting))
+    }
+
     /// Review 3, item 2, SQLite's way: the restored file numbers new events again from its own
     /// last one, so the next logout (another worker's) takes the number the follower already
     /// read; it was skipped. Now the follower sees another event at its place and reads the

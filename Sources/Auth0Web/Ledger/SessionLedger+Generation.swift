@@ -9,8 +9,8 @@ import Web
 /// afterwards would not. So a worker notices, and writes back every ended session it remembers
 /// that the log no longer holds:
 /// - a random generation mark beside the log: gone or changed, the log is new;
-/// - the newest event this worker read: no longer in the log at its place (or another there),
-///   the log went back. Checked with each page read (before the cursor moves past a log that
+/// - the newest event this worker read that is still in force (`LogAnchors`): no longer in the
+///   log at its place (or another there), the log went back. Checked with each page read (before the cursor moves past a log that
 ///   went back and on) and twice a second;
 /// - after the store was unreachable (a restart, a failover), the whole log is compared with
 ///   what this worker remembers, since its newest event may have come through while others'
@@ -47,12 +47,20 @@ extension SessionLedger {
         if written > 0 { events.ledgerStoreReset(rewritten: written) }
     }
 
-    /// True when the log no longer holds, at its place, the newest event this worker read (one
-    /// that has expired may have been trimmed: that says nothing).
+    /// True when the log no longer holds, at its place, the newest event this worker read that
+    /// is still in force (one that has expired may have been trimmed: that says nothing; an
+    /// older one still in force says what the newest no longer can).
     func logWentBack() throws(SharedStoreError) -> Bool {
-        guard let last = lastRead.withLock({ $0 }) else { return false }
-        guard EndedSessions.Entry(encoded: last.event).map({ $0.until > now() }) ?? false else { return false }
-        return try store.event(at: last.cursor) != last.event
+        let now = now()
+        guard let anchor = anchors.withLock({ $0.newestInForce(now: now) }) else { return false }
+        return try store.event(at: anchor.cursor) != anchor.event
+    }
+
+    /// Notes the last event of a page read from the log, at `cursor`.
+    func noteRead(_ event: [UInt8], at cursor: String) {
+        lastRead.withLock { $0 = (cursor, event) }
+        guard let until = EndedSessions.Entry(encoded: event)?.until else { return }
+        anchors.withLock { $0.read(event, at: cursor, until: until) }
     }
 
     /// The store's generation mark, made now if it has none (the first worker to add it wins).
@@ -68,18 +76,18 @@ extension SessionLedger {
     func rewriteLostEntries() throws(SharedStoreError) -> Int {
         var inLog = Set<[UInt8]>()
         var next: String?
-        var newest: (cursor: String, event: [UInt8])?
         logEntriesByExpiry.withLock { $0 = [:] }  // counted again, from the log's start
+        anchors.withLock { $0.removeAll() }
+        lastRead.withLock { $0 = nil }
         while true {
             let (read, after) = try store.events(after: next, wait: 0)
             next = after
             inLog.formUnion(read)
-            if let event = read.last, let after { newest = (after, event) }
+            if let event = read.last, let after { noteRead(event, at: after) }
             apply(read.compactMap(EndedSessions.Entry.init(encoded:)), fromLog: true)
             if read.count < type(of: store).pageSize { break }
         }
         cursor.withLock { $0 = next }
-        lastRead.withLock { $0 = newest }
         let lost = remembered.withLock { $0.live(now: now()) }.filter { !inLog.contains($0.encoded) }
         for entry in lost { try store.append(entry.encoded, keepUntil: Double(entry.until)) }
         return lost.count

@@ -36,8 +36,11 @@ public final class SessionLedger: Sendable {
     /// Whether the store answered last time, and the outage report when it does not.
     private let health: StoreHealth
     let cursor = Lock<String?>(nil)
-    /// The newest event read from the log and its cursor: still there, the log did not go back.
+    /// The newest event read from the log and its cursor.
     let lastRead = Lock<(cursor: String, event: [UInt8])?>(nil)
+    /// The events read that must still be in the log at their places while in force: if one is
+    /// not, the log went back.
+    let anchors = Lock(LogAnchors())
     private let following = Atomic<Bool>(false)
     /// Sessions this worker checked or holds back from checking, until when (see `claimRevalidation`).
     let revalidationClaims = Lock<[String: Double]>([:])
@@ -216,7 +219,7 @@ public final class SessionLedger: Sendable {
                 return true
             }
             cursor.withLock { $0 = next }
-            if let event = read.last, let next { lastRead.withLock { $0 = (next, event) } }
+            if let event = read.last, let next { noteRead(event, at: next) }
             apply(read.compactMap(EndedSessions.Entry.init(encoded:)), fromLog: true)
             try flushPending()
             if health.answeredAgain() {

@@ -64,7 +64,7 @@ import Web
         let browser = TestClient()
         try browser.logIn(stack, as: DemoUser.skippy)
         let app = try browser.get(stack.baseURL + "/announcements/")
-        #expect(app.status == 200 && app.body.contains("API 200: "), "\(app.body)")
+        #expect(app.status == 200 && MiniAppPage(app.body).announcements.count == 2, "\(app.body)")
         #expect(try stack.log("dev-tenant").contains("multi-resource token issued"))
     }
 

@@ -36,7 +36,9 @@ import Web
         let skippy = TestClient()
         try skippy.logIn(stack, as: DemoUser.skippy)
         let entered = try site.fetch("/announcements/", cookie: try cookie(of: skippy))
-        #expect(entered.status == 200 && entered.body.contains("API 200: "), "\(entered.status) \(entered.body)")
+        #expect(
+            entered.status == 200 && MiniAppPage(entered.body).announcements.count == 2,
+            "\(entered.status) \(entered.body)")
         let token = try stack.checkHeader("X-Auth-Access-Token", for: skippy, check: "/auth/check/announcements")
         #expect(token.utf8.count >= 12_000, "\(token.utf8.count) bytes")
         let gauge = Stack.sum(

@@ -34,8 +34,10 @@ import Web
         try skippy.logIn(stack, as: DemoUser.skippy)
         let cookie = try #require(skippy.cookieHeader(for: stack.baseURL + "/"))
         let entered = try site.fetch("/announcements/", cookie: cookie)
-        #expect(entered.status == 200 && entered.body.hasPrefix("Announcements for auth0|6489e0a1c2b3d4e5f6a7b8ca"))
-        #expect(entered.body.contains("API 200: "), "\(entered.body)")
+        let page = MiniAppPage(entered.body)
+        #expect(entered.status == 200 && page.title == "Announcements")
+        #expect(page.signedIn == MiniAppPage.loggedIn("skippy@example.com"))
+        #expect(page.announcements.count == 2, "\(entered.body)")
         #expect(entered.headers["strict-transport-security"]?.hasPrefix("max-age=63072000") == true)
         // Account asks for a second factor: the login link asks the provider for it.
         let stepUp = try site.fetch("/account/", cookie: cookie)
@@ -94,7 +96,7 @@ import Web
         let forged = [
             "X-Auth-User-Id: auth0|forged", "X-Auth-Email: forged@evil.example", "X-Auth-Name: Forged",
             "X-Auth-Assertion: forged.assertion.value", "X-Auth-Access-Token: forged-token",
-            "X-Auth-Login: https://evil.example/", "X-Auth-Refusal: forged",
+            "X-Auth-Login: https://evil.example/", "X-Auth-Refusal: forged", "X-Auth-Language: forged",
         ]
         let seen = try echoing.fetch(
             "/announcements/", cookie: try #require(skippy.cookieHeader(for: stack.baseURL + "/")), headers: forged)
@@ -109,6 +111,7 @@ import Web
         #expect(headers["x-auth-name"] == "skippy@example.com")
         #expect(headers["x-auth-assertion"]?.hasPrefix("eyJ") == true)
         #expect(headers["x-auth-access-token"]?.hasPrefix("eyJ") == true)
+        #expect(headers["x-auth-language"] == "en", "the product's language, for the app's pages")
         #expect(headers["x-auth-login"] == nil && headers["x-auth-refusal"] == nil)
         #expect(!seen.body.contains("forged") && !seen.body.contains("Forged") && !seen.body.contains("evil"))
     }

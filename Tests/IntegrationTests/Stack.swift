@@ -284,9 +284,11 @@ final class Stack: @unchecked Sendable {
             ) { $1 })
         for line in lines.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            try #require(fields.count == 6 || fields.count == 8)
+            try #require(fields.count == 9)
             let (name, audience, title, api, scope) = (fields[0], fields[1], fields[2], fields[4], fields[5])
-            let stepUp = fields.count == 8 ? ["--step-up", fields[6], "--claims", fields[7]] : []
+            let stepUp =
+                (fields[7].isEmpty ? [] : ["--claims", fields[7]])
+                + (fields[6].isEmpty ? [] : ["--step-up", fields[6]])
             var apiOption: [String] = []
             if !api.isEmpty {
                 let socket = runDir + "/api-\(name).sock"
@@ -302,7 +304,7 @@ final class Stack: @unchecked Sendable {
             try start(
                 "mini-" + name, "/usr/bin/python3",
                 [Stack.repoRoot + "/deploy/mini-app/mini_app.py", "--listen", "unix:" + socket, "--site", baseURL]
-                    + ["--audience", audience, "--title", title] + apiOption)
+                    + ["--audience", audience, "--title", title, "--title-zh", fields[8]] + apiOption)
             try waitForSocket(socket, log: "mini-" + name)
         }
     }

@@ -9,7 +9,10 @@ scope and, when the token lists them (Auth0's RBAC), its permissions.
   mini_api.py --listen unix:/path/api.sock|HOST:PORT --issuer https://TENANT/ --audience API_ID
               --scope read:things [--jwks URL] [--name TEXT] [--step-up mfa --claims NAMESPACE]
 
-Answers (RFC 6750): 200 with {"api", "sub", "scope", "permissions"}; 401 with
+Answers (RFC 6750): 200 with {"api", "sub", "scope", "permissions"} and what the scope it needs
+names: for read:announcements, "announcements" (each with a date, a title and a text in English
+and Chinese); for any other, "account" (the id the token speaks for, whether the person signed in
+with a second factor when --claims says where that is, and until when the token lasts); 401 with
 WWW-Authenticate: Bearer error="invalid_token" for a missing or refused token; 403 with
 error="insufficient_scope" for a token without the scope. With --step-up mfa it also asks for a
 second factor as RFC 9470 has it: a token whose NAMESPACE + "amr" claim (added by the provider's
@@ -30,6 +33,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mini_app import Keys, serve  # noqa: E402 (beside this file)
 
 socket.setdefaulttimeout(5)  # the key fetch has no timeout of its own
+
+
+# What the example Announcements API serves.
+ANNOUNCEMENTS = [
+    {"date": "2026-11-24",
+     "title": {"en": "Log out everywhere else", "zh": "在其他所有地方退出登录"},
+     "text": {"en": "“Your sessions” lists where you are logged in and ends the others with one button.",
+              "zh": "「你的会话」列出你登录的地方，一个按钮即可结束其他会话。"}},
+    {"date": "2026-11-20",
+     "title": {"en": "Your affirmation follows you", "zh": "你的肯定语随你而行"},
+     "text": {"en": "Your affirmation is kept in your profile, so every device you log in on shows it.",
+              "zh": "你的肯定语保存在你的资料中，你登录的每台设备都会显示它。"}},
+]
 
 
 class APIHandler(http.server.BaseHTTPRequestHandler):
@@ -54,8 +70,15 @@ class APIHandler(http.server.BaseHTTPRequestHandler):
         permissions = claims.get("permissions")
         if self.server.scope not in scopes or (permissions is not None and self.server.scope not in permissions):
             return self.refuse(403, "insufficient_scope", f"{self.server.scope} is needed")
-        self.answer(200, {"api": self.server.name, "sub": claims["sub"], "scope": claims.get("scope", ""),
-                          "permissions": permissions or []})
+        document = {"api": self.server.name, "sub": claims["sub"], "scope": claims.get("scope", ""),
+                    "permissions": permissions or []}
+        if self.server.scope == "read:announcements":
+            document["announcements"] = ANNOUNCEMENTS
+        else:
+            amr = claims.get(self.server.claims + "amr") if self.server.claims else None
+            document["account"] = {"id": claims["sub"], "expires": claims["exp"],
+                                   "second_factor": None if amr is None else "mfa" in amr}
+        self.answer(200, document)
 
     def refuse(self, status, error, description):
         challenge = f'Bearer error="{error}", error_description="{description.replace(chr(34), chr(39))}"'

@@ -17,20 +17,28 @@ make it hammer the site.
 --site is the product's APP_BASE_URL: the issuer is it with "/", the audience by default it
 with "/mini/" (the product's ASSERTION_AUDIENCE; a mini app of MINI_APPS_FILE: its
 assertion_audience, by default the site with its path), the keys by default at --site's
-/.well-known/jwks.json. --title names it in its answers (default "mini app"). With --api, a
-mini app of MINI_APPS_FILE with an "api" calls it (mini_api.py) as the person, with the access
-token nginx hands it in X-Auth-Access-Token (the product's check obtained it for this app's API
-alone), and shows the API's answer under its first line; when the API asks for stronger
+/.well-known/jwks.json. --title and --title-zh name it (default "mini app").
+
+Its pages are HTML in the product's look (the site's /static/app.css) and language: the product's
+check says which in X-Auth-Language (en or zh), so the two always agree. Each shows the app's
+title, who is logged in, what the app's API said as a person reads it, a link back to the product
+and Log out. With --api, a mini app of MINI_APPS_FILE with an "api" calls it (mini_api.py) as the
+person, with the access token nginx hands it in X-Auth-Access-Token (the product's check obtained
+it for this app's API alone): the announcements, or the account's details; a refused token, a
+missing permission or a silent API is a sentence and the way on. When the API asks for stronger
 authentication (RFC 9470: 401, error="insufficient_user_authentication" with acr_values and/or
 max_age), it sends the browser to the product's login with them, to come back to this page.
 """
 import argparse
+import html
 import http.client
 import http.server
+import json
 import os
 import re
 import socket
 import socketserver
+import sys
 import threading
 import time
 import urllib.parse
@@ -41,14 +49,62 @@ import jwt
 socket.setdefaulttimeout(5)
 
 
+WORDS = {
+    "en": {
+        "logged_in": "Logged in as {name} ({email})",
+        "back": "Back to Metadata demo",
+        "log_out": "Log out",
+        "no_announcements": "There are no announcements for you.",
+        "account_id": "Account ID",
+        "permissions": "Permissions",
+        "none": "none",
+        "second_factor": "Signed in with a second factor",
+        "yes": "Yes",
+        "no": "No",
+        "access_until": "Access until",
+        "service": "Service",
+        "token_refused": "{title} could not confirm your sign-in with its service. Log in again to go on.",
+        "log_in_again": "Log in again",
+        "not_permitted": "Your account may not use this part of {title}.",
+        "service_silent": "{title}'s service is not answering right now. Try again in a moment.",
+        "unconfirmed_title": "Who you are could not be confirmed",
+        "unconfirmed": "Open this page from Metadata demo while logged in.",
+        "open_from_site": "Open Metadata demo",
+    },
+    "zh": {
+        "logged_in": "已登录：{name}（{email}）",
+        "back": "返回 Metadata demo",
+        "log_out": "退出登录",
+        "no_announcements": "目前没有给你的公告。",
+        "account_id": "帐户 ID",
+        "permissions": "权限",
+        "none": "无",
+        "second_factor": "登录时使用了第二重验证",
+        "yes": "是",
+        "no": "否",
+        "access_until": "访问有效期至",
+        "service": "服务",
+        "token_refused": "「{title}」无法向它的服务确认你的登录。请重新登录后继续。",
+        "log_in_again": "重新登录",
+        "not_permitted": "你的帐户不能使用「{title}」的这一部分。",
+        "service_silent": "「{title}」的服务暂时没有响应。请稍后再试。",
+        "unconfirmed_title": "无法确认你的身份",
+        "unconfirmed": "请在登录 Metadata demo 后从那里打开此页面。",
+        "open_from_site": "打开 Metadata demo",
+    },
+}
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "mini-app"
     sys_version = ""
 
     def do_GET(self):
+        language = self.headers.get("X-Auth-Language", "")
+        self.language = language if language in WORDS else "en"
         token = self.headers.get("X-Auth-Assertion")
         if not token:
-            return self.answer(401, "no identity assertion\n")
+            return self.unconfirmed("no identity assertion")
         try:
             key = self.server.keys.key_for(token)
             claims = jwt.decode(token, key, algorithms=["ES256"], audience=self.server.audience,
@@ -56,15 +112,95 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                 options={"require": ["iss", "aud", "sub", "iat", "exp", "jti", "sid"]})
             self.server.seen.use(claims["jti"], claims["exp"])
         except (jwt.PyJWTError, OSError) as error:
-            return self.answer(401, f"identity assertion refused: {error}\n")
-        text = f"{self.server.title} for {claims['sub']} ({claims.get('email', '')})\n"
+            return self.unconfirmed(f"identity assertion refused: {error}")
+        said = self.say("logged_in", name=claims.get("name", ""), email=claims.get("email", ""))
+        parts = [f'<p class="signed-in">{said}</p>']
         if self.server.api:
-            status, said, challenge = call_api(self.server.api, self.headers.get("X-Auth-Access-Token", ""))
+            status, answer, challenge = call_api(self.server.api, self.headers.get("X-Auth-Access-Token", ""))
             step_up = step_up_asked(status, challenge)
             if step_up is not None:
                 return self.step_up(step_up)
-            text += f"API {status}: {said}\n"
-        self.answer(200, text)
+            parts.append(self.api_part(status, answer))
+        self.page(200, self.title(), parts)
+
+    def title(self):
+        return self.server.titles.get(self.language) or self.server.titles["en"]
+
+    def say(self, key, **values):
+        """The words of `key` in the page's language, every value escaped."""
+        return WORDS[self.language][key].format(**{name: html.escape(str(value)) for name, value in values.items()})
+
+    def api_part(self, status, answer):
+        """What the API said, as a person reads it; an error is a sentence and the way on."""
+        title = self.title()
+        if status == 200 and isinstance(answer, dict):
+            if "announcements" in answer:
+                return self.announcements(answer["announcements"])
+            return self.account(answer)
+        if status == 401:
+            login = "/login?" + urllib.parse.urlencode([("returnTo", self.path)])
+            return (f'<p class="notice notice-error" role="alert">{self.say("token_refused", title=title)}</p>'
+                    f'<p><a class="button" href="{html.escape(login)}">{self.say("log_in_again")}</a></p>')
+        if status == 403:
+            return f'<p class="notice notice-error" role="alert">{self.say("not_permitted", title=title)}</p>'
+        return f'<p class="notice notice-error" role="alert">{self.say("service_silent", title=title)}</p>'
+
+    def announcements(self, items):
+        if not items:
+            return f'<p>{self.say("no_announcements")}</p>'
+        shown = []
+        for item in items:
+            heading = html.escape(item.get("title", {}).get(self.language, ""))
+            text = html.escape(item.get("text", {}).get(self.language, ""))
+            date = html.escape(item.get("date", ""))
+            shown.append(f'<li class="item"><h2>{heading}</h2><p class="times">'
+                         f'<time datetime="{date}">{date}</time></p><p>{text}</p></li>')
+        return '<ul class="items">' + "".join(shown) + "</ul>"
+
+    def account(self, answer):
+        details = answer.get("account", {})
+        permissions = ", ".join(answer.get("permissions") or []) or self.say("none")
+        rows = [(self.say("account_id"), details.get("id", answer.get("sub", ""))),
+                (self.say("permissions"), permissions)]
+        if details.get("second_factor") is not None:
+            rows.append((self.say("second_factor"), self.say("yes" if details["second_factor"] else "no")))
+        if details.get("expires"):
+            until = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(details["expires"]))
+            rows.append((self.say("access_until"), until))
+        rows.append((self.say("service"), answer.get("api", "")))
+        shown = "".join(f"<dt>{name}</dt><dd>{html.escape(str(value))}</dd>" for name, value in rows)
+        return f'<dl class="details">{shown}</dl>'
+
+    def unconfirmed(self, reason):
+        """401: the request did not come through the product's check (or its assertion failed)."""
+        print(f"mini_app: refused a request: {reason}", file=sys.stderr, flush=True)
+        self.page(401, self.say("unconfirmed_title"), [
+            f'<p class="notice notice-error" role="alert">{self.say("unconfirmed")}</p>',
+        ], links=False)
+
+    def page(self, status, title, parts, links=True):
+        back = ""
+        if links:
+            back = (f'<div class="row"><a class="button" href="/">{self.say("back")}</a>'
+                    f'<a class="button" href="/logout">{self.say("log_out")}</a></div>')
+        else:
+            back = f'<p><a class="button" href="/">{self.say("open_from_site")}</a></p>'
+        body = (f'<!doctype html>\n<html lang="{self.language}">\n<head>\n<meta charset="utf-8">\n'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                f'<title>{html.escape(title)}</title>\n<link rel="stylesheet" href="/static/app.css">\n'
+                '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">\n</head>\n<body>\n'
+                f'<main class="screen">\n<h1 class="title">{html.escape(title)}</h1>\n'
+                + "\n".join(parts) + f"\n{back}\n</main>\n</body>\n</html>\n").encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy",
+                         "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
+                         "form-action 'self'; frame-ancestors 'none'")
+        self.end_headers()
+        self.wfile.write(body)
 
     def step_up(self, asked):
         """To the product's login, asking what the API asked, and back to this page after."""
@@ -73,14 +209,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Location", "/login?" + query)
         self.send_header("Content-Length", "0")
         self.end_headers()
-
-    def answer(self, status, text):
-        body = text.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass  # nginx logs the requests; a unix peer has no address to print
@@ -152,7 +280,7 @@ def step_up_asked(status, challenge):
 
 
 def call_api(api, token):
-    """GET / of the API with the person's token: its status, its answer's text, its challenge."""
+    """GET / of the API with the person's token: its status, its answer (JSON), its challenge."""
     if api.startswith("unix:"):
         connection = UnixHTTPConnection(api[len("unix:"):])
     else:
@@ -162,9 +290,13 @@ def call_api(api, token):
         connection.request("GET", "/", headers={"Authorization": f"Bearer {token}"} if token else {})
         answer = connection.getresponse()
         challenge = answer.getheader("WWW-Authenticate", "")
-        return answer.status, answer.read().decode(errors="replace").strip(), challenge
-    except OSError as error:
-        return 502, f"the API did not answer ({error})", ""
+        try:
+            document = json.loads(answer.read())
+        except ValueError:
+            document = None
+        return answer.status, document, challenge
+    except OSError:
+        return 502, None, ""
     finally:
         connection.close()
 
@@ -204,6 +336,7 @@ def main():
     parser.add_argument("--audience")
     parser.add_argument("--jwks")
     parser.add_argument("--title", default="mini app")
+    parser.add_argument("--title-zh")
     parser.add_argument("--api")
     args = parser.parse_args()
     site = args.site.rstrip("/")
@@ -212,7 +345,7 @@ def main():
     server.audience = args.audience or site + "/mini/"
     server.keys = Keys(args.jwks or site + "/.well-known/jwks.json")
     server.seen = SeenAssertions()
-    server.title = args.title
+    server.titles = {"en": args.title, "zh": args.title_zh or args.title}
     server.api = args.api
     server.serve_forever()
 

@@ -56,8 +56,8 @@ public final class Pages: Sendable {
     /// `flash` is a one-time confirmation ("Affirmation saved."). Without `metadataOffered` (a
     /// provider that is not Auth0 keeps no metadata) a sentence saying so stands for the form.
     public func profile(
-        _ session: Session, metadataOffered: Bool, typed: String? = nil, saveError: Words? = nil, flash: Flash? = nil,
-        status: Int = 200
+        _ session: Session, metadataOffered: Bool, miniApps: [MiniAppLink] = [], typed: String? = nil,
+        saveError: Words? = nil, flash: Flash? = nil, status: Int = 200
     ) -> Response {
         let picture = session.profile.picture
         var context: TemplateContext = [
@@ -67,6 +67,17 @@ public final class Pages: Sendable {
             "csrf": .text(session.csrfToken), "affirmation": .text(typed ?? session.metadata.affirmation),
             "metadataOffered": .flag(metadataOffered),
         ]
+        if !miniApps.isEmpty {
+            context["hasMiniApps"] = .flag(true)
+            context["miniApps"] = .list(
+                miniApps.map { app in
+                    [
+                        "title": .text(app.title), "path": .text(app.path),
+                        "secondFactor": .flag(app.asksSecondFactor),
+                        "loginAgain": .flag(app.asksLoginAgain && !app.asksSecondFactor),
+                    ]
+                })
+        }
         if let flash { context["flash"] = .text(say(flash: flash)) }
         if let saveError { context["saveError"] = .text(say(saveError.key, saveError.arguments)) }
         if let announcement = session.metadata.announcement {

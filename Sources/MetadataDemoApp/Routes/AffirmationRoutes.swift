@@ -17,8 +17,8 @@ extension Routes {
         }
         try checkForm(form, context)
         if saving && text.count > Pages.affirmationLimit {
-            return context.pages.profile(
-                session, metadataOffered: services.metadata.isOffered, typed: typed,
+            return profilePage(
+                session, context, typed: typed,
                 saveError: Words("save.too_long", ["limit": String(Pages.affirmationLimit)]), status: 400)
         }
         do {
@@ -38,9 +38,8 @@ extension Routes {
         } catch let error as any HTTPResponseError {
             // The tenant's trouble: the person stays logged in and sees why, with their text.
             context.log(.warning, "affirmation call failed", ["error": "\(error)"])
-            return context.pages.profile(
-                context.session ?? session, metadataOffered: services.metadata.isOffered, typed: typed,
-                saveError: Words(error), status: error.status)
+            return profilePage(
+                context.session ?? session, context, typed: typed, saveError: Words(error), status: error.status)
         }
     }
 

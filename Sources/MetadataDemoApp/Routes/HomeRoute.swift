@@ -9,7 +9,6 @@ extension Routes {
             return context.pages.welcome(
                 titleKey: context.endedSessionHere ? "page.logged_out.title" : "page.welcome.title")
         }
-        return context.pages.profile(
-            session, metadataOffered: services.metadata.isOffered, flash: context.takeFlash())
+        return profilePage(session, context, flash: context.takeFlash())
     }
 }

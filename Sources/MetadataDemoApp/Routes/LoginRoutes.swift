@@ -86,9 +86,7 @@ extension Routes {
             case .notSaved(let text, let error):
                 // The save still failed: the page shows the text they typed, nothing lost.
                 context.log(.warning, "save after login failed", ["error": "\(error)"])
-                response = context.pages.profile(
-                    login.session, metadataOffered: services.metadata.isOffered, typed: text, saveError: Words(error),
-                    status: 503)
+                response = profilePage(login.session, context, typed: text, saveError: Words(error), status: 503)
             }
         } catch {
             context.log(.warning, "login failed", ["reason": error.code.rawValue, "detail": error.detail])

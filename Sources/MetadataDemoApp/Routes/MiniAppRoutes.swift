@@ -6,9 +6,10 @@ import Web
 extension Routes {
     /// `GET /auth/check/NAME`, for nginx `auth_request` in the app's location: 401 with the login
     /// link for a visitor, 403 (and a log line naming the rule) for a person the app's rules keep
-    /// out, else 204 with who they are, an identity assertion for this app's audience alone and,
-    /// for an app with an API, the person's access token for that API (`X-Auth-Access-Token`,
-    /// which nginx passes to this app only). A token this worker remembers is answered on a page
+    /// out, else 204 with who they are, an identity assertion for this app's audience alone, the
+    /// language of the product's pages (`X-Auth-Language`: `en` or `zh`) and, for an app with an
+    /// API, the person's access token for that API (`X-Auth-Access-Token`, which nginx passes to
+    /// this app only). A token this worker remembers is answered on a page
     /// thread; finding one in the store or at the tenant waits.
     func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         guard var session = context.session else { return Routes.loginNeeded(context) }
@@ -29,6 +30,8 @@ extension Routes {
         let assertion = try? services.assertions?.assertion(for: session, audience: app.assertionAudience)
         var response = Routes.admitted(session, assertion: assertion)
         if let token { response.add("X-Auth-Access-Token", token.value) }
+        // The app speaks the language the product's pages do, so the two always agree.
+        response.add("X-Auth-Language", context.language.rawValue)
         return fitting(response, of: app, context)
     }
 

@@ -1,0 +1,50 @@
+import Auth0Web
+import Web
+
+extension Routes {
+    /// The logged-in page of `session`, with the mini apps its person may open.
+    func profilePage(
+        _ session: Session, _ context: RequestContext, typed: String? = nil, saveError: Words? = nil,
+        flash: Flash? = nil, status: Int = 200
+    ) -> Response {
+        context.pages.profile(
+            session, metadataOffered: services.metadata.isOffered, miniApps: miniAppLinks(for: session, context),
+            typed: typed, saveError: saveError, flash: flash, status: status)
+    }
+
+    /// The mini apps `session`'s person may open, in the file's order, each by its title in the
+    /// page's language. Judged from what the session holds and, for a rule only a token settles, the
+    /// token this worker remembers: no call to the provider or the store. An app whose rules keep
+    /// the person out is not offered (a door shown only to be refused); one that will ask them to
+    /// log in again with a second factor says so.
+    func miniAppLinks(for session: Session, _ context: RequestContext) -> [MiniAppLink] {
+        guard !services.miniApps.apps.isEmpty else { return [] }
+        let now = Int64(services.clock.now())
+        return services.miniApps.apps.compactMap { app in
+            guard app.firstUnmetRule(for: session) == nil else { return nil }
+            if let api = app.api, app.rules.contains(where: \.needsToken),
+                let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes),
+                app.firstUnmetRule(for: session, token: token) != nil
+            {
+                return nil
+            }
+            let stepUp = app.isAuthenticatedEnough(session, now: now) ? nil : app.authentication
+            return MiniAppLink(
+                title: app.titles[context.language] ?? app.name, path: app.path,
+                asksSecondFactor: stepUp?.acrValues?.contains(StepUp.multiFactorPolicy) ?? false,
+                asksLoginAgain: stepUp != nil)
+        }
+    }
+}
+
+/// A mini app as the logged-in page offers it.
+public struct MiniAppLink: Sendable, Equatable {
+    /// Its title in the page's language.
+    public let title: String
+    /// Where it is served.
+    public let path: String
+    /// Opening it will ask for a second factor first.
+    public let asksSecondFactor: Bool
+    /// Opening it will ask the person to log in again first (a second factor, or a recent login).
+    public let asksLoginAgain: Bool
+}

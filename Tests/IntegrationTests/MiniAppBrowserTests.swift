@@ -97,6 +97,87 @@ import Web
         }
     }
 
+    /// What the logged-in page offers under "Your apps", each entry's text.
+    private func offeredApps() throws -> [String] {
+        try browser.execute(
+            "return Array.from(document.querySelectorAll('.mini-apps li')).map(e => e.textContent.trim());"
+        ).array?.compactMap(\.string) ?? []
+    }
+
+    private func expectNoViolations(_ screen: String) throws {
+        try browser.screenshot(screen)
+        let found = try violations()
+        #expect(found.isEmpty, "\(screen): \(found.joined(separator: "\n"))")
+    }
+
+    /// Issue 52: the superapp a person sees. The logged-in page lists the apps they may open, by
+    /// their titles in the page's language (Account saying it will ask for a second factor); each
+    /// opens by clicking, reads as a page in the same language, and leads back; Account's second
+    /// factor is asked on the way and then no longer announced. axe finds nothing on any of them.
+    @Test(arguments: ["en", "zh"]) func aPersonOpensEachOfTheirAppsFromTheLoggedInPage(language: String) throws {
+        let words =
+            language == "en"
+            ? (
+                apps: "Your apps", home: "You’re logged in!", announcements: "Announcements", account: "Account",
+                secondFactor: "(asks for a second factor)", first: "Log out everywhere else", accountID: "Account ID",
+                back: "Back to Metadata demo"
+            )
+            : (
+                apps: "你的应用", home: "你已登录！", announcements: "公告", account: "帐户", secondFactor: "（需要第二重验证）",
+                first: "在其他所有地方退出登录", accountID: "帐户 ID", back: "返回 Metadata demo"
+            )
+        do {
+            try logInFirst(in: language)
+            #expect(try browser.text("#mini-apps-heading") == words.apps)
+            let offered = try offeredApps()
+            #expect(offered.first == words.announcements, "\(offered)")
+            #expect(offered.contains { $0.hasPrefix(words.account) && $0.hasSuffix(words.secondFactor) }, "\(offered)")
+            try expectNoViolations("superapp-logged-in-\(language)")
+
+            try browser.click(".mini-apps a[href='/announcements/']")
+            try browser.wait("Announcements") { try browser.text("h1") == words.announcements }
+            #expect(try browser.text(".items h2") == words.first)
+            #expect(try browser.attribute("html", "lang") == language)
+            try expectNoViolations("superapp-announcements-\(language)")
+            #expect(try browser.text("a.button[href='/']") == words.back)
+            try browser.click("a.button[href='/']")
+            try browser.wait("the logged-in page") { try browser.text("h1") == words.home }
+
+            try browser.click(".mini-apps a[href='/account/']")
+            try browser.wait("the code page") { try browser.findAll("form[action='/u/mfa']").count == 1 }
+            try enterTheCode()
+            try browser.wait("Account") { try browser.text("h1") == words.account }
+            #expect(try browser.text(".details dt") == words.accountID)
+            #expect(try browser.text(".details dd") == "auth0|6489e0a1c2b3d4e5f6a7b8ca")
+            try expectNoViolations("superapp-account-\(language)")
+            try browser.click("a.button[href='/']")
+            try browser.wait("the logged-in page") { try browser.text("h1") == words.home }
+            #expect(try offeredApps().contains(words.account), "the second factor is no longer announced")
+            try browser.open(stack.baseURL + "/account/")
+            try browser.click("a.button[href='/logout']")
+            try browser.wait("the product's logout") { try browser.currentURL() == stack.baseURL + "/logout" }
+        } catch {
+            browser.recordFailure("superapp-\(language)")
+            throw error
+        }
+    }
+
+    /// Issue 52: a person the rules keep out of an app is not offered it (randomuser's metadata does
+    /// not turn Announcements on); the apps they may open are.
+    @Test func aPersonTheRulesKeepOutIsNotOfferedTheApp() throws {
+        do {
+            try browser.open(stack.baseURL + "/lang/en")
+            try logIn(DemoUser.random, at: "/login")
+            try browser.wait("the logged-in page") { try browser.currentURL() == stack.baseURL + "/" }
+            let offered = try offeredApps()
+            #expect(!offered.contains("Announcements") && offered.contains { $0.hasPrefix("Account") }, "\(offered)")
+            #expect(try browser.findAll(".mini-apps a[href='/announcements/']").isEmpty)
+        } catch {
+            browser.recordFailure("superapp-kept-out")
+            throw error
+        }
+    }
+
     /// Account needs a second factor: the tenant's one-time-code page, in the person's language,
     /// refuses a wrong code and, given the right one, brings them back to the page they asked for;
     /// axe finds nothing on it.

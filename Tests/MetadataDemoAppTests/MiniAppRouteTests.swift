@@ -98,6 +98,33 @@ import Web
         #expect(allowed.status == 303 && allowed.header("Location") == "/announcements/")
     }
 
+    /// Issue 52: the logged-in page lists the apps the person may open, by their titles in the
+    /// page's language, and not one the rules keep them out of.
+    @Test func theLoggedInPageOffersTheAppsThePersonMayOpen() throws {
+        let everything = TestHTML.text(try get("/", as: person(flags: ["display_announcement"], roles: ["staff"])))
+        #expect(
+            everything.contains("Your apps") && everything.contains("Announcements")
+                && everything.contains("Staff room"))
+        let some = try get("/", as: person(flags: ["display_announcement"]))
+        let html = String(decoding: some.body, as: UTF8.self)
+        #expect(html.contains(#"<a href="/announcements/">Announcements</a>"#), "\(html)")
+        #expect(!html.contains("/staff/"), "a door the rules keep shut is not shown")
+        let chinese = String(
+            decoding: try get("/", as: person(roles: ["staff"]), language: "zh-CN").body, as: UTF8.self)
+        #expect(chinese.contains("你的应用") && chinese.contains(#"<a href="/staff/">员工室</a>"#))
+        #expect(!chinese.contains("/announcements/"))
+        let none = TestHTML.text(try get("/", as: person()))
+        #expect(!none.contains("Your apps"), "no list when the person may open none")
+    }
+
+    /// The check tells the app the language the product's pages speak, so the two agree.
+    @Test func theCheckSaysThePagesLanguage() throws {
+        let english = try get("/auth/check/announcements", as: person(flags: ["display_announcement"]))
+        #expect(english.header("X-Auth-Language") == "en")
+        let chinese = try get("/auth/check/announcements", as: person(flags: ["display_announcement"]), language: "zh")
+        #expect(chinese.header("X-Auth-Language") == "zh")
+    }
+
     @Test func anAppNotConfiguredHasNoDoor() throws {
         #expect(try get("/auth/check/other", as: person()).status == 404)
         #expect(try get("/auth/refused/other", as: person()).status == 404)

@@ -72,7 +72,7 @@ public final class Pages: Sendable {
             context["miniApps"] = .list(
                 miniApps.map { app in
                     [
-                        "title": .text(app.title), "path": .text(app.path),
+                        "appTitle": .text(app.title), "appPath": .text(app.path),
                         "secondFactor": .flag(app.asksSecondFactor),
                         "loginAgain": .flag(app.asksLoginAgain && !app.asksSecondFactor),
                     ]

@@ -38,6 +38,11 @@ public struct StepUp: Sendable, Equatable {
     private static let uriMarks: Set<UInt8> = Set(":/?#[]@!$&'()*+,;=%".utf8)
 
     /// The `/authorize` (and `/login`) parameters that ask for it.
+    /// True when it asks for the multi-factor policy (a second factor).
+    public var asksMultiFactor: Bool {
+        acrValues?.split(separator: " ").contains(Substring(Self.multiFactorPolicy)) ?? false
+    }
+
     public var parameters: [(String, String)] {
         var pairs: [(String, String)] = []
         if let maxAge { pairs.append(("max_age", String(maxAge))) }

@@ -17,6 +17,11 @@ public struct MiniApp: Sendable, Equatable {
     public let api: MiniAppAPI?
     /// The authentication it needs (a recent login, a second factor); nil: any login.
     public let authentication: StepUp?
+    /// Whether `authentication` asks for a second factor, worked out once (the logged-in page
+    /// says so beside the app).
+    public let asksSecondFactor: Bool
+    /// Whether a rule only the app's API token settles is among `rules`.
+    let hasTokenRules: Bool
 
     /// A mini app with these values.
     public init(
@@ -30,6 +35,8 @@ public struct MiniApp: Sendable, Equatable {
         self.path = path
         self.assertionAudience = assertionAudience
         self.rules = rules
+        asksSecondFactor = authentication?.asksMultiFactor ?? false
+        hasTokenRules = rules.contains(where: \.needsToken)
     }
 
     /// True when `session`'s login meets the authentication this app needs at `now`.

@@ -22,17 +22,16 @@ extension Routes {
         let now = Int64(services.clock.now())
         return services.miniApps.apps.compactMap { app in
             guard app.firstUnmetRule(for: session) == nil else { return nil }
-            if let api = app.api, app.rules.contains(where: \.needsToken),
+            if let api = app.api, app.hasTokenRules,
                 let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes),
                 app.firstUnmetRule(for: session, token: token) != nil
             {
                 return nil
             }
-            let stepUp = app.isAuthenticatedEnough(session, now: now) ? nil : app.authentication
+            let asksLogin = app.authentication != nil && !app.isAuthenticatedEnough(session, now: now)
             return MiniAppLink(
                 title: app.titles[context.language] ?? app.name, path: app.path,
-                asksSecondFactor: stepUp?.acrValues?.contains(StepUp.multiFactorPolicy) ?? false,
-                asksLoginAgain: stepUp != nil)
+                asksSecondFactor: asksLogin && app.asksSecondFactor, asksLoginAgain: asksLogin)
         }
     }
 }

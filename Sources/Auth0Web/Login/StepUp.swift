@@ -8,12 +8,22 @@ public struct StepUp: Sendable, Equatable {
     public var maxAge: Int64?
     /// The authentication context classes asked for, space-separated (Auth0's multi-factor
     /// policy among them).
-    public var acrValues: String?
+    public var acrValues: String? {
+        didSet { asked = Self.classes(acrValues) }
+    }
+    /// `acrValues` split once: a mini app's check and the logged-in page ask `isMet` on every
+    /// request, and splitting a `String` by `Character` each time cost more than the rest of it.
+    private var asked: [String]
 
     /// A step-up asking for these; nil values ask nothing.
     public init(maxAge: Int64? = nil, acrValues: String? = nil) {
         self.maxAge = maxAge
         self.acrValues = acrValues
+        asked = Self.classes(acrValues)
+    }
+
+    private static func classes(_ acrValues: String?) -> [String] {
+        acrValues.map { $0.split(separator: " ").map(String.init) } ?? []
     }
 
     /// Auth0's multi-factor policy: the ID token then says it as `acr`, and `mfa` in `amr`.
@@ -37,12 +47,10 @@ public struct StepUp: Sendable, Equatable {
 
     private static let uriMarks: Set<UInt8> = Set(":/?#[]@!$&'()*+,;=%".utf8)
 
-    /// The `/authorize` (and `/login`) parameters that ask for it.
     /// True when it asks for the multi-factor policy (a second factor).
-    public var asksMultiFactor: Bool {
-        acrValues?.split(separator: " ").contains(Substring(Self.multiFactorPolicy)) ?? false
-    }
+    public var asksMultiFactor: Bool { asked.contains(Self.multiFactorPolicy) }
 
+    /// The `/authorize` (and `/login`) parameters that ask for it.
     public var parameters: [(String, String)] {
         var pairs: [(String, String)] = []
         if let maxAge { pairs.append(("max_age", String(maxAge))) }
@@ -58,8 +66,7 @@ public struct StepUp: Sendable, Equatable {
         if let maxAge {
             guard let authTime, now - authTime <= maxAge + 60 else { return false }
         }
-        guard let acrValues else { return true }
-        let asked = acrValues.split(separator: " ").map(String.init)
+        guard acrValues != nil else { return true }
         if let acr, !asked.contains(acr) { return false }
         let secondFactorShown = asked.contains(Self.multiFactorPolicy) && amr.contains("mfa")
         let classShown = acr.map { $0 != Self.multiFactorPolicy } ?? false

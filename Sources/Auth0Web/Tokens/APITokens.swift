@@ -123,14 +123,16 @@ public final class APITokens: Sendable {
     }
 
     /// What names one login's token for one API and set of scopes (in any order) in this worker's
-    /// memory: the login's own id (random per login: two logins of one person in one second, the
-    /// second with a second factor, never share a token), the API and the scopes.
+    /// memory: the login's own random token (two logins of one person in one second, the second
+    /// with a second factor, never share a token; read as it is, since a page asks this on every
+    /// view and the login's public id is a digest of it), the API and the scopes.
     static func memoKey(_ session: Session, _ audience: String, _ scopes: [String]) -> String {
-        session.publicID + "\u{0}" + audience + "\u{0}" + scopes.sorted().joined(separator: " ")
+        let scope = scopes.count == 1 ? scopes[0] : scopes.sorted().joined(separator: " ")
+        return session.csrfToken + "\u{0}" + audience + "\u{0}" + scope
     }
 
-    /// The store's key for a memory key: a digest, so neither the login nor the API is readable
-    /// in the store.
+    /// The store's key for a memory key: a digest, so neither the login's token nor the API is
+    /// readable in the store.
     static func key(_ memoKey: String) -> String {
         "api-token:" + Base64URL.encode(SHA256.hash(Array(memoKey.utf8)))
     }

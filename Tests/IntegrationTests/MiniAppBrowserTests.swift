@@ -60,9 +60,7 @@ import Web
             try browser.wait("the refusal page") { try browser.text("h1") == words.title }
             #expect(try browser.currentURL() == stack.baseURL + "/announcements/")
             #expect(try browser.text(".notice") == words.says)
-            try browser.screenshot("mini-app-refused-\(language)")
-            let found = try violations()
-            #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+            try expectNoViolations("mini-app-refused-\(language)")
             // The way on is the product's own page, where the person is still logged in.
             try browser.click("a.button")
             try browser.wait("the logged-in page") { try browser.currentURL() == stack.baseURL + "/" }
@@ -102,12 +100,6 @@ import Web
         try browser.execute(
             "return Array.from(document.querySelectorAll('.mini-apps li')).map(e => e.textContent.trim());"
         ).array?.compactMap(\.string) ?? []
-    }
-
-    private func expectNoViolations(_ screen: String) throws {
-        try browser.screenshot(screen)
-        let found = try violations()
-        #expect(found.isEmpty, "\(screen): \(found.joined(separator: "\n"))")
     }
 
     /// Issue 52: the superapp a person sees. The logged-in page lists the apps they may open, by
@@ -188,9 +180,7 @@ import Web
             try browser.open(stack.baseURL + "/account/profile?x=1")
             try browser.wait("the code page") { try browser.findAll("form[action='/u/mfa']").count == 1 }
             #expect(try browser.text("h1") == heading)
-            try browser.screenshot("mini-app-mfa-\(language)")
-            let found = try violations()
-            #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+            try expectNoViolations("mini-app-mfa-\(language)")
             try browser.type("000000", into: "#code")
             try browser.click("button[value=verify]")
             try browser.wait("the wrong code's message") { try browser.findAll(".error").count == 1 }

@@ -37,6 +37,13 @@ class StackInBrowser {
         return list.compactMap(\.string)
     }
 
+    /// Saves the current page as `screen` and expects axe to find nothing on it.
+    func expectNoViolations(_ screen: String) throws {
+        try browser.screenshot(screen)
+        let found = try violations()
+        #expect(found.isEmpty, "\(screen): \(found.joined(separator: "\n"))")
+    }
+
     /// Waits for the browser to reach the dev tenant's login page.
     func waitForTenantLogin() throws {
         try browser.wait("the tenant's login page") {

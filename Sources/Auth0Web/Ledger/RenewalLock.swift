@@ -92,7 +92,7 @@ final class RenewalLock: Sendable {
         var newest: String?
         let settled = Int64(clock.now() - settledAfter)
         for _ in 0..<Self.longestChain {
-            let name = "rotated:" + Base64URL.encode(key)
+            let name = Self.rotationName(key)
             guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
                 let opened = rotations.open(text, name: name), opened.issuedAt <= settled,
                 let next = String(validating: opened.payload, as: UTF8.self)
@@ -106,8 +106,11 @@ final class RenewalLock: Sendable {
     /// Rotations followed at most: each is a check whose cookie never reached the browser.
     static let longestChain = 16
 
+    /// The store's key of the pointer from the refresh token whose digest is `key`.
+    private static func rotationName(_ key: [UInt8]) -> String { "rotated:" + Base64URL.encode(key) }
+
     private func keepRotation(of key: [UInt8], to next: String) {
-        let name = "rotated:" + Base64URL.encode(key)
+        let name = Self.rotationName(key)
         do {
             let sealed = try rotations.seal(Array(next.utf8), name: name, lifetime: Int64(rotationMemorySeconds) + 1)
             try store.set(name, Array(sealed.utf8), ttl: rotationMemorySeconds)

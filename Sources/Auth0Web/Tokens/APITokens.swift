@@ -11,6 +11,8 @@ public struct APIToken: Sendable, Equatable {
     public let expiresAt: Int64
     /// Its `permissions` claim (Auth0's RBAC with "Add Permissions in the Access Token").
     public let permissions: [String]
+    /// Its `scope` claim: what it grants.
+    public let scopes: Set<String>
 }
 
 /// Why no token for a mini app's API could be handed on.
@@ -18,7 +20,8 @@ public struct APITokenUnavailable: Error, Equatable {
     /// `audience_mismatch` (the provider answered with a token for another audience: Auth0 does
     /// so, silently, for an API no Multi-Resource Refresh Token policy names), `scope_not_granted`
     /// (the token lacks a scope asked for: with RBAC, one the person does not hold),
-    /// `no_refresh_token` (the login has none), or the token endpoint's failure code.
+    /// `scope_not_asked` (it grants an API scope the app did not ask for), `no_refresh_token` (the
+    /// login has none), or the token endpoint's failure code.
     public let reason: String
 }
 
@@ -107,11 +110,12 @@ public final class APITokens: Sendable {
             throw APITokenUnavailable(reason: forAudience ? "scope_not_granted" : "audience_mismatch")
         }
         // A token that can do more than the app asked for is not handed to it either.
-        guard Self.apiScopes(of: tokens.accessToken).isSubset(of: scopes) else {
+        guard token.scopes.subtracting(Self.openIDScopes).isSubset(of: scopes) else {
             throw APITokenUnavailable(reason: "scope_not_asked")
         }
         token = APIToken(
-            value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions)
+            value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions,
+            scopes: token.scopes)
         let memoName = Self.memoKey(session, audience, scopes)
         let name = Self.key(memoName)
         let ttl = token.expiresAt - now - Self.marginSeconds
@@ -137,12 +141,7 @@ public final class APITokens: Sendable {
         "api-token:" + Base64URL.encode(SHA256.hash(Array(memoKey.utf8)))
     }
 
-    /// The scopes a token carries beyond OpenID Connect's own (which name no API's power).
-    static func apiScopes(of token: String) -> Set<String> {
-        let scope = JWT(token)?.claims["scope"]?.string ?? ""
-        return Set(scope.split(separator: " ").map(String.init)).subtracting(Self.openIDScopes)
-    }
-
+    /// OpenID Connect's own scopes, which name no API's power.
     private static let openIDScopes: Set<String> = ["openid", "profile", "email", "address", "phone", "offline_access"]
 
     /// `token` when its claims say it is for `audience`, holds every one of `scopes` and has not
@@ -154,6 +153,7 @@ public final class APITokens: Sendable {
         let granted = Set((jwt.claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
         guard scopes.allSatisfy(granted.contains) else { return nil }
         return APIToken(
-            value: token, expiresAt: expires, permissions: jwt.claims["permissions"]?.array?.compactMap(\.string) ?? [])
+            value: token, expiresAt: expires, permissions: jwt.claims["permissions"]?.array?.compactMap(\.string) ?? [],
+            scopes: granted)
     }
 }

@@ -59,16 +59,18 @@ public final class TokenRenewer: Sendable {
         throws(AuthError) -> TokenSet
     {
         var token = newest(after: refreshToken, session: session) ?? refreshToken
+        // A result that did not rotate still names the token followed to, when it is not the browser's.
+        func holding(_ result: TokenSet) -> TokenSet {
+            guard result.refreshToken == nil, token != refreshToken else { return result }
+            var named = result
+            named.refreshToken = token
+            return named
+        }
         for _ in 0..<4 {
-            var result = try renewShared(refreshToken: token, session: session, api: api)
-            if result.refreshToken == nil, token != refreshToken { result.refreshToken = token }
+            let result = holding(try renewShared(refreshToken: token, session: session, api: api))
             if result.audience == api?.audience { return result }
             // Not rotated: the same token may be spent again, here alone.
-            guard let next = result.refreshToken, next != token else {
-                var spent = try spend(token, for: api)
-                if spent.refreshToken == nil, token != refreshToken { spent.refreshToken = token }
-                return spent
-            }
+            guard let next = result.refreshToken, next != token else { return holding(try spend(token, for: api)) }
             token = next
         }
         throw AuthError(.tenantUnavailable, "the refresh token was spent for other audiences four times running")

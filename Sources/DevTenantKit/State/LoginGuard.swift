@@ -29,37 +29,42 @@ final class LoginGuard: Sendable {
 
     /// True when `email` from `address`, or `address` alone, has had too many failed attempts lately.
     func isLimited(email: String, address: String, now: Double) -> Bool {
-        state.withLock { state in
-            count(&state, Self.accountKey(email, address), now) >= LoginGuard.failuresPerEmail
-                || count(&state, "address:" + address, now) >= LoginGuard.failuresPerAddress
-        }
+        isLimited(Self.accountKey(email, address), address: address, now: now)
     }
 
     /// Counts a failed attempt for `email` from `address`, and for `address`.
     func recordFailure(email: String, address: String, now: Double) {
-        state.withLock { state in
-            if state.failures.count >= LoginGuard.pruneAbove {
-                state.failures = state.failures.filter { now - ($0.value.last ?? 0) < LoginGuard.window }
-            }
-            state.failures[Self.accountKey(email, address), default: []].append(now)
-            state.failures["address:" + address, default: []].append(now)
-        }
+        recordFailure(Self.accountKey(email, address), address: address, now: now)
     }
 
     /// True when `person` has typed too many wrong one-time codes lately, from whatever
     /// addresses (Auth0's MFA counts per user: a new address brings no new guesses), or `address`
     /// has failed too often.
     func isCodeLimited(person: String, address: String, now: Double) -> Bool {
-        state.withLock { state in
-            count(&state, "code:" + person, now) >= LoginGuard.failuresPerEmail
-                || count(&state, "address:" + address, now) >= LoginGuard.failuresPerAddress
-        }
+        isLimited("code:" + person, address: address, now: now)
     }
 
     /// Counts a wrong one-time code against `person` and `address`.
     func recordCodeFailure(person: String, address: String, now: Double) {
+        recordFailure("code:" + person, address: address, now: now)
+    }
+
+    /// True when `key` (an account from an address, or a person's codes) or `address` has failed
+    /// too often lately.
+    private func isLimited(_ key: String, address: String, now: Double) -> Bool {
         state.withLock { state in
-            state.failures["code:" + person, default: []].append(now)
+            count(&state, key, now) >= LoginGuard.failuresPerEmail
+                || count(&state, "address:" + address, now) >= LoginGuard.failuresPerAddress
+        }
+    }
+
+    /// Counts a failure against `key` and `address`, pruning stale keys first.
+    private func recordFailure(_ key: String, address: String, now: Double) {
+        state.withLock { state in
+            if state.failures.count >= LoginGuard.pruneAbove {
+                state.failures = state.failures.filter { now - ($0.value.last ?? 0) < LoginGuard.window }
+            }
+            state.failures[key, default: []].append(now)
             state.failures["address:" + address, default: []].append(now)
         }
     }

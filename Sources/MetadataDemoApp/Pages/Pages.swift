@@ -73,8 +73,8 @@ public final class Pages: Sendable {
                 miniApps.map { app in
                     [
                         "appTitle": .text(app.title), "appPath": .text(app.path),
-                        "secondFactor": .flag(app.asksSecondFactor),
-                        "loginAgain": .flag(app.asksLoginAgain && !app.asksSecondFactor),
+                        "secondFactor": .flag(app.asksFirst == .secondFactor),
+                        "loginAgain": .flag(app.asksFirst == .loginAgain),
                     ]
                 })
         }

@@ -28,10 +28,10 @@ extension Routes {
             {
                 return nil
             }
-            let asksLogin = app.authentication != nil && !app.isAuthenticatedEnough(session, now: now)
-            return MiniAppLink(
-                title: app.titles[context.language] ?? app.name, path: app.path,
-                asksSecondFactor: asksLogin && app.asksSecondFactor, asksLoginAgain: asksLogin)
+            let asksFirst: MiniAppLink.Step? =
+                app.authentication == nil || app.isAuthenticatedEnough(session, now: now)
+                ? nil : app.asksSecondFactor ? .secondFactor : .loginAgain
+            return MiniAppLink(title: app.titles[context.language] ?? app.name, path: app.path, asksFirst: asksFirst)
         }
     }
 }
@@ -42,8 +42,14 @@ public struct MiniAppLink: Sendable, Equatable {
     public let title: String
     /// Where it is served.
     public let path: String
-    /// Opening it will ask for a second factor first.
-    public let asksSecondFactor: Bool
-    /// Opening it will ask the person to log in again first (a second factor, or a recent login).
-    public let asksLoginAgain: Bool
+    /// What opening it will ask of the person first, if anything.
+    public let asksFirst: Step?
+
+    /// A step before an app opens.
+    public enum Step: Sendable, Equatable {
+        /// Logging in again with a second factor.
+        case secondFactor
+        /// Logging in again (the app wants a recent login).
+        case loginAgain
+    }
 }

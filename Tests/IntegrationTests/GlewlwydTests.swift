@@ -18,22 +18,30 @@ import Web
     deinit { stack.stop() }
 
     /// Starts Glewlwyd configured with `options`; its issuer.
+    /// A free port can be taken by another test's server before Glewlwyd binds it: then it starts
+    /// again on another (its log says "Failed to bind"), at most three times.
     private func startGlewlwyd(_ options: [String] = []) throws -> String {
-        let port = try Stack.freePort()
-        try stack.start(
-            "glewlwyd", "/usr/bin/python3",
-            [Stack.repoRoot + "/Tests/Providers/glewlwyd_provider.py", "--port", String(port)]
-                + ["--dir", stack.runDir + "/glewlwyd", "--redirect-uri", stack.baseURL + "/callback"]
-                + ["--logged-out-uri", stack.baseURL + "/logged-out", "--client-id", Self.clientID]
-                + ["--backchannel-logout-uri", stack.baseURL + "/backchannel-logout"]
-                + ["--client-secret", Self.secret] + options)
         var ready: String?
-        #expect(
-            eventually(within: 60) {
-                ready = (try? stack.log("glewlwyd"))?.split(separator: "\n").first { $0.hasPrefix("ready ") }
-                    .map { String($0.dropFirst(6)) }
-                return ready != nil
-            }, "\(stack.logForAMessage("glewlwyd").suffix(3000))")
+        for _ in 0..<3 where ready == nil {
+            let logged = ((try? stack.log("glewlwyd")) ?? "").utf8.count
+            let port = try Stack.freePort()
+            try stack.start(
+                "glewlwyd", "/usr/bin/python3",
+                [Stack.repoRoot + "/Tests/Providers/glewlwyd_provider.py", "--port", String(port)]
+                    + ["--dir", stack.runDir + "/glewlwyd", "--redirect-uri", stack.baseURL + "/callback"]
+                    + ["--logged-out-uri", stack.baseURL + "/logged-out", "--client-id", Self.clientID]
+                    + ["--backchannel-logout-uri", stack.baseURL + "/backchannel-logout"]
+                    + ["--client-secret", Self.secret] + options)
+            var portTaken = false
+            _ = eventually(within: 60) {
+                let log = String(decoding: ((try? stack.log("glewlwyd")) ?? "").utf8.dropFirst(logged), as: UTF8.self)
+                ready = log.split(separator: "\n").first { $0.hasPrefix("ready ") }.map { String($0.dropFirst(6)) }
+                portTaken = log.contains("Failed to bind to port \(port)")
+                return ready != nil || portTaken
+            }
+            if portTaken { _ = stack.signal("glewlwyd", SIGTERM) }
+        }
+        #expect(ready != nil, "\(stack.logForAMessage("glewlwyd").suffix(3000))")
         return try #require(ready)
     }
 

@@ -14,7 +14,7 @@ export AUTH0_SECRET_FILE="$RUN_DIR/cookie-secret"
 if [ ! -s "$RUN_DIR/assertion-key.pem" ]; then
   (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$RUN_DIR/assertion-key.pem")
 fi
-export ASSERTION_KEY_FILE="$RUN_DIR/assertion-key.pem"
+export IDENTITY_ASSERTION_KEY_FILE="$RUN_DIR/assertion-key.pem"
 export TEMPLATES_DIR="$here/Templates"
 # The embedded session ledger (SQLite), shared by every worker process of this run folder.
 export STATE_DIR="$RUN_DIR/state"

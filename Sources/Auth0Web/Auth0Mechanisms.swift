@@ -25,31 +25,33 @@ public struct Auth0Mechanisms: Sendable {
     /// `ledger` when given (one process keeps to one by itself). Sessions keep the `ruleFacts`
     /// that mini apps' rules read.
     public init(
-        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock,
+        settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock,
         accessTokenPath: String, ledger: SessionLedger? = nil, events: any Auth0Events = NoAuth0Events(),
         ruleFacts: RuleFacts = .none
     ) throws {
         transactions = try TransactionCookies(
-            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock)
+            secure: settings.secureCookies, secrets: settings.sessions.cookieSecrets, clock: clock)
         sessions = try SessionCookies(
-            secure: settings.secureCookies, secrets: settings.cookieSecrets, clock: clock,
-            accessTokenPath: accessTokenPath, rollingLifetime: settings.rollingLifetime,
-            absoluteLifetime: settings.absoluteLifetime)
+            secure: settings.secureCookies, secrets: settings.sessions.cookieSecrets, clock: clock,
+            accessTokenPath: accessTokenPath, rollingLifetime: settings.sessions.rollingLifetime,
+            absoluteLifetime: settings.sessions.absoluteLifetime)
         // The product's own tokens are bound to the workers' key when DPoP is on (RFC 9449).
         let binding = try DPoP.binding(settings, endpoints, http: http, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
-        keys = JWKSCache(url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.timeoutSeconds)
-        renewer = TokenRenewer(tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.timeoutSeconds + 5)
+        keys = JWKSCache(
+            url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.provider.timeoutSeconds)
+        renewer = TokenRenewer(
+            tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.provider.timeoutSeconds + 5)
         metadata = MetadataAccess(
             management: ManagementClient(settings: settings, http: binding ?? http, clock: clock), renewer: renewer,
             clock: clock, events: events, flagNames: ruleFacts.appMetadataFlags)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens,
             idTokens: IDTokenVerifier(
-                issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
-                algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret),
+                issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
+                algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: settings.client.secret),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: binding ?? http),
-            keepsIDToken: !settings.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
+            keepsIDToken: !settings.provider.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
             issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger)
     }
 }

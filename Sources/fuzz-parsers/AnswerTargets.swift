@@ -15,7 +15,7 @@ private struct CannedAnswer: HTTPClient {
 }
 
 // swift-format-ignore: NeverUseForceTry
-private let settings = try! Auth0Settings(environment: [
+private let settings = try! RelyingPartySettings(environment: [
     "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "client", "AUTH0_CLIENT_SECRET": "secret",
     "AUTH0_SECRET": "5f0c9e2a7b4d1836e9a0c3f7152b8d4e6a9c0f3e7d2b5a8146e9c3f0a7d2b5e8",
     "APP_BASE_URL": "https://app.example.com",

@@ -4,31 +4,37 @@ import Foundation
 import MetadataDemoApp
 import Web
 
-/// Both settings groups read together, so every problem in either is reported at once.
+/// Every setting the worker reads, through one reader, so every problem in any group is reported
+/// at once and `metadata-demo settings` lists exactly what was read, where from.
 struct AllSettings {
     var worker: WorkerSettings?
-    var auth0: Auth0Settings?
+    var relyingParty: RelyingPartySettings?
     /// The mini apps (read only once the base URL their audiences default to is known).
     var miniApps: MiniApps?
+    /// One line per problem, naming the setting.
     var problems: [String] = []
+    /// Lines worth saying that stop nothing (a former name still in use).
+    var notes: [String] = []
+    /// Every setting read, in order.
+    var reads: [SettingRead] = []
 
     init(environment: [String: String]) {
-        do { worker = try WorkerSettings(environment: environment) } catch let error as SettingsProblems {
-            problems += error.lines
-        } catch { problems.append("\(error)") }
-        do { auth0 = try Auth0Settings(environment: environment) } catch let error as SettingsProblems {
-            problems += error.lines
-        } catch { problems.append("\(error)") }
-        if let auth0 {
+        var reader = SettingsReader(environment: environment)
+        relyingParty = RelyingPartySettings(reading: &reader)
+        let miniAppsFile = reader.text(MiniApps.fileSetting)
+        if let provider = relyingParty?.provider {
             do {
                 miniApps = try MiniApps(
-                    environment: environment, baseURL: auth0.baseURL, isAuth0: auth0.isAuth0,
-                    loginAudience: auth0.audience)
+                    file: miniAppsFile, baseURL: provider.baseURL, isAuth0: provider.isAuth0,
+                    loginAudience: provider.audience)
             } catch {
-                problems += error.lines
+                reader.problems(error.lines)
             }
         }
-        problems = problems.map { Self.namingComment($0, in: environment) }
+        worker = WorkerSettings.read(&reader, environment: environment)
+        problems = reader.problems.map { Self.namingComment($0, in: environment) }
+        notes = reader.notes
+        reads = reader.reads
     }
 
     /// A problem line with the likely cause added when the setting it names holds a comment

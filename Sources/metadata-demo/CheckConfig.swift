@@ -15,7 +15,7 @@ enum CheckConfig {
         let all = AllSettings(environment: environment)
         var problems = earlier + all.problems
         // The trial's settings work (the worker serves them) but are no production's.
-        if let trial = environment["TRIAL_MODE"], !trial.isEmpty {
+        if let trial = all.worker?.trialMode {
             problems.append(
                 "TRIAL_MODE: \(trial): these are the trial's settings (metadata-demo-trial on), with a local stand-in "
                     + "for Auth0 and demo logins, not a production's: run `metadata-demo-trial off`, then set your Auth0 "
@@ -24,17 +24,23 @@ enum CheckConfig {
         var ledger = "session ledger reachable"
         if let worker = all.worker {
             do { _ = try worker.loadPages() } catch { problems += error.lines }
-            if case .sqlite = worker.ledgerStore, !worker.stateDirectoryIsSet {
+            if case .sqlite = worker.ledger.store, !worker.ledger.stateDirectoryIsSet {
                 ledger = "session ledger: SQLite in the service's STATE_DIR (not opened here)"
             } else {
-                do { _ = try worker.ledgerStore.open(retentionSeconds: 0).get("check-config") } catch {
-                    problems.append("\(worker.ledgerStore.settingName): \(error.description)")
+                do { _ = try worker.ledger.store.open(retentionSeconds: 0).get("check-config") } catch {
+                    problems.append("\(worker.ledger.store.settingName): \(error.description)")
                 }
             }
         }
-        let auth0 = all.auth0
+        let auth0 = all.relyingParty
         if let auth0 { problems += reachTenant(auth0) }
         AllSettings.report(problems)
+        if !problems.isEmpty {
+            FileHandle.standardError.write(
+                Data(
+                    "(`metadata-demo settings` lists every setting, its value in effect and where it came from)\n"
+                        .utf8))
+        }
         if problems.isEmpty {
             print(
                 "ok: settings valid, templates loaded, \(ledger), \(auth0?.issuer ?? "") reachable, "
@@ -44,23 +50,25 @@ enum CheckConfig {
     }
 
     /// Discovers the endpoints and fetches the JWKS they name.
-    private static func reachTenant(_ settings: Auth0Settings) -> [String] {
+    private static func reachTenant(_ settings: RelyingPartySettings) -> [String] {
         let http = CurlHTTPClient()
         let endpoints: TenantEndpoints
         do {
             endpoints = try TenantEndpoints.discover(
-                issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds,
-                setting: settings.issuerSetting)
+                issuer: settings.issuer, http: http, timeoutSeconds: settings.provider.timeoutSeconds,
+                setting: settings.provider.issuerSetting)
         } catch {
             return [error.line]
         }
-        let problems = TenantLinks(settings: settings, endpoints: endpoints).problems()
+        let problems = ProviderFit.problems(settings, endpoints)
         guard
             let keys = try? http.send(
-                HTTPClientRequest(method: "GET", url: endpoints.jwks, timeoutSeconds: settings.timeoutSeconds)),
+                HTTPClientRequest(method: "GET", url: endpoints.jwks, timeoutSeconds: settings.provider.timeoutSeconds)),
             keys.status == 200, JSONValue.parse(keys.body)?["keys"]?.array?.isEmpty == false
         else {
-            return problems + ["\(settings.issuerSetting): the provider's signing keys (jwks_uri) could not be fetched"]
+            return problems + [
+                "\(settings.provider.issuerSetting): the provider's signing keys (jwks_uri) could not be fetched"
+            ]
         }
         return problems + proveCredentials(settings, endpoints: endpoints, http: http)
     }
@@ -69,7 +77,9 @@ enum CheckConfig {
     /// does not exist: the tenant authenticates the application first (a wrong id or secret: 401
     /// or `invalid_client`), then refuses the token (Auth0: 403 `invalid_grant`; others their own
     /// way). Nothing is made or changed at the tenant.
-    private static func proveCredentials(_ settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient)
+    private static func proveCredentials(
+        _ settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient
+    )
         -> [String]
     {
         let client = TokenClient(settings: settings, endpoints: endpoints, http: http, clock: .system)
@@ -84,15 +94,15 @@ enum CheckConfig {
                 return []  // the application was authenticated; only the made-up token was refused
             case .tenantUnreachable:
                 return [
-                    "\(settings.issuerSetting): the token endpoint could not be reached (\(error.detail)); the credentials were not checked"
+                    "\(settings.provider.issuerSetting): the token endpoint could not be reached (\(error.detail)); the credentials were not checked"
                 ]
             case .tenantUnavailable:
                 return [
-                    "\(settings.issuerSetting): the token endpoint answered \(error.detail); the credentials were not checked"
+                    "\(settings.provider.issuerSetting): the token endpoint answered \(error.detail); the credentials were not checked"
                 ]
             case .refreshFailed where error.answerStatus == 401 || error.oauthError == "invalid_client":
                 let proof =
-                    settings.clientAssertionKeys.isEmpty
+                    settings.client.assertionKeys.isEmpty
                     ? "AUTH0_CLIENT_SECRET"
                     : "CLIENT_ASSERTION_KEY (is its public key among the application's credentials?)"
                 return [
@@ -101,7 +111,7 @@ enum CheckConfig {
             case .clientAssertionFailed:
                 return ["CLIENT_ASSERTION_KEY: no assertion could be signed with it (\(error.detail))"]
             case .refreshFailed where error.oauthError == "unauthorized_client":
-                let scopes = settings.scope.split(separator: " ")
+                let scopes = settings.provider.scope.split(separator: " ")
                 guard scopes.contains("offline_access") else { return [] }
                 return [
                     "AUTH0_CLIENT_ID: the application may not use refresh tokens (\(error.detail)), yet AUTH0_SCOPE asks "

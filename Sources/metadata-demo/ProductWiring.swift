@@ -7,7 +7,7 @@ import Web
 /// What the product is built from once the tenant's endpoints are known: at start, or later
 /// when a tenant unreachable at start first answers.
 struct ProductWiring: Sendable {
-    let auth0: Auth0Settings
+    let auth0: RelyingPartySettings
     let miniApps: MiniApps
     let pages: LocalizedPages
     let http: any HTTPClient
@@ -17,7 +17,7 @@ struct ProductWiring: Sendable {
     /// The product for the tenant at `endpoints`, following the session ledger. A tenant whose
     /// links would be wrong is a wrong setting: exit 2, one line each.
     func app(for endpoints: TenantEndpoints) -> MetadataDemo {
-        let linkProblems = TenantLinks(settings: auth0, endpoints: endpoints).problems()
+        let linkProblems = ProviderFit.problems(auth0, endpoints)
         guard linkProblems.isEmpty else {
             AllSettings.report(linkProblems)
             _exit(2)

@@ -15,15 +15,17 @@ enum StartupDiscovery {
     static let longestPause: Double = 10
 
     /// The endpoints, asking again while the tenant is unreachable, up to `patience` seconds.
-    static func endpoints(for settings: Auth0Settings, http: any HTTPClient, log: Log, patience: Double = patience)
+    static func endpoints(
+        for settings: RelyingPartySettings, http: any HTTPClient, log: Log, patience: Double = patience
+    )
         throws(DiscoveryProblem) -> TenantEndpoints
     {
         let deadline = Date().addingTimeInterval(patience)
         while true {
             do {
                 return try TenantEndpoints.discover(
-                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds,
-                    setting: settings.issuerSetting)
+                    issuer: settings.issuer, http: http, timeoutSeconds: settings.provider.timeoutSeconds,
+                    setting: settings.provider.issuerSetting)
             } catch  where error.transient && Date() < deadline {
                 log(.warning, "tenant discovery failed; trying again", ["error": error.reason])
                 FastCGIServer.reportStatus(
@@ -35,7 +37,8 @@ enum StartupDiscovery {
 
     /// The endpoints, asking until the tenant answers: after 1 s, then a second longer each time
     /// up to `longestPause`. Throws only for a wrong answer.
-    static func waitForTenant(for settings: Auth0Settings, http: any HTTPClient, log: Log) throws(DiscoveryProblem)
+    static func waitForTenant(for settings: RelyingPartySettings, http: any HTTPClient, log: Log)
+        throws(DiscoveryProblem)
         -> TenantEndpoints
     {
         var pause: Double = 1
@@ -43,8 +46,8 @@ enum StartupDiscovery {
             Thread.sleep(forTimeInterval: pause)
             do {
                 return try TenantEndpoints.discover(
-                    issuer: settings.issuer, http: http, timeoutSeconds: settings.timeoutSeconds,
-                    setting: settings.issuerSetting)
+                    issuer: settings.issuer, http: http, timeoutSeconds: settings.provider.timeoutSeconds,
+                    setting: settings.provider.issuerSetting)
             } catch  where error.transient {
                 log(.debug, "tenant still unreachable", ["error": error.reason])
                 pause = min(pause + 1, longestPause)

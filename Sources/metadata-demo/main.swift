@@ -13,6 +13,10 @@ let envFileProblems = EnvFileOption.apply(arguments: &arguments, environment: &e
 if arguments.first == "check-config" {
     exit(CheckConfig.run(environment: environment, problems: envFileProblems))
 }
+// `metadata-demo settings`: every setting read, its value in effect and where it came from.
+if arguments.first == "settings" {
+    exit(SettingsList.run(environment: environment, problems: envFileProblems))
+}
 guard envFileProblems.isEmpty else {
     AllSettings.report(envFileProblems)
     exit(2)
@@ -24,7 +28,8 @@ if arguments.first == "publish-static" {
         FileHandle.standardError.write(Data("metadata-demo: usage: metadata-demo publish-static DIR\n".utf8))
         exit(2)
     }
-    let publicDirectory = environment["PUBLIC_DIR"] ?? InstalledLayout.directory("Public")
+    var reader = SettingsReader(environment: environment)
+    let publicDirectory = WorkerSettings.publicDirectory(&reader)
     do {
         for name in try StaticAssets.publish(from: publicDirectory, to: output) { print("\(output)/\(name)") }
         exit(0)
@@ -62,12 +67,14 @@ FastCGIServer.blockStopSignals()
 
 // Every problem in every setting is reported at once, one line each, naming the setting.
 let all = AllSettings(environment: environment)
-guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.auth0, let miniApps = all.miniApps else {
+guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.relyingParty, let miniApps = all.miniApps
+else {
     AllSettings.report(all.problems)
     exit(2)
 }
 
 let log = Log(minimum: settings.logLevel)
+for note in all.notes { log(.warning, "setting read under its former name", ["note": note]) }
 let pages: LocalizedPages
 do { pages = try settings.loadPages() } catch {
     AllSettings.report(error.lines)
@@ -76,8 +83,8 @@ do { pages = try settings.loadPages() } catch {
 // The session ledger's store: opening the SQLite file fails start-up (a wrong STATE_DIR); a
 // Redis that does not answer yet is only reported, since page views serve from the local copy.
 let store: any SharedStore
-do { store = try settings.ledgerStore.open(retentionSeconds: auth0.absoluteLifetime) } catch {
-    AllSettings.report(["\(settings.ledgerStore.settingName): \(error.description)"])
+do { store = try settings.ledger.store.open(retentionSeconds: auth0.sessions.absoluteLifetime) } catch {
+    AllSettings.report(["\(settings.ledger.store.settingName): \(error.description)"])
     exit(2)
 }
 let http = CurlHTTPClient()

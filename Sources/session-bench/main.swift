@@ -66,7 +66,7 @@ precondition(opened == 2 * cookieIterations, "a session failed to open")
 let ledgerFolder = NSTemporaryDirectory() + "session-bench-\(getpid())"
 defer { try? FileManager.default.removeItem(atPath: ledgerFolder) }
 let services = try AppServices(
-    settings: Auth0Settings(environment: [
+    settings: RelyingPartySettings(environment: [
         "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "bench", "AUTH0_CLIENT_SECRET": "bench-secret",
         "AUTH0_SECRET": "3f9c1a7be04d5628c1f0e9b7a4d23c856e1fb07a9d3c42e8b5f6019a7c3e2d4b",
         "APP_BASE_URL": "https://demo.example.com",

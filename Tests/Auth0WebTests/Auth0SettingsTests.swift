@@ -13,12 +13,14 @@ import Web
     ]
 
     @Test func readsHostAsHTTPSAndDefaults() throws {
-        let settings = try Auth0Settings(environment: Self.good)
+        let settings = try RelyingPartySettings(environment: Self.good)
         #expect(settings.issuer == "https://tenant.example.com/")
-        #expect(settings.audience == "https://tenant.example.com/api/v2/")
+        #expect(settings.provider.audience == "https://tenant.example.com/api/v2/")
         #expect(settings.baseURL == "https://demo.example.com")
         #expect(settings.callbackURL == "https://demo.example.com/callback")
-        #expect(settings.scope == "openid profile email read:current_user update:current_user_metadata offline_access")
+        #expect(
+            settings.provider.scope
+                == "openid profile email read:current_user update:current_user_metadata offline_access")
         #expect(settings.secureCookies)
     }
 
@@ -28,15 +30,15 @@ import Web
             "APP_BASE_URL": "http://demo.example.com", "AUTH0_LOGOUT": "maybe",
         ]
         do {
-            _ = try Auth0Settings(environment: bad)
+            _ = try RelyingPartySettings(environment: bad)
             Issue.record("accepted bad settings")
         } catch let problems as SettingsProblems {
             let names = problems.lines.map { String($0.prefix { $0 != ":" }) }
             #expect(
                 names == [
-                    "AUTH0_DOMAIN", "AUTH0_CLIENT_ID", "AUTH0_CLIENT_SECRET", "AUTH0_SECRET", "APP_BASE_URL",
-                    "AUTH0_LOGOUT",
-                ])
+                    "AUTH0_DOMAIN", "APP_BASE_URL", "AUTH0_LOGOUT", "AUTH0_CLIENT_ID", "AUTH0_CLIENT_SECRET",
+                    "AUTH0_SECRET",
+                ], "in the order of the groups: provider, client, binding, sessions, assertions")
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -46,7 +48,7 @@ import Web
         var env = Self.good
         env["AUTH0_DOMAIN"] = "http://127.0.0.1:8081"
         env["APP_BASE_URL"] = "http://127.0.0.1:8080"
-        let settings = try Auth0Settings(environment: env)
+        let settings = try RelyingPartySettings(environment: env)
         #expect(settings.issuer == "http://127.0.0.1:8081/")
         #expect(!settings.secureCookies)
     }
@@ -66,12 +68,12 @@ import Web
         var env = Self.good
         env["AUTH0_DOMAIN"] = nil
         env["ISSUER_BASE_URL"] = text
-        let settings = try Auth0Settings(environment: env)
+        let settings = try RelyingPartySettings(environment: env)
         #expect(settings.issuer == issuer)
-        #expect(settings.issuerSetting == "ISSUER_BASE_URL")
+        #expect(settings.provider.issuerSetting == "ISSUER_BASE_URL")
         #expect(settings.tenantOrigin == origin)
         #expect(settings.issuerBase.hasSuffix("/") && settings.issuerBase.hasPrefix(issuer))
-        #expect(settings.logoutMode == .oidc, "/v2/logout is Auth0's own")
+        #expect(settings.provider.logoutMode == .oidc, "/v2/logout is Auth0's own")
     }
 
     @Test(arguments: [
@@ -88,7 +90,7 @@ import Web
         var env = Self.good
         for (name, value) in changes { env[name] = value }
         do {
-            _ = try Auth0Settings(environment: env)
+            _ = try RelyingPartySettings(environment: env)
             Issue.record("accepted \(changes)")
         } catch let problems as SettingsProblems {
             #expect(problems.lines.count == 1)
@@ -110,14 +112,16 @@ import Web
         var env = Self.good
         env["AUTH0_DOMAIN"] = nil
         for (name, value) in changes { env[name] = value }
-        let settings = try Auth0Settings(environment: env)
-        #expect(settings.isAuth0 == isAuth0)
-        #expect(settings.scope == (isAuth0 ? Auth0Settings.defaultScope : "openid profile email offline_access"))
-        #expect((settings.audience != nil) == isAuth0)
-        #expect(settings.logoutMode == (isAuth0 ? .v2 : .oidc))
+        let settings = try RelyingPartySettings(environment: env)
+        #expect(settings.provider.isAuth0 == isAuth0)
+        #expect(
+            settings.provider.scope == (isAuth0 ? ProviderSettings.defaultScope : "openid profile email offline_access")
+        )
+        #expect((settings.provider.audience != nil) == isAuth0)
+        #expect(settings.provider.logoutMode == (isAuth0 ? .v2 : .oidc))
         env["OIDC_PROVIDER"] = "keycloak"
         #expect(
-            performing: { try Auth0Settings(environment: env) },
+            performing: { try RelyingPartySettings(environment: env) },
             throws: { error in
                 (error as? SettingsProblems)?.lines == ["OIDC_PROVIDER: must be auth0 or generic"]
             })
@@ -136,9 +140,9 @@ import Web
         var env = Self.good
         env["AUTH0_SECRET"] = nil
         env["AUTH0_SECRET_FILE"] = path
-        #expect(try Auth0Settings(environment: env).cookieSecrets.count == 2)
+        #expect(try RelyingPartySettings(environment: env).sessions.cookieSecrets.count == 2)
         env["AUTH0_SECRET_FILE"] = "/nonexistent/secret"
-        #expect(throws: SettingsProblems.self) { try Auth0Settings(environment: env) }
+        #expect(throws: SettingsProblems.self) { try RelyingPartySettings(environment: env) }
     }
 
     /// Review 3, smaller: a secret file others could read was taken as it was.
@@ -149,7 +153,7 @@ import Web
         env["AUTH0_SECRET"] = nil
         env["AUTH0_SECRET_FILE"] = path
         #expect(
-            performing: { try Auth0Settings(environment: env) },
+            performing: { try RelyingPartySettings(environment: env) },
             throws: { error in
                 (error as? SettingsProblems)?.lines
                     == [
@@ -158,7 +162,9 @@ import Web
                     ]
             })
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
-        #expect(try Auth0Settings(environment: env).cookieSecrets == [TestSettings.cookieSecret], "its group may read")
+        #expect(
+            try RelyingPartySettings(environment: env).sessions.cookieSecrets == [TestSettings.cookieSecret],
+            "its group may read")
     }
 
     /// Review 3, smaller: `openssl ecparam -genkey` writes an EC PARAMETERS block before the key,
@@ -168,15 +174,16 @@ import Web
         let parameters = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n"
         let key = try ECPrivateKey().pem()
         var env = Self.good
-        env["ASSERTION_KEY_FILE"] = try secretFile(parameters + key)
-        #expect(try Auth0Settings(environment: env).assertionKeys.count == 1)
+        env["IDENTITY_ASSERTION_KEY_FILE"] = try secretFile(parameters + key)
+        #expect(try RelyingPartySettings(environment: env).assertions.keys.count == 1)
         let encrypted = try Self.openssl(["pkey", "-aes256", "-passout", "pass:secret"], input: key)
         #expect(encrypted.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----"))
-        env["ASSERTION_KEY_FILE"] = try secretFile(encrypted)
+        env["IDENTITY_ASSERTION_KEY_FILE"] = try secretFile(encrypted)
         #expect(
-            performing: { try Auth0Settings(environment: env) },
+            performing: { try RelyingPartySettings(environment: env) },
             throws: { error in
-                (error as? SettingsProblems)?.lines.first?.hasPrefix("ASSERTION_KEY: PEM block 1 is encrypted") == true
+                (error as? SettingsProblems)?.lines.first?.hasPrefix("IDENTITY_ASSERTION_KEY: PEM block 1 is encrypted")
+                    == true
             })
     }
 
@@ -197,15 +204,15 @@ import Web
 
     @Test func theManagementAPIIsTheAudienceWhenItIsOne() throws {
         #expect(
-            try Auth0Settings(environment: TestSettings.environment).managementAPI
+            try RelyingPartySettings(environment: TestSettings.environment).managementAPI
                 == "https://tenant.example.com/api/v2/")
-        let custom = try Auth0Settings(
+        let custom = try RelyingPartySettings(
             environment: TestSettings.environment([
                 "AUTH0_DOMAIN": "login.example.com", "AUTH0_AUDIENCE": "https://tenant.eu.auth0.com/api/v2/",
             ]))
         #expect(custom.issuer == "https://login.example.com/")
         #expect(custom.managementAPI == "https://tenant.eu.auth0.com/api/v2/")
-        let otherAPI = try Auth0Settings(
+        let otherAPI = try RelyingPartySettings(
             environment: TestSettings.environment(["AUTH0_AUDIENCE": "https://api.example.com"]))
         #expect(otherAPI.managementAPI == "https://tenant.example.com/api/v2/")
     }
@@ -218,8 +225,12 @@ import Web
         ("http://127.0.0.256", false), ("http://1127.0.0.1", false), ("http://128.0.0.1", false),
     ])
     func onlyLoopbackAddressesMayUsePlainHTTP(url: String, accepted: Bool) {
-        #expect(((try? Auth0Settings(environment: TestSettings.environment(["AUTH0_DOMAIN": url]))) != nil) == accepted)
-        #expect(((try? Auth0Settings(environment: TestSettings.environment(["APP_BASE_URL": url]))) != nil) == accepted)
+        #expect(
+            ((try? RelyingPartySettings(environment: TestSettings.environment(["AUTH0_DOMAIN": url]))) != nil)
+                == accepted)
+        #expect(
+            ((try? RelyingPartySettings(environment: TestSettings.environment(["APP_BASE_URL": url]))) != nil)
+                == accepted)
     }
 
     @Test(arguments: [
@@ -227,7 +238,7 @@ import Web
         "P5wN8x2kQ7vR1mZ4tY9bC3jH6fL0sD8gA2eK5uW7iO0", "P5wN8x2kQ7vR1mZ4tY9bC3jH6fL0sD8gA2eK5uW7-_0",
     ])
     func randomHexOrBase64SecretsAreAccepted(secret: String) {
-        #expect((try? Auth0Settings(environment: TestSettings.environment(["AUTH0_SECRET": secret]))) != nil)
+        #expect((try? RelyingPartySettings(environment: TestSettings.environment(["AUTH0_SECRET": secret]))) != nil)
     }
 
     /// A chosen phrase or a repeated pattern is refused, naming the setting and how to make one.
@@ -237,7 +248,7 @@ import Web
     ])
     func weakSecretsAreRefused(secret: String) throws {
         do {
-            _ = try Auth0Settings(environment: TestSettings.environment(["AUTH0_SECRET": secret]))
+            _ = try RelyingPartySettings(environment: TestSettings.environment(["AUTH0_SECRET": secret]))
             Issue.record("accepted \(secret)")
         } catch let problems as SettingsProblems {
             #expect(problems.lines.count == 1)

@@ -9,8 +9,8 @@ import Web
     private static let key = TestKeys.shared.key
     private static let keyPEM = (try? key.pem()) ?? ""
 
-    private func settings(_ changes: [String: String?]) throws -> Auth0Settings {
-        try Auth0Settings(environment: TestSettings.environment(changes))
+    private func settings(_ changes: [String: String?]) throws -> RelyingPartySettings {
+        try RelyingPartySettings(environment: TestSettings.environment(changes))
     }
 
     private func problems(_ changes: [String: String?]) -> [String] {
@@ -26,8 +26,8 @@ import Web
 
     @Test func aKeyIsAllItTakesAndNoSecretIsAsked() throws {
         let settings = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM, "AUTH0_CLIENT_SECRET": nil])
-        #expect(settings.clientAuthentication == .privateKeyJWT && settings.clientSecret.isEmpty)
-        #expect(settings.clientAssertionAlgorithm == .rs256)
+        #expect(settings.client.authentication == .privateKeyJWT && settings.client.secret.isEmpty)
+        #expect(settings.client.assertionAlgorithm == .rs256)
         // ID tokens signed with the secret (HS256) still need it.
         #expect(
             problems(["CLIENT_ASSERTION_KEY": Self.keyPEM, "AUTH0_CLIENT_SECRET": nil, "ID_TOKEN_SIGNING_ALG": "HS256"])
@@ -67,7 +67,7 @@ import Web
         _ = try? client.refresh("RT2")
         let sent = try tenant.sent.map { try FormData(urlEncoded: $0.body) }
         #expect(
-            sent.count == 2 && sent.allSatisfy { $0["client_secret"] == nil && $0["client_id"] == settings.clientID })
+            sent.count == 2 && sent.allSatisfy { $0["client_secret"] == nil && $0["client_id"] == settings.client.id })
         #expect(sent[0]["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
         #expect(tenant.sent.allSatisfy { request in !request.headers.contains { $0.name == "Authorization" } })
         let tokens = sent.compactMap { $0["client_assertion"] }.compactMap(JWT.init)
@@ -78,7 +78,7 @@ import Web
             #expect(token.header["alg"] == "PS256")
             #expect(publicKey.verify(signature: token.signature, message: token.signedPart, digest: .sha256, pss: true))
             #expect(
-                token.claims["iss"]?.string == settings.clientID && token.claims["sub"]?.string == settings.clientID)
+                token.claims["iss"]?.string == settings.client.id && token.claims["sub"]?.string == settings.client.id)
             #expect(token.audiences == [audience])
             #expect(token.claims["iat"] == .number(1_700_000_000) && token.claims["exp"] == .number(1_700_000_060))
         }
@@ -90,11 +90,11 @@ import Web
         )
         let ps256 = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM, "CLIENT_ASSERTION_ALG": "PS256"])
         #expect(
-            TenantLinks(settings: ps256, endpoints: listed).problems() == [
+            ProviderFit.problems(ps256, listed) == [
                 "CLIENT_ASSERTION_ALG: PS256 is not among the provider's token_endpoint_auth_signing_alg_values_supported "
                     + "(RS256)"
             ])
         let rs256 = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM])
-        #expect(TenantLinks(settings: rs256, endpoints: listed).problems().isEmpty)
+        #expect(ProviderFit.problems(rs256, listed).isEmpty)
     }
 }

@@ -21,15 +21,15 @@ import Web
         return try TenantEndpoints(discovery: .object(document), expectedIssuer: Self.issuer)
     }
 
-    private func settings(_ changes: [String: String?] = [:]) throws -> Auth0Settings {
+    private func settings(_ changes: [String: String?] = [:]) throws -> RelyingPartySettings {
         var all: [String: String?] = ["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": Self.issuer, "AUTH0_CLIENT_ID": "app:1"]
         all["AUTH0_CLIENT_SECRET"] = "s&cret é"
         for (name, value) in changes { all[name] = value }
-        return try Auth0Settings(environment: TestSettings.environment(all))
+        return try RelyingPartySettings(environment: TestSettings.environment(all))
     }
 
     /// What the token endpoint received for a code exchange.
-    private func exchange(_ settings: Auth0Settings, _ endpoints: TenantEndpoints) throws -> HTTPClientRequest {
+    private func exchange(_ settings: RelyingPartySettings, _ endpoints: TenantEndpoints) throws -> HTTPClientRequest {
         let provider = ScriptedHTTPClient.json(200, #"{"access_token":"AT","token_type":"Bearer","expires_in":60}"#)
         _ = try TokenClient(settings: settings, endpoints: endpoints, http: provider).exchange(
             code: "C", codeVerifier: "V")
@@ -64,7 +64,7 @@ import Web
 
     @Test func auth0KeepsPostUnlessTheSettingSaysBasic() throws {
         #expect(ClientAuthentication.chosen(settings: TestSettings.auth0, endpoints: TestSettings.endpoints) == .post)
-        let basic = try Auth0Settings(
+        let basic = try RelyingPartySettings(
             environment: TestSettings.environment(["CLIENT_AUTH_METHOD": "client_secret_basic"]))
         #expect(ClientAuthentication.chosen(settings: basic, endpoints: TestSettings.endpoints) == .basic)
     }
@@ -82,12 +82,12 @@ import Web
         let settings = try settings(["CLIENT_AUTH_METHOD": "client_secret_post"])
         let endpoints = try provider(["client_secret_basic"])
         #expect(
-            TenantLinks(settings: settings, endpoints: endpoints).problems() == [
+            ProviderFit.problems(settings, endpoints) == [
                 "CLIENT_AUTH_METHOD: client_secret_post is not among the provider's token_endpoint_auth_methods_supported "
                     + "(client_secret_basic)"
             ])
         #expect(throws: SettingsProblems.self) {
-            try Auth0Settings(environment: TestSettings.environment(["CLIENT_AUTH_METHOD": "private_key_jwt"]))
+            try RelyingPartySettings(environment: TestSettings.environment(["CLIENT_AUTH_METHOD": "private_key_jwt"]))
         }
     }
 }

@@ -95,13 +95,15 @@ import Web
     @Test func settingsAndTheProviderMustAgree() throws {
         let pem = try #require(Self.key).pem()
         let listed = try TestSettings.discovered(["dpop_signing_alg_values_supported": .array(["ES256"])])
-        let auto = try Auth0Settings(environment: TestSettings.environment(["DPOP_KEY": pem]))
-        #expect(DPoP.isUsed(auto.dpop, key: auto.dpopKey, listed))
-        #expect(!DPoP.isUsed(auto.dpop, key: auto.dpopKey, try TestSettings.discovered()), "the provider lists none")
-        let noKey = try Auth0Settings(environment: TestSettings.environment(["DPOP": "required"]))
-        #expect(DPoP.problems(noKey.dpop, key: noKey.dpopKey, listed).count == 1)
+        let auto = try RelyingPartySettings(environment: TestSettings.environment(["DPOP_KEY": pem]))
+        #expect(DPoP.isUsed(auto.binding.dpop, key: auto.binding.dpopKey, listed))
+        #expect(
+            !DPoP.isUsed(auto.binding.dpop, key: auto.binding.dpopKey, try TestSettings.discovered()),
+            "the provider lists none")
+        let noKey = try RelyingPartySettings(environment: TestSettings.environment(["DPOP": "required"]))
+        #expect(DPoP.problems(noKey.binding.dpop, key: noKey.binding.dpopKey, listed).count == 1)
         #expect(throws: SettingsProblems.self) {
-            try Auth0Settings(environment: TestSettings.environment(["DPOP_KEY": "not a key"]))
+            try RelyingPartySettings(environment: TestSettings.environment(["DPOP_KEY": "not a key"]))
         }
     }
 }

@@ -29,7 +29,7 @@ import Web
 
     /// Metadata access for a provider that is not Auth0, over the scripted tenant.
     private func genericAccess() throws -> MetadataAccess {
-        let generic = try Auth0Settings(
+        let generic = try RelyingPartySettings(
             environment: TestSettings.environment([
                 "AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": "https://sso.example.com/realms/demo",
             ]))

@@ -14,9 +14,17 @@ import Web
         "pushed_authorization_request_endpoint": "https://tenant.example.com/oauth/par"
     ]
 
+    /// The settings' problems on a provider with `endpoints` (the discovery stage).
+    private func fit(_ mode: String?, _ endpoints: TenantEndpoints) throws -> [String] {
+        ProviderFit.problems(
+            try RelyingPartySettings(environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": mode])),
+            endpoints)
+    }
+
     private func links(_ mode: String?, _ endpoints: TenantEndpoints) throws -> TenantLinks {
         TenantLinks(
-            settings: try Auth0Settings(environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": mode])),
+            settings: try RelyingPartySettings(
+                environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": mode])),
             endpoints: endpoints)
     }
 
@@ -25,21 +33,22 @@ import Web
         #expect(try links("required", endpoints(Self.listed)).pushEndpoint != nil)
         #expect(try links(nil, endpoints()).pushEndpoint == nil, "a provider without the endpoint")
         #expect(try links("off", endpoints(Self.listed)).pushEndpoint == nil)
-        #expect(try links(nil, endpoints(Self.listed)).problems().isEmpty)
+        #expect(try fit(nil, endpoints(Self.listed)).isEmpty)
     }
 
     @Test func whatCannotWorkStopsStartUpWithOneLineNamingTheSetting() throws {
-        let required = try links("required", endpoints()).problems()
+        let required = try fit("required", endpoints())
         #expect(required.count == 1 && required[0].hasPrefix("PUSHED_AUTHORIZATION_REQUESTS: required, but"))
         var demanding = Self.listed
         demanding["require_pushed_authorization_requests"] = .bool(true)
-        let off = try links("off", endpoints(demanding)).problems()
+        let off = try fit("off", endpoints(demanding))
         #expect(off == ["PUSHED_AUTHORIZATION_REQUESTS: off, but the provider requires pushed authorization requests"])
         #expect(throws: SettingsProblems.self) {
-            try Auth0Settings(environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": "yes"]))
+            try RelyingPartySettings(environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": "yes"]))
         }
         do {
-            _ = try Auth0Settings(environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": "yes"]))
+            _ = try RelyingPartySettings(
+                environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": "yes"]))
         } catch let problems as SettingsProblems {
             #expect(problems.lines == ["PUSHED_AUTHORIZATION_REQUESTS: must be auto, required or off"])
         }
@@ -66,7 +75,7 @@ import Web
         #expect(form["code_challenge_method"] == "S256" && form["ui_locales"] == "zh-CN")
         #expect(
             links.authorize(pushed: pushed)
-                == "https://tenant.example.com/authorize?client_id=\(TestSettings.auth0.clientID)"
+                == "https://tenant.example.com/authorize?client_id=\(TestSettings.auth0.client.id)"
                 + "&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Aabc")
     }
 

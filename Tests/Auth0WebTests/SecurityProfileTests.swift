@@ -12,7 +12,7 @@ import Web
 
     private func problems(_ changes: [String: String?]) -> [String] {
         do {
-            _ = try Auth0Settings(environment: TestSettings.environment(changes))
+            _ = try RelyingPartySettings(environment: TestSettings.environment(changes))
             return []
         } catch let problems as SettingsProblems {
             return problems.lines
@@ -41,13 +41,13 @@ import Web
     }
 
     @Test func withAProviderThatCanItIsAllOn() throws {
-        let settings = try Auth0Settings(
+        let settings = try RelyingPartySettings(
             environment: TestSettings.environment([
                 "SECURITY_PROFILE": "fapi2", "CLIENT_ASSERTION_KEY": Self.clientKey, "DPOP_KEY": Self.dpopKey,
                 "ID_TOKEN_SIGNING_ALG": "ES256",
             ]))
-        #expect(settings.pushedAuthorization == .required && settings.dpop == .required)
-        #expect(settings.clientAuthentication == .privateKeyJWT)
+        #expect(settings.binding.pushedAuthorization == .required && settings.binding.dpop == .required)
+        #expect(settings.client.authentication == .privateKeyJWT)
         let able = try TestSettings.discovered([
             "pushed_authorization_request_endpoint": "https://tenant.example.com/oauth/par",
             "dpop_signing_alg_values_supported": .array(["ES256"]),
@@ -56,14 +56,13 @@ import Web
             "id_token_signing_alg_values_supported": .array(["ES256", "PS256"]),
         ])
         let links = TenantLinks(settings: settings, endpoints: able)
-        #expect(links.problems().isEmpty, "\(links.problems())")
-        #expect(links.pushEndpoint != nil && DPoP.isUsed(settings.dpop, key: settings.dpopKey, able))
+        let fit = ProviderFit.problems(settings, able)
+        #expect(fit.isEmpty, "\(fit)")
+        #expect(links.pushEndpoint != nil && DPoP.isUsed(settings.binding.dpop, key: settings.binding.dpopKey, able))
         // Auth0 as its reference records it: no iss in the response, no PAR or DPoP listed.
         #expect(
-            TenantLinks(
-                settings: settings, endpoints: TenantEndpoints.documented(issuer: "https://tenant.example.com/")
-            )
-            .problems().filter { $0.hasPrefix("SECURITY_PROFILE") || $0.hasPrefix("PUSHED") || $0.hasPrefix("DPOP") }
-            .count == 3)
+            ProviderFit.problems(settings, TenantEndpoints.documented(issuer: "https://tenant.example.com/"))
+                .filter { $0.hasPrefix("SECURITY_PROFILE") || $0.hasPrefix("PUSHED") || $0.hasPrefix("DPOP") }
+                .count == 3)
     }
 }

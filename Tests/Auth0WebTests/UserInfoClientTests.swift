@@ -17,7 +17,7 @@ import Web
         ]), expectedIssuer: issuer)
 
     private func client(_ provider: ScriptedHTTPClient) throws -> UserInfoClient {
-        let settings = try Auth0Settings(
+        let settings = try RelyingPartySettings(
             environment: TestSettings.environment(["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": Self.issuer]))
         return try #require(UserInfoClient(settings: settings, endpoints: Self.endpoints, http: provider))
     }

@@ -23,7 +23,7 @@ final class InProcessSite: TestSite, @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: runDir, withIntermediateDirectories: true)
         devEnvironment = try Stack.devEnvironment(runDir: runDir, appPort: 9, tenantPort: 7)
         try restartTenant(tenantEnvironment)
-        let settings = try Auth0Settings(environment: devEnvironment.merging(workerEnvironment) { $1 })
+        let settings = try RelyingPartySettings(environment: devEnvironment.merging(workerEnvironment) { $1 })
         let services = try AppServices(
             settings: settings, endpoints: .documented(issuer: tenantURL + "/"), http: network,
             store: MemorySharedStore(), log: Log(minimum: .error))

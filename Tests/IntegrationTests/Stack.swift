@@ -184,7 +184,7 @@ final class Stack: @unchecked Sendable {
         for entry in output.split(separator: "\0") {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             let name = String(entry[..<equals])
-            if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name.hasPrefix("ASSERTION_")
+            if name.hasPrefix("AUTH0_") || name.hasPrefix("DEV_TENANT_") || name.hasPrefix("IDENTITY_ASSERTION_")
                 || name == "APP_BASE_URL"
                 || name == "TEMPLATES_DIR" || name == "PUBLIC_DIR" || name == "FASTCGI_SOCKET_GROUP"
                 || name == "STATE_DIR"

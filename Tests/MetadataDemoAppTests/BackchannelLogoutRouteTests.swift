@@ -19,7 +19,7 @@ import Web
 
     private func claims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
         var claims: [String: JSONValue] = [
-            "iss": .string(TestSettings.auth0.issuer), "aud": .string(TestSettings.auth0.clientID),
+            "iss": .string(TestSettings.auth0.issuer), "aud": .string(TestSettings.auth0.client.id),
             "iat": .number(now), "exp": .number(now + 120), "jti": .string("jti-\(UInt64.random(in: 0...UInt64.max))"),
             "sid": "sid-laptop", "sub": "auth0|1",
             "events": .object([LogoutTokenVerifier.event: .object([:])]),

@@ -121,16 +121,16 @@ import Web
         let (first, second) = (try ECPrivateKey().pem(), try ECPrivateKey().pem())
         var environment = TestSettings.environment
         environment["ASSERTION_KEY"] = first + second
-        let settings = try Auth0Settings(environment: environment)
-        #expect(settings.assertionKeys.count == 2)
-        #expect(settings.assertionAudience == settings.baseURL + "/mini/")
+        let settings = try RelyingPartySettings(environment: environment)
+        #expect(settings.assertions.keys.count == 2)
+        #expect(settings.assertions.audience == settings.baseURL + "/mini/")
         environment["ASSERTION_KEY"] = first + (try RSAPrivateKey(generatingBits: 2048).pem())
         #expect {
-            try Auth0Settings(environment: environment)
+            try RelyingPartySettings(environment: environment)
         } throws: { error in
             "\(error)".contains("ASSERTION_KEY: PEM block 2 is not an EC P-256 private key")
         }
         environment["ASSERTION_KEY"] = nil
-        #expect(try Auth0Settings(environment: environment).assertionKeys.isEmpty)
+        #expect(try RelyingPartySettings(environment: environment).assertions.keys.isEmpty)
     }
 }

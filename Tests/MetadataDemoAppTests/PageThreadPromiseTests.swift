@@ -69,7 +69,7 @@ import Web
 
     /// A session due for its check with the tenant waits on the routes that serve it, and only there.
     @Test func aSessionDueForRevalidationWaitsOnlyWhereItIsServed() throws {
-        let due = try cookie(checkedSecondsAgo: services.settings.revalidateSeconds + 1)
+        let due = try cookie(checkedSecondsAgo: services.settings.sessions.revalidateSeconds + 1)
         let serving: Set = ["/", "/me", "/auth/check"]
         for (path, waits, request) in requests(cookie: due) where !waits {
             let answer = app.respondWithoutWaiting(to: request)

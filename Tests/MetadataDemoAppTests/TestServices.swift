@@ -14,7 +14,7 @@ enum TestServices {
         // In memory: the contract suite holds it to SQLite's and Redis's promises.
         let store = MemorySharedStore(clock: clock)
         let settings =
-            extra.isEmpty ? TestSettings.auth0 : try Auth0Settings(environment: TestSettings.environment(extra))
+            extra.isEmpty ? TestSettings.auth0 : try RelyingPartySettings(environment: TestSettings.environment(extra))
         return try AppServices(
             settings: settings, endpoints: TestSettings.endpoints, http: http, store: store, clock: clock,
             miniApps: miniApps)

@@ -45,7 +45,7 @@ public final class TenantScript: HTTPClient {
     private let clientID: String
 
     /// A tenant at `issuer` for the application `clientID`.
-    public init(issuer: String = TestSettings.auth0.issuer, clientID: String = TestSettings.auth0.clientID) {
+    public init(issuer: String = TestSettings.auth0.issuer, clientID: String = TestSettings.auth0.client.id) {
         self.issuer = issuer
         self.clientID = clientID
     }

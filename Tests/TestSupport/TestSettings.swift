@@ -29,7 +29,7 @@ public enum TestSettings {
 
     // swift-format-ignore: NeverUseForceTry
     /// `environment` read as the worker reads it.
-    public static let auth0 = try! Auth0Settings(environment: environment)
+    public static let auth0 = try! RelyingPartySettings(environment: environment)
 
     /// The tenant's endpoints at Auth0's documented paths.
     public static let endpoints = TenantEndpoints.documented(issuer: auth0.issuer)

@@ -15,7 +15,7 @@ make it hammer the site.
               [--audience URL] [--jwks URL] [--title TEXT] [--api unix:/path/api.sock|http://HOST:PORT]
 
 --site is the product's APP_BASE_URL: the issuer is it with "/", the audience by default it
-with "/mini/" (the product's ASSERTION_AUDIENCE; a mini app of MINI_APPS_FILE: its
+with "/mini/" (the product's IDENTITY_ASSERTION_AUDIENCE; a mini app of MINI_APPS_FILE: its
 assertion_audience, by default the site with its path), the keys by default at --site's
 /.well-known/jwks.json. --title and --title-zh name it (default "mini app").
 

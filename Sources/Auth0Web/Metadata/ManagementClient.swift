@@ -11,11 +11,11 @@ public struct ManagementClient: Sendable {
     public let isOffered: Bool
 
     /// A client of the settings' Management API, with their timeout.
-    public init(settings: Auth0Settings, http: any HTTPClient, clock: Clock) {
+    public init(settings: RelyingPartySettings, http: any HTTPClient, clock: Clock) {
         baseURL = settings.managementAPI
-        isOffered = settings.isAuth0
+        isOffered = settings.provider.isAuth0
         self.http = http
-        timeoutSeconds = settings.timeoutSeconds
+        timeoutSeconds = settings.provider.timeoutSeconds
         self.clock = clock
     }
 

@@ -41,7 +41,7 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let requiresPushedAuthorization: Bool
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
-    public var auth0Logout: String { Auth0Settings.withSlash(issuer) + "v2/logout" }
+    public var auth0Logout: String { RelyingPartySettings.withSlash(issuer) + "v2/logout" }
 
     /// Auth0's documented paths under `issuer` (what the dev tenant publishes too).
     public static func documented(issuer: String) -> TenantEndpoints {

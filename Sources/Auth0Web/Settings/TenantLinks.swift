@@ -2,7 +2,7 @@ import Web
 
 /// The tenant's addresses the browser is sent to: where a login starts and where a logout ends.
 public struct TenantLinks: Sendable {
-    private let settings: Auth0Settings
+    private let settings: RelyingPartySettings
     private let endpoints: TenantEndpoints
     /// The scopes a login asks for: the setting; but the default asks another provider for
     /// `offline_access` only when its `scopes_supported` lists it (or it publishes no list), since
@@ -14,18 +14,18 @@ public struct TenantLinks: Sendable {
     public let pushEndpoint: String?
 
     /// Links for the application `settings` on the tenant whose endpoints were discovered.
-    public init(settings: Auth0Settings, endpoints: TenantEndpoints) {
+    public init(settings: RelyingPartySettings, endpoints: TenantEndpoints) {
         self.settings = settings
         self.endpoints = endpoints
-        var scopes = settings.scope.split(separator: " ")
-        if !settings.isAuth0, settings.scopeIsDefault, let supported = endpoints.scopes,
+        var scopes = settings.provider.scope.split(separator: " ")
+        if !settings.provider.isAuth0, settings.provider.scopeIsDefault, let supported = endpoints.scopes,
             !supported.contains("offline_access")
         {
             scopes.removeAll { $0 == "offline_access" }
         }
         scope = scopes.joined(separator: " ")
-        asksConsent = !settings.isAuth0 && scopes.contains("offline_access")
-        pushEndpoint = PushedAuthorization.endpoint(settings.pushedAuthorization, endpoints)
+        asksConsent = !settings.provider.isAuth0 && scopes.contains("offline_access")
+        pushEndpoint = PushedAuthorization.endpoint(settings.binding.pushedAuthorization, endpoints)
     }
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
@@ -47,7 +47,7 @@ public struct TenantLinks: Sendable {
     /// reference to the rest (RFC 9126 §4).
     public func authorize(pushed: PushedAuthorization.Pushed) -> String {
         endpoints.authorization + "?"
-            + PercentEncoding.formEncode([("client_id", settings.clientID), ("request_uri", pushed.requestURI)])
+            + PercentEncoding.formEncode([("client_id", settings.client.id), ("request_uri", pushed.requestURI)])
     }
 
     /// The parameters of a transaction's authorization request, in the URL or pushed (see `authorize`).
@@ -55,10 +55,10 @@ public struct TenantLinks: Sendable {
         _ transaction: LoginTransaction, uiLocales: String? = nil, sessionTransferToken: String? = nil
     ) -> [(String, String)] {
         var pairs = [
-            ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", settings.callbackURL),
+            ("response_type", "code"), ("client_id", settings.client.id), ("redirect_uri", settings.callbackURL),
             ("scope", scope),
         ]
-        if let audience = settings.audience { pairs.append(("audience", audience)) }
+        if let audience = settings.provider.audience { pairs.append(("audience", audience)) }
         pairs += [
             ("state", transaction.state), ("nonce", transaction.nonce),
             ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)), ("code_challenge_method", "S256"),
@@ -67,7 +67,7 @@ public struct TenantLinks: Sendable {
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
         pairs += transaction.stepUp?.parameters ?? []
-        if settings.isAuth0, let token = sessionTransferToken, Self.isOpaqueToken(token) {
+        if settings.provider.isAuth0, let token = sessionTransferToken, Self.isOpaqueToken(token) {
             pairs.append(("session_transfer_token", token))
         }
         return pairs
@@ -82,42 +82,20 @@ public struct TenantLinks: Sendable {
     /// discovered `end_session_endpoint` with `logout_hint` and, when the session kept it,
     /// `id_token_hint` (the start-up check makes sure a tenant asked for `oidc` publishes one).
     public func logout(tenantSessionID: String?, idTokenHint: String? = nil) -> String {
-        switch settings.logoutMode {
+        switch settings.provider.logoutMode {
         case .oidc:
             if let endSession = endpoints.endSession {
-                var pairs = [("client_id", settings.clientID), ("post_logout_redirect_uri", settings.loggedOutURL)]
+                var pairs = [("client_id", settings.client.id), ("post_logout_redirect_uri", settings.loggedOutURL)]
                 if let tenantSessionID { pairs.append(("logout_hint", tenantSessionID)) }
                 if let idTokenHint { pairs.append(("id_token_hint", idTokenHint)) }
                 return endSession + "?" + PercentEncoding.formEncode(pairs)
             }
             // A provider with no logout endpoint: the session ends here; the provider's stays.
-            if !settings.isAuth0 { return settings.loggedOutURL }
+            if !settings.provider.isAuth0 { return settings.loggedOutURL }
             fallthrough
         case .v2:
             return endpoints.auth0Logout + "?"
-                + PercentEncoding.formEncode([("client_id", settings.clientID), ("returnTo", settings.loggedOutURL)])
+                + PercentEncoding.formEncode([("client_id", settings.client.id), ("returnTo", settings.loggedOutURL)])
         }
-    }
-
-    /// Problems of these settings on this tenant (its links, and the client authentication it
-    /// supports), one line each naming the setting.
-    public func problems() -> [String] {
-        var problems = ClientAuthentication.problems(settings: settings, endpoints: endpoints)
-        problems += PushedAuthorization.problems(settings.pushedAuthorization, endpoints)
-        problems += DPoP.problems(settings.dpop, key: settings.dpopKey, endpoints)
-        if settings.securityProfile == .fapi2 { problems += SecurityProfile.problems(endpoints) }
-        if settings.logoutMode == .oidc, endpoints.endSession == nil, settings.isAuth0 || !settings.logoutModeIsDefault
-        {
-            problems.append(
-                "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"
-            )
-        }
-        let algorithm = settings.idTokenSigningAlgorithm.rawValue
-        if let listed = endpoints.idTokenAlgorithms, !listed.contains(algorithm) {
-            problems.append(
-                "ID_TOKEN_SIGNING_ALG: \(algorithm) is not among the algorithms the provider signs ID tokens with "
-                    + "(\(listed.joined(separator: ", "))): set the one the application is registered for")
-        }
-        return problems
     }
 }

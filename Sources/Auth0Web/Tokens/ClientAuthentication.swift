@@ -13,25 +13,25 @@ public enum ClientAuthentication: String, Sendable {
     /// default for a regular web application, as this product always sent); else the provider's
     /// choice: `client_secret_basic` when its `token_endpoint_auth_methods_supported` lists it or
     /// is absent (the registration default every provider must support), else `client_secret_post`.
-    public static func chosen(settings: Auth0Settings, endpoints: TenantEndpoints) -> ClientAuthentication {
-        if let set = settings.clientAuthentication { return set }
-        if settings.isAuth0 { return .post }
+    public static func chosen(settings: RelyingPartySettings, endpoints: TenantEndpoints) -> ClientAuthentication {
+        if let set = settings.client.authentication { return set }
+        if settings.provider.isAuth0 { return .post }
         guard let supported = endpoints.authMethods else { return .basic }
         return supported.contains(basic.rawValue) || !supported.contains(post.rawValue) ? .basic : .post
     }
 
     /// A `CLIENT_AUTH_METHOD` the provider says it does not support, as a start-up problem.
-    public static func problems(settings: Auth0Settings, endpoints: TenantEndpoints) -> [String] {
+    public static func problems(settings: RelyingPartySettings, endpoints: TenantEndpoints) -> [String] {
         var problems: [String] = []
-        if let set = settings.clientAuthentication, let supported = endpoints.authMethods,
+        if let set = settings.client.authentication, let supported = endpoints.authMethods,
             !supported.contains(set.rawValue)
         {
             problems.append(
                 "CLIENT_AUTH_METHOD: \(set.rawValue) is not among the provider's token_endpoint_auth_methods_supported "
                     + "(\(supported.joined(separator: ", ")))")
         }
-        let algorithm = settings.clientAssertionAlgorithm.rawValue
-        if settings.clientAuthentication == .privateKeyJWT, let listed = endpoints.authSigningAlgorithms,
+        let algorithm = settings.client.assertionAlgorithm.rawValue
+        if settings.client.authentication == .privateKeyJWT, let listed = endpoints.authSigningAlgorithms,
             !listed.contains(algorithm)
         {
             problems.append(

@@ -4,7 +4,7 @@ import Web
 /// and refresh-token renewal, authenticating the client as `ClientAuthentication` chooses; and its
 /// revocation endpoint at logout.
 public struct TokenClient: Sendable {
-    private let settings: Auth0Settings
+    private let settings: RelyingPartySettings
     private let endpoints: TenantEndpoints
     private let http: any HTTPClient
     private let authentication: ClientAuthentication
@@ -17,7 +17,8 @@ public struct TokenClient: Sendable {
     /// are bound (DPoP) and must come back so, while mini apps' API tokens stay bearer tokens
     /// (their apps hold no key).
     public init(
-        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, binding: (any HTTPClient)? = nil,
+        settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient,
+        binding: (any HTTPClient)? = nil,
         clock: Clock = .system
     ) {
         self.settings = settings
@@ -25,9 +26,9 @@ public struct TokenClient: Sendable {
         self.http = http
         self.binding = binding
         authentication = ClientAuthentication.chosen(settings: settings, endpoints: endpoints)
-        assertion = settings.clientAssertionKeys.first.map {
+        assertion = settings.client.assertionKeys.first.map {
             ClientAssertion(
-                key: $0, algorithm: settings.clientAssertionAlgorithm, clientID: settings.clientID, clock: clock)
+                key: $0, algorithm: settings.client.assertionAlgorithm, clientID: settings.client.id, clock: clock)
         }
     }
 
@@ -95,8 +96,8 @@ public struct TokenClient: Sendable {
             // address: the token endpoint's, as OpenID Connect Core §9 asks, and a pushed-request
             // endpoint's, which RFC 9126 says it accepts (and Glewlwyd requires).
             authenticated = try authentication.authenticate(
-                form, clientID: settings.clientID, secret: settings.clientSecret, assertion: assertion,
-                audience: settings.isAuth0 ? endpoints.issuer : url)
+                form, clientID: settings.client.id, secret: settings.client.secret, assertion: assertion,
+                audience: settings.provider.isAuth0 ? endpoints.issuer : url)
         } catch {
             throw AuthError(.clientAssertionFailed, "\(error)")
         }
@@ -105,7 +106,7 @@ public struct TokenClient: Sendable {
             method: "POST", url: url,
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
                 + credentials,
-            body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.timeoutSeconds)
+            body: Array(PercentEncoding.formEncode(form).utf8), timeoutSeconds: settings.provider.timeoutSeconds)
         do {
             return try (bound ? binding ?? http : http).send(request)
         } catch {

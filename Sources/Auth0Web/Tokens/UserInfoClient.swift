@@ -13,11 +13,11 @@ public struct UserInfoClient: Sendable {
 
     /// A client of `endpoints.userinfo` for a provider that is not Auth0; nil when there is no
     /// call to make (Auth0, or no UserInfo endpoint published).
-    public init?(settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient) {
-        guard !settings.isAuth0, let url = endpoints.userinfo else { return nil }
+    public init?(settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient) {
+        guard !settings.provider.isAuth0, let url = endpoints.userinfo else { return nil }
         self.url = url
         self.http = http
-        timeoutSeconds = settings.timeoutSeconds
+        timeoutSeconds = settings.provider.timeoutSeconds
     }
 
     /// `claims` (the ID token's, verified) completed from UserInfo when they lack a shown claim:

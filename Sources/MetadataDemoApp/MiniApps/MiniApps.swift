@@ -1,6 +1,6 @@
 import Auth0Web
 import Foundation
-import Web
+public import Web
 
 /// The mini apps of `MINI_APPS_FILE`, read once at start-up (and by `check-config`, the same
 /// way) and checked whole: every problem at once, one line each naming the app and the key.
@@ -34,29 +34,39 @@ public struct MiniApps: Sendable {
     }
 
     /// The setting that names the file.
-    public static let setting = "MINI_APPS_FILE"
+    public static let fileSetting = Setting(
+        "MINI_APPS_FILE", "the mini apps: who may enter each and the API token it gets (JSON)")
 
-    /// The apps of the file `environment` names in `MINI_APPS_FILE` (none without it), whose
-    /// assertions default to `baseURL` with the app's path; an API other than `loginAudience`
-    /// needs a provider that `isAuth0`. Throws `SettingsProblems`.
+    /// The apps of the file `environment` names in `MINI_APPS_FILE` (see `init(file:)`).
     public init(environment: [String: String], baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil)
         throws(SettingsProblems)
     {
-        guard let path = environment[Self.setting]?.trimmingWhitespace(), !path.isEmpty else {
+        var reader = SettingsReader(environment: environment)
+        try self.init(
+            file: reader.text(Self.fileSetting), baseURL: baseURL, isAuth0: isAuth0, loginAudience: loginAudience)
+    }
+
+    /// The apps of the file at `path` (none without one), whose assertions default to `baseURL`
+    /// with the app's path; an API other than `loginAudience` needs a provider that `isAuth0`.
+    /// Throws `SettingsProblems`, every problem at once.
+    public init(file path: String?, baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil)
+        throws(SettingsProblems)
+    {
+        guard let path else {
             self.init()
             return
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SettingsProblems(lines: ["\(Self.setting): cannot read \(path)"])
+            throw SettingsProblems(lines: ["\(Self.fileSetting.name): cannot read \(path)"])
         }
         let document: JSONValue
         do { document = try JSONValue.decode(Array(data)) } catch {
-            throw SettingsProblems(lines: ["\(Self.setting): \(path) is not JSON (\(error))"])
+            throw SettingsProblems(lines: ["\(Self.fileSetting.name): \(path) is not JSON (\(error))"])
         }
         var reader = MiniAppsReader(baseURL: baseURL, isAuth0: isAuth0, loginAudience: loginAudience)
         let apps = reader.read(document)
         guard reader.problems.isEmpty else {
-            throw SettingsProblems(lines: reader.problems.map { "\(Self.setting): \($0)" })
+            throw SettingsProblems(lines: reader.problems.map { "\(Self.fileSetting.name): \($0)" })
         }
         self.init(apps: apps, rolesClaim: reader.rolesClaim)
     }

@@ -17,7 +17,7 @@ extension Routes {
     }
 }
 
-extension Auth0Settings {
+extension RelyingPartySettings {
     /// `scheme://host[:port]` of the base URL, as browsers send it in `Origin`.
     var baseOrigin: String { URLOrigin.of(baseURL) ?? baseURL }
 }

@@ -18,7 +18,7 @@ struct SessionRevalidation: Sendable {
     /// Checks the context's session when it is due. Throws `WaitRequired` on a page thread when
     /// it is (the claim asks the shared store, the check calls the tenant), before doing anything.
     func checkIfDue(_ context: RequestContext) throws(WaitRequired) {
-        let interval = services.settings.revalidateSeconds
+        let interval = services.settings.sessions.revalidateSeconds
         guard interval > 0 else { return }
         let now = Int64(services.clock.now())
         guard context.isDueForRevalidation(now: now, interval: interval) else { return }

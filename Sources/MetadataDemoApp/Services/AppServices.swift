@@ -6,7 +6,7 @@ import Web
 /// Auth0 mechanisms.
 public struct AppServices: Sendable {
     /// The settings read at start-up.
-    public let settings: Auth0Settings
+    public let settings: RelyingPartySettings
     /// Where login starts and logout ends, from the discovered endpoints.
     public let links: TenantLinks
     /// The session cookies.
@@ -43,7 +43,7 @@ public struct AppServices: Sendable {
     /// `store` (SQLite or Redis in the worker); `startFollowing()` then starts following it.
     /// `status` hears what an operator should read first (the service manager's `STATUS=`).
     public init(
-        settings: Auth0Settings, endpoints: TenantEndpoints, http: any HTTPClient, store: any SharedStore,
+        settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient, store: any SharedStore,
         clock: Clock = .system, log: Log = Log(minimum: .warning), miniApps: MiniApps = MiniApps(),
         status: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
@@ -56,13 +56,16 @@ public struct AppServices: Sendable {
         self.clock = clock
         links = TenantLinks(settings: settings, endpoints: endpoints)
         assertions = try IdentityAssertions(
-            keys: settings.assertionKeys, baseURL: settings.baseURL, audience: settings.assertionAudience, clock: clock)
+            keys: settings.assertions.keys, baseURL: settings.baseURL, audience: settings.assertions.audience,
+            clock: clock)
         let ledger = try SessionLedger(
-            store: store, retentionSeconds: settings.absoluteLifetime, secrets: settings.cookieSecrets, clock: clock,
+            store: store, retentionSeconds: settings.sessions.absoluteLifetime,
+            secrets: settings.sessions.cookieSecrets, clock: clock,
             events: events)
         self.ledger = ledger
         registry = SessionRegistry(
-            store: store, absoluteLifetime: settings.absoluteLifetime, rollingLifetime: settings.rollingLifetime,
+            store: store, absoluteLifetime: settings.sessions.absoluteLifetime,
+            rollingLifetime: settings.sessions.rollingLifetime,
             clock: clock, events: events)
         let mechanisms = try Auth0Mechanisms(
             settings: settings, endpoints: endpoints, http: http, clock: clock, accessTokenPath: Routes.affirmationPath,
@@ -74,10 +77,10 @@ public struct AppServices: Sendable {
         metadata = mechanisms.metadata
         logins = mechanisms.logins
         apiTokens = try APITokens(
-            renewer: mechanisms.renewer, store: store, secrets: settings.cookieSecrets, clock: clock)
+            renewer: mechanisms.renewer, store: store, secrets: settings.sessions.cookieSecrets, clock: clock)
         logoutTokens = LogoutTokenVerifier(
-            issuer: endpoints.issuer, clientID: settings.clientID, keys: keys, clock: clock,
-            algorithm: settings.idTokenSigningAlgorithm, clientSecret: settings.clientSecret)
+            issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
+            algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: settings.client.secret)
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),

@@ -4,14 +4,14 @@ import Web
 
 /// How each setting's text is read and checked: the issuer, the base URL, loopback hosts,
 /// seconds, the assertion keys. Each problem is one line naming its setting.
-extension Auth0Settings {
+extension RelyingPartySettings {
     /// The private keys of `setting`'s PEM blocks, one after another, read by `read` (nil: not a
     /// key of the `kind` it wants); each block that is not one is a problem naming `command`, which
     /// makes one. An `EC PARAMETERS` block (`openssl ecparam -genkey` writes one before the key)
     /// only names the curve, which the key names too; an encrypted key is refused, never asked a
     /// password for (OpenSSL would prompt on the terminal, and a service has none).
     static func privateKeys<Key>(
-        _ text: String?, setting: String, kind: String, command: String, _ problems: inout [String],
+        _ text: String?, setting: Setting, kind: String, command: String, _ reader: inout SettingsReader,
         read: (String) -> Key?
     ) -> [Key] {
         guard let text, !text.isEmpty else { return [] }
@@ -20,72 +20,75 @@ extension Auth0Settings {
         var keys: [Key] = []
         for (index, block) in blocks.enumerated() {
             if block.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----") || block.contains("Proc-Type: 4,ENCRYPTED") {
-                problems.append(
-                    "\(setting): PEM block \(index + 1) is encrypted; give the key unencrypted "
+                reader.problem(
+                    setting,
+                    "PEM block \(index + 1) is encrypted; give the key unencrypted "
                         + "(`openssl pkey -in KEY -out KEY.pem`, then chmod 600) or make one with `\(command)`")
             } else if let key = read(block) {
                 keys.append(key)
             } else {
-                problems.append("\(setting): PEM block \(index + 1) is not \(kind); make one with `\(command)`")
+                reader.problem(setting, "PEM block \(index + 1) is not \(kind); make one with `\(command)`")
             }
         }
         return keys
     }
 
-    /// `ASSERTION_KEY`'s P-256 keys.
-    static func assertionKeys(_ text: String?, _ problems: inout [String]) -> [ECPrivateKey] {
+    /// `IDENTITY_ASSERTION_KEY`'s P-256 keys.
+    static func assertionKeys(_ text: String?, _ reader: inout SettingsReader) -> [ECPrivateKey] {
         privateKeys(
-            text, setting: "ASSERTION_KEY", kind: "an EC P-256 private key", command: "metadata-demo new-assertion-key",
-            &problems
+            text, setting: .identityAssertionKey, kind: "an EC P-256 private key",
+            command: "metadata-demo new-assertion-key", &reader
         ) { try? ECPrivateKey(pem: $0) }
     }
 
     /// `CLIENT_ASSERTION_KEY`'s RSA keys of 2048 bits or more (a shorter one has no public key
     /// the product would accept either).
-    static func clientAssertionKeys(_ text: String?, _ problems: inout [String]) -> [RSAPrivateKey] {
+    static func clientAssertionKeys(_ text: String?, _ reader: inout SettingsReader) -> [RSAPrivateKey] {
         privateKeys(
-            text, setting: "CLIENT_ASSERTION_KEY", kind: "an RSA private key of 2048 bits or more",
-            command: "metadata-demo new-client-key", &problems
+            text, setting: .clientAssertionKey, kind: "an RSA private key of 2048 bits or more",
+            command: "metadata-demo new-client-key", &reader
         ) { block in
             (try? RSAPrivateKey(pem: block)).flatMap { (try? $0.publicKey()) != nil ? $0 : nil }
         }
     }
 
     /// `DPOP_KEY`'s P-256 key: one, since every worker must prove with the same.
-    static func dpopKey(_ text: String?, _ problems: inout [String]) -> ECPrivateKey? {
+    static func dpopKey(_ text: String?, _ reader: inout SettingsReader) -> ECPrivateKey? {
         let keys = privateKeys(
-            text, setting: "DPOP_KEY", kind: "an EC P-256 private key", command: "metadata-demo new-dpop-key",
-            &problems
+            text, setting: .dpopKey, kind: "an EC P-256 private key", command: "metadata-demo new-dpop-key", &reader
         ) { try? ECPrivateKey(pem: $0) }
-        if keys.count > 1 { problems.append("DPOP_KEY: give one key, the same on every worker") }
+        if keys.count > 1 { reader.problem(.dpopKey, "give one key, the same on every worker") }
         return keys.first
     }
 
     /// The issuer from `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (one of them), or nil with the problem said.
-    static func issuer(domain: String?, issuerURL: String?, _ problems: inout [String]) -> String? {
+    static func issuer(domain: String?, issuerURL: String?, _ reader: inout SettingsReader) -> String? {
         switch (domain, issuerURL) {
         case (nil, nil):
-            problems.append(
-                "AUTH0_DOMAIN: missing; set it to your tenant's domain, e.g. example.us.auth0.com "
+            reader.problem(
+                .auth0Domain,
+                "missing; set it to your tenant's domain, e.g. example.us.auth0.com "
                     + "(or set ISSUER_BASE_URL to another provider's issuer URL)")
         case (.some, .some):
-            problems.append("ISSUER_BASE_URL: set it or AUTH0_DOMAIN, not both")
+            reader.problem(.issuerBaseURL, "set it or AUTH0_DOMAIN, not both")
         case (let domain?, nil):
             if let issuer = issuer(fromDomain: domain) { return issuer }
             if let url = URLComponents(string: domain.contains("://") ? domain : "https://" + domain),
                 !url.path.isEmpty, url.path != "/"
             {
-                problems.append(
-                    "AUTH0_DOMAIN: \"\(domain)\" has a path; a tenant's domain is a host name "
+                reader.problem(
+                    .auth0Domain,
+                    "\"\(domain)\" has a path; a tenant's domain is a host name "
                         + "(for an issuer with a path, set ISSUER_BASE_URL instead)")
             } else {
-                problems.append(
-                    "AUTH0_DOMAIN: \"\(domain)\" is not a host name (http:// URLs are accepted for loopback only)")
+                reader.problem(
+                    .auth0Domain, "\"\(domain)\" is not a host name (http:// URLs are accepted for loopback only)")
             }
         case (nil, let text?):
             if let issuer = issuer(url: text) { return issuer }
-            problems.append(
-                "ISSUER_BASE_URL: \"\(text)\" must be the issuer's https:// URL, with no query, fragment or "
+            reader.problem(
+                .issuerBaseURL,
+                "\"\(text)\" must be the issuer's https:// URL, with no query, fragment or "
                     + "user (http:// for loopback only)")
         }
         return nil
@@ -150,12 +153,11 @@ extension Auth0Settings {
         return parts[0] == "127"
     }
 
-    static func seconds(_ text: String?, default value: Int64, name: String, _ problems: inout [String])
-        -> Int64?
-    {
-        guard let text else { return value }
+    /// `setting`'s whole seconds, at least 60, or `value` when it is not set.
+    static func seconds(_ setting: Setting, default value: Int64, _ reader: inout SettingsReader) -> Int64? {
+        guard let text = reader.text(setting, defaultShown: String(value)) else { return value }
         guard let seconds = Int64(text), seconds >= 60 else {
-            problems.append("\(name): must be a whole number of seconds, at least 60")
+            reader.problem(setting, "must be a whole number of seconds, at least 60")
             return nil
         }
         return seconds

@@ -1,0 +1,120 @@
+import Web
+
+/// The provider this product logs people in with, and this site's addresses there: which issuer,
+/// which kind of provider, what a login asks for, how ID tokens are signed, how logout ends the
+/// provider's session, how long a call may take.
+public struct ProviderSettings: Sendable {
+    /// The provider's issuer, exactly as its discovery document and tokens must name it: from
+    /// `AUTH0_DOMAIN` with `/`, or `ISSUER_BASE_URL` as given, path and all.
+    public let issuer: String
+    /// Where `issuer` came from: `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (problems with the provider name it).
+    public let issuerSetting: String
+    /// Auth0's own features (the Management API for the metadata, `/v2/logout`, `audience`) are
+    /// used only with Auth0: `OIDC_PROVIDER`, by default Auth0 with `AUTH0_DOMAIN` or an issuer
+    /// on `*.auth0.com`.
+    public let isAuth0: Bool
+    /// `APP_BASE_URL` without a trailing slash: where people reach the product.
+    public let baseURL: String
+    /// The API the access token is for; by default Auth0's Management API, none for another provider.
+    public let audience: String?
+    /// The scopes a login asks for.
+    public let scope: String
+    /// True when `AUTH0_SCOPE` is not set: the default may then be fitted to the provider.
+    public let scopeIsDefault: Bool
+    /// Which logout endpoint of the provider ends its session.
+    public let logoutMode: LogoutMode
+    /// True when `AUTH0_LOGOUT` is not set: a provider without an `end_session_endpoint` then
+    /// logs out here only, rather than refusing to start.
+    public let logoutModeIsDefault: Bool
+    /// The limit of each call to the provider, in seconds.
+    public let timeoutSeconds: Double
+    /// How the provider signs this application's ID tokens; a token signed otherwise is refused.
+    public let idTokenSigningAlgorithm: SigningAlgorithm
+
+    /// Which logout endpoint of the tenant ends its session.
+    public enum LogoutMode: String, Sendable { case v2, oidc }
+
+    /// The scopes asked of Auth0 when `AUTH0_SCOPE` is not set.
+    public static let defaultScope =
+        "openid profile email read:current_user update:current_user_metadata offline_access"
+    /// The scopes asked of a generic provider when `AUTH0_SCOPE` is not set.
+    public static let genericScope = "openid profile email offline_access"
+
+    /// Reads the group; nil when any of it is wrong (the reader has the problems).
+    public static func read(_ reader: inout SettingsReader) -> ProviderSettings? {
+        let start = reader.problems.count
+        let domain = reader.text(.auth0Domain)
+        let issuerURL = reader.text(.issuerBaseURL)
+        let issuer = RelyingPartySettings.issuer(domain: domain, issuerURL: issuerURL, &reader)
+        let base = reader.text(.appBaseURL)
+        let baseURL = base.flatMap(RelyingPartySettings.baseURL)
+        if base == nil {
+            reader.problem(
+                .appBaseURL, "missing; set it to where people reach this site, e.g. https://demo.example.com")
+        } else if baseURL == nil {
+            reader.problem(
+                .appBaseURL, "\"\(base!)\" must be an https:// URL with no query (http:// for loopback only)")
+        }
+        let providerText = reader.text(.oidcProvider)
+        let isAuth0 =
+            providerText.map { $0 == "auth0" } ?? RelyingPartySettings.isAuth0Issuer(issuer, fromDomain: domain != nil)
+        if let providerText, providerText != "auth0", providerText != "generic" {
+            reader.problem(.oidcProvider, "must be auth0 or generic")
+        }
+        reader.shows(.oidcProvider, isAuth0 ? "auth0" : "generic")
+        let algorithm = readAlgorithm(&reader)
+        // `/v2/logout` is Auth0's own; another provider gets the OpenID way by default.
+        let logoutText = reader.text(.auth0Logout)
+        let logout = LogoutMode(rawValue: logoutText ?? (isAuth0 ? "v2" : "oidc"))
+        if logout == nil { reader.problem(.auth0Logout, "must be v2 or oidc") }
+        reader.shows(.auth0Logout, logout?.rawValue)
+        let timeout = reader.text(.auth0TimeoutSeconds, defaultShown: "10").map { Double($0) } ?? 10
+        if timeout == nil || !(0.1...120).contains(timeout!) {
+            reader.problem(.auth0TimeoutSeconds, "must be a number of seconds from 0.1 to 120")
+        }
+        let audience =
+            reader.text(.auth0Audience)
+            ?? issuer.flatMap { isAuth0 ? RelyingPartySettings.withSlash($0) + "api/v2/" : nil }
+        reader.shows(.auth0Audience, audience)
+        let scopeText = reader.text(.auth0Scope)
+        let scope = scopeText ?? (isAuth0 ? defaultScope : genericScope)
+        reader.shows(.auth0Scope, scope)
+        guard reader.problems.count == start, let issuer, let baseURL, let algorithm, let logout, let timeout else {
+            return nil
+        }
+        return ProviderSettings(
+            issuer: issuer, issuerSetting: issuerURL == nil ? Setting.auth0Domain.name : Setting.issuerBaseURL.name,
+            isAuth0: isAuth0, baseURL: baseURL, audience: audience, scope: scope, scopeIsDefault: scopeText == nil,
+            logoutMode: logout, logoutModeIsDefault: logoutText == nil, timeoutSeconds: timeout,
+            idTokenSigningAlgorithm: algorithm)
+    }
+
+    private static func readAlgorithm(_ reader: inout SettingsReader) -> SigningAlgorithm? {
+        let text = reader.text(.idTokenSigningAlg, defaultShown: "RS256") ?? "RS256"
+        guard let algorithm = SigningAlgorithm(rawValue: text) else {
+            reader.problem(
+                .idTokenSigningAlg,
+                "\"\(text)\" must be one of " + SigningAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", as the application is registered at the provider")
+            return nil
+        }
+        return algorithm
+    }
+}
+
+extension Setting {
+    static let auth0Domain = Setting(
+        "AUTH0_DOMAIN", "the Auth0 tenant's host (https), or an http:// URL on loopback; or set ISSUER_BASE_URL")
+    static let issuerBaseURL = Setting(
+        "ISSUER_BASE_URL", "instead of AUTH0_DOMAIN: another provider's issuer URL exactly as it publishes it")
+    static let oidcProvider = Setting(
+        "OIDC_PROVIDER", "auth0 or generic: whether Auth0's own features (Management API, /v2/logout) are used")
+    static let appBaseURL = Setting("APP_BASE_URL", "where people reach this site (https, or http on loopback)")
+    static let idTokenSigningAlg = Setting(
+        "ID_TOKEN_SIGNING_ALG", "how the provider signs this application's ID tokens, as registered there")
+    static let auth0Logout = Setting("AUTH0_LOGOUT", "v2 (Auth0's /v2/logout) or oidc (the end_session_endpoint)")
+    static let auth0TimeoutSeconds = Setting(
+        "AUTH0_TIMEOUT_SECONDS", "the limit of each call to the provider, in seconds")
+    static let auth0Audience = Setting("AUTH0_AUDIENCE", "the API the login's access token is for")
+    static let auth0Scope = Setting("AUTH0_SCOPE", "the scopes a login asks for")
+}

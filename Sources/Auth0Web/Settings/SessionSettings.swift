@@ -1,0 +1,55 @@
+import Web
+
+/// The sessions' cookies and lives: the keys that seal the cookies, how long a session lasts idle
+/// and at most, how often a session is checked with the provider.
+public struct SessionSettings: Sendable {
+    /// Comma-separated secrets, each at least 32 random bytes written as hex or base64; the first
+    /// seals cookies, all open them.
+    public let cookieSecrets: [String]
+    /// Seconds a session lasts without being used.
+    public let rollingLifetime: Int64
+    /// Seconds after login after which the session ends whatever happens.
+    public let absoluteLifetime: Int64
+    /// `GET /` of a session last checked longer ago than this renews its access token and reads
+    /// the metadata again, so a session whose refresh token the provider revoked ends. 0: never.
+    public let revalidateSeconds: Int64
+
+    /// Reads the group; nil when any of it is wrong.
+    public static func read(_ reader: inout SettingsReader) -> SessionSettings? {
+        let start = reader.problems.count
+        let text = reader.secret(.auth0Secret)
+        let secrets = text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if secrets == nil {
+            reader.problem(
+                .auth0Secret, "missing; generate one with `openssl rand -hex 32` (or set AUTH0_SECRET_FILE)")
+        } else if let secrets, text?.isEmpty == false,  // an unreadable or empty file is reported already
+            secrets.isEmpty || secrets.contains(where: { CookieSecret.randomBytes($0) == nil })
+        {
+            reader.problem(
+                .auth0Secret,
+                "each comma-separated secret must be at least 32 random bytes written as hex or base64 "
+                    + "(a chosen phrase can be guessed from any cookie); make one with `openssl rand -hex 32`")
+        }
+        let rolling = RelyingPartySettings.seconds(.sessionRollingSeconds, default: 86_400, &reader)
+        let absolute = RelyingPartySettings.seconds(.sessionAbsoluteSeconds, default: 7 * 86_400, &reader)
+        let revalidateText = reader.text(.sessionRevalidateSeconds, defaultShown: "900")
+        let revalidate = revalidateText.map { Int64($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 900
+        if revalidate == nil {
+            reader.problem(.sessionRevalidateSeconds, "must be a whole number of seconds (0: off)")
+        }
+        guard reader.problems.count == start, let secrets, let rolling, let absolute, let revalidate else {
+            return nil
+        }
+        return SessionSettings(
+            cookieSecrets: secrets, rollingLifetime: rolling, absoluteLifetime: absolute, revalidateSeconds: revalidate)
+    }
+}
+
+extension Setting {
+    static let auth0Secret = Setting(
+        "AUTH0_SECRET", "the cookie keys, comma-separated; the first seals", secret: true, credential: "cookie-secret")
+    static let sessionRollingSeconds = Setting("SESSION_ROLLING_SECONDS", "seconds a session lasts unused")
+    static let sessionAbsoluteSeconds = Setting("SESSION_ABSOLUTE_SECONDS", "seconds a session lasts at most")
+    static let sessionRevalidateSeconds = Setting(
+        "SESSION_REVALIDATE_SECONDS", "seconds after which a session is checked with the provider again (0: never)")
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Reads settings from an environment, one `Setting` at a time, the same way for every group:
+/// a value is trimmed and an empty one is unset; a secret may come from `NAME_FILE` or a systemd
+/// credential. It collects every problem (one line each, naming the setting) so start-up reports
+/// them all at once, and records every setting read, where it came from and the value in effect,
+/// for `metadata-demo settings`.
+public struct SettingsReader {
+    private let environment: [String: String]
+    /// One line per problem, in the order found, each starting with a setting's name.
+    public private(set) var problems: [String] = []
+    /// Lines worth saying at start-up that stop nothing (a former name still in use).
+    public private(set) var notes: [String] = []
+    /// Every setting read, in the order first read.
+    public private(set) var reads: [SettingRead] = []
+
+    /// A reader of `environment`.
+    public init(environment: [String: String]) { self.environment = environment }
+
+    /// `setting`'s text, or nil when it is not set; recorded with `defaultShown` as its value in
+    /// effect when unset (a group whose default depends on others says it later with `shows`).
+    public mutating func text(_ setting: Setting, defaultShown: String? = nil) -> String? {
+        if let value = raw(setting.name) {
+            record(setting, .environment, value)
+            return value
+        }
+        if let former = setting.formerName, let value = raw(former) {
+            notes.append("\(former): read as \(setting.name); rename it (the old name will stop being read)")
+            record(setting, .formerName(former), value, givenAs: former)
+            return value
+        }
+        record(setting, .unset, defaultShown ?? "(not set)")
+        return nil
+    }
+
+    /// A secret `setting`: its variable (or its former name), else the file `NAME_FILE` names,
+    /// else its systemd credential (`LoadCredential=` puts it in `CREDENTIALS_DIRECTORY`), which
+    /// an `optional` one reads only when it was given. A file others can read or change, one that
+    /// cannot be read, or an empty one is a problem (its text then ""). Nil: not given.
+    public mutating func secret(_ setting: Setting, optional: Bool = false) -> String? {
+        if let value = raw(setting.name) ?? setting.formerName.flatMap(raw) {
+            let source: SettingSource = raw(setting.name) == nil ? .formerName(setting.formerName!) : .environment
+            if case .formerName(let former) = source {
+                notes.append("\(former): read as \(setting.name); rename it (the old name will stop being read)")
+            }
+            record(setting, source, "(set)", givenAs: raw(setting.name) == nil ? setting.formerName! : setting.name)
+            return value
+        }
+        let fileSetting = [setting.name, setting.formerName].compactMap { $0 }.map { $0 + "_FILE" }
+            .first { raw($0) != nil }
+        let named: String
+        let path: String
+        let source: SettingSource
+        if let fileSetting, let file = raw(fileSetting) {
+            (named, path, source) = (fileSetting, file, .file(file))
+        } else if let credential = setting.credential, let directory = raw("CREDENTIALS_DIRECTORY"),
+            !optional || FileManager.default.fileExists(atPath: directory + "/" + credential)
+        {
+            (named, path, source) = (setting.name, directory + "/" + credential, .credential(credential))
+        } else {
+            record(setting, .unset, "(not set)")
+            return nil
+        }
+        record(setting, source, "(set)", givenAs: String((fileSetting ?? setting.name + "_FILE").dropLast(5)))
+        return readSecretFile(path, setting: named, checksMode: fileSetting != nil)
+    }
+
+    /// The text of a secret's file, trimmed; problems for a file that cannot be read, is empty,
+    /// or (`checksMode`: a `_FILE` the operator made; systemd's credentials are the service's
+    /// alone) that other users can read or change.
+    private mutating func readSecretFile(_ path: String, setting: String, checksMode: Bool) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            problems.append("\(setting): cannot read \(path)")
+            return ""
+        }
+        if checksMode,
+            let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+            mode & 0o027 != 0
+        {
+            problems.append(
+                "\(setting): \(path) can be read or changed by other users (mode \(String(mode & 0o777, radix: 8))); "
+                    + "run `chmod 600 \(path)`")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { problems.append("\(setting): \(path) is empty") }
+        return trimmed
+    }
+
+    /// Whether `setting` (or its former name) is set, recording nothing.
+    public func isSet(_ setting: Setting) -> Bool {
+        raw(setting.name) != nil || setting.formerName.flatMap(raw) != nil
+    }
+
+    /// A problem with `setting`: one line starting with its name as it was given (its former
+    /// name, when that is what the settings still say).
+    public mutating func problem(_ setting: Setting, _ text: String) {
+        let name = reads.first { $0.setting.name == setting.name }?.givenAs ?? setting.name
+        problems.append("\(name): \(text)")
+    }
+
+    /// Problems already written whole (a line naming its setting, or several).
+    public mutating func problems(_ lines: [String]) { problems += lines }
+
+    /// `setting`'s value in effect, once its group has worked it out (a default from other settings).
+    public mutating func shows(_ setting: Setting, _ value: String?) {
+        guard let index = reads.firstIndex(where: { $0.setting.name == setting.name }), !setting.isSecret else {
+            return
+        }
+        reads[index].shown = value ?? "(not set)"
+    }
+
+    private func raw(_ name: String) -> String? {
+        guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return text
+    }
+
+    private mutating func record(_ setting: Setting, _ source: SettingSource, _ shown: String, givenAs: String? = nil) {
+        guard !reads.contains(where: { $0.setting.name == setting.name }) else { return }
+        let shown = setting.isSecret && shown != "(not set)" ? "(set)" : shown
+        reads.append(SettingRead(setting: setting, source: source, givenAs: givenAs ?? setting.name, shown: shown))
+    }
+}
+
+extension SettingsReader {
+    /// `setting` as a whole number within `range` (`fallback` when unset); a problem, and nil,
+    /// otherwise. `noun` says what it counts ("a whole number of seconds").
+    public mutating func wholeNumber(
+        _ setting: Setting, default fallback: Int?, in range: ClosedRange<Int>, noun: String = "a whole number"
+    ) -> Int? {
+        guard let text = text(setting, defaultShown: fallback.map(String.init)) else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            problem(setting, "\"\(text)\" is not \(noun) from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return number
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Issue 51, item 2: `metadata-demo settings` lists exactly the settings the worker reads, and
+/// the operators' documents name exactly those: a name read but not documented, or documented
+/// (or in the shipped settings file) but not read, fails here.
+@Suite struct SettingsListTests {
+    /// The names `metadata-demo settings` lists for `environment`, and its whole output.
+    private func listed(_ environment: [String: String] = [:]) throws -> (names: [String], output: String) {
+        let result = try Stack.run(Stack.binDir + "/metadata-demo", ["settings"], environment: environment, clean: true)
+        let names = result.output.split(separator: "\n").compactMap { line -> String? in
+            guard let end = line.range(of: " = ") else { return nil }
+            return String(line[..<end.lowerBound])
+        }
+        return (names, result.output)
+    }
+
+    /// The setting names in the first column of a document's settings table (`| name | meaning`).
+    private func documented(_ path: String) throws -> Set<String> {
+        let text = try String(contentsOfFile: Stack.repoRoot + "/" + path, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("| name | meaning") }) else { return [] }
+        var names: Set<String> = []
+        for line in lines[(header + 2)...] {
+            guard line.hasPrefix("|") else { break }
+            let cell = line.split(separator: "|", omittingEmptySubsequences: true).first ?? ""
+            names.formUnion(Self.settingNames(in: String(cell)))
+        }
+        return names
+    }
+
+    /// Every `NAME` in backticks, a `NAME_FILE` read as its setting; systemd's own variable left out.
+    private static func settingNames(in text: String) -> [String] {
+        text.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            .filter { $0.count > 2 && $0.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" } && $0.first != "_" }
+            .filter { $0 != "CREDENTIALS_DIRECTORY" }
+    }
+
+    @Test func theListNamesEverySettingOnceAndTheDocumentsNameExactlyThose() throws {
+        let (names, output) = try listed()
+        #expect(names.count == Set(names).count, "each setting once:\n\(output)")
+        #expect(names.count >= 40, "\(output)")
+        let read = Set(names)
+        // A name the list says a setting had before is still read; `X_FILE` is setting X's file.
+        let former = Set(
+            output.split(separator: "\n").compactMap { line in
+                line.range(of: "(formerly ").map { String(line[$0.upperBound...].prefix { $0 != ")" }) }
+            })
+        func asRead(_ name: String) -> String {
+            name.hasSuffix("_FILE") && read.contains(String(name.dropLast(5))) ? String(name.dropLast(5)) : name
+        }
+        #expect(former.contains("ASSERTION_KEY"), "\(output)")
+        for document in ["README.md", "deploy/README.md"] {
+            let written = Set(try documented(document).map(asRead)).subtracting(former)
+            #expect(read.subtracting(written).sorted() == [], "read but not in \(document)'s settings table")
+            #expect(written.subtracting(read).sorted() == [], "in \(document)'s settings table but not read")
+        }
+        let example = try String(contentsOfFile: Stack.repoRoot + "/deploy/metadata-demo.env.example", encoding: .utf8)
+        let exampleNames = example.split(separator: "\n").compactMap { line -> String? in
+            let text = line.hasPrefix("# ") ? line.dropFirst(2) : line[...]
+            guard let equals = text.firstIndex(of: "="), text[..<equals].allSatisfy({ $0.isUppercase || $0 == "_" })
+            else { return nil }
+            return String(text[..<equals])
+        }.map(asRead)
+        #expect(!exampleNames.isEmpty)
+        #expect(Set(exampleNames).subtracting(read).sorted() == [], "the shipped settings file names what is not read")
+    }
+
+    @Test func eachValueSaysWhereItCameFromAndASecretIsNeverShown() throws {
+        let folder = NSTemporaryDirectory() + "settings-list-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let secretFile = folder + "/client-secret"
+        try "file-held-client-secret".write(toFile: secretFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secretFile)
+        try "credential-held-cookie-secret".write(toFile: folder + "/cookie-secret", atomically: true, encoding: .utf8)
+        let (_, output) = try listed([
+            "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "the-client",
+            "APP_BASE_URL": "https://demo.example.com",
+            "AUTH0_CLIENT_SECRET_FILE": secretFile, "CREDENTIALS_DIRECTORY": folder,
+            "SESSION_STORE": "redis://:hunter2@10.0.0.5:6379/0", "ASSERTION_AUDIENCE": "https://demo.example.com/app/",
+        ])
+        let lines = output.split(separator: "\n").map(String.init)
+        func line(_ name: String) -> String { lines.first { $0.hasPrefix(name + " = ") } ?? "" }
+        #expect(line("AUTH0_DOMAIN").contains("tenant.example.com") && line("AUTH0_DOMAIN").contains("(environment)"))
+        #expect(
+            line("AUTH0_CLIENT_SECRET").contains("(set)")
+                && line("AUTH0_CLIENT_SECRET").contains("(file \(secretFile))"))
+        #expect(line("AUTH0_SECRET").contains("(systemd credential cookie-secret)"))
+        #expect(
+            line("AUTH0_AUDIENCE").contains("https://tenant.example.com/api/v2/")
+                && line("AUTH0_AUDIENCE").contains("(default)"))
+        #expect(line("IDENTITY_ASSERTION_AUDIENCE").contains("(environment, as ASSERTION_AUDIENCE)"))
+        #expect(line("DPOP_KEY").contains("(not set)"))
+        for secret in ["file-held-client-secret", "credential-held-cookie-secret", "hunter2"] {
+            #expect(!output.contains(secret), "a secret's value is never printed")
+        }
+        #expect(output.contains("note: ASSERTION_AUDIENCE: read as IDENTITY_ASSERTION_AUDIENCE"))
+    }
+}

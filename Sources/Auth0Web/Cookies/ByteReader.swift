@@ -27,13 +27,13 @@ struct ByteReader {
     mutating func readInt64() throws -> Int64 {
         guard remaining >= 8 else { throw Malformed() }
         defer { position += 8 }
-        return Int64(bitPattern: UInt64(bigEndian: load(UInt64.self)))
+        return Int64(bitPattern: load(UInt64.self))
     }
 
-    /// The `T` at the reader's position, in the bytes' order (the caller checked it is there):
+    /// The big-endian `T` at the reader's position (the caller checked it is there):
     /// one load, not a bounds-checked subscript per byte (a session has some twenty fields).
     private func load<T: FixedWidthInteger>(_: T.Type) -> T {
-        bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position - bytes.startIndex, as: T.self) }
+        ByteSlices.bigEndian(T.self, in: bytes, at: position)
     }
 
     mutating func readBool() throws -> Bool {
@@ -46,10 +46,8 @@ struct ByteReader {
 
     /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
     mutating func readString() throws -> String {
-        try readBytes().withUnsafeBufferPointer { field in
-            guard UTF8Check.isValid(field) else { throw Malformed() }
-            return String(decoding: field, as: UTF8.self)
-        }
+        guard let text = ByteSlices.string(try readBytes()) else { throw Malformed() }
+        return text
     }
 
     /// A 4-byte big-endian length, then that many bytes, checked against what is left; the
@@ -59,7 +57,7 @@ struct ByteReader {
     /// Where the next length-prefixed field lies (indices of the bytes read), without reading it.
     mutating func readRange() throws -> Range<Int> {
         guard remaining >= 4 else { throw Malformed() }
-        let count = Int(UInt32(bigEndian: load(UInt32.self)))
+        let count = Int(load(UInt32.self))
         position += 4
         guard remaining >= count else { throw Malformed() }
         defer { position += count }

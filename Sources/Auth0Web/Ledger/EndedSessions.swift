@@ -105,13 +105,7 @@ package struct EndedSessions {
     }
 
     /// The standard library's SipHash over the UTF-8 bytes, seeded at random per process.
-    static func fingerprint(_ text: String) -> UInt64 { text.withUTF8Bytes(fingerprint) }
-
-    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        return UInt64(bitPattern: Int64(hasher.finalize()))
-    }
+    static func fingerprint(_ text: String) -> UInt64 { ByteSlices.fingerprint(text) }
 
     /// Forgets what no valid cookie can match any more.
     mutating func prune(now: Int64) {

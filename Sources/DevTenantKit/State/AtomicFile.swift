@@ -11,10 +11,16 @@ enum AtomicFile {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
+        let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            try file.write(contentsOf: bytes)
+            try file.synchronize()  // on disk before the rename makes it the file
+            try file.close()
+        } catch {
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        guard rename(temporary, path) == 0 else {
             unlink(temporary)
             throw CocoaError(.fileWriteUnknown)
         }

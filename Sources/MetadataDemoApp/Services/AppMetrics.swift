@@ -174,8 +174,7 @@ public final class AppMetrics: Sendable {
 /// of the product's literals, so comparing it is mostly a comparison of the same storage, where
 /// a dictionary hashed the whole name on every request.
 private final class CounterCache {
-    // Its thread's alone: no run-time exclusivity check on each request.
-    @exclusivity(unchecked) var counters: [(route: String, status: Int, counter: Counter)] = []
+    var counters: [(route: String, status: Int, counter: Counter)] = []
 
     func counter(route: String, status: Int) -> Counter? {
         counters.first { $0.status == status && $0.route == route }?.counter

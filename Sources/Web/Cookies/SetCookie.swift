@@ -59,13 +59,5 @@ public struct SetCookie: Sendable, Equatable {
             || (0x5D...0x7E).contains(b)
     }
 
-    static func all(_ text: String, in table: [Bool]) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            table.withUnsafeBufferPointer { table in
-                for byte in bytes where !table[Int(byte)] { return false }
-                return true
-            }
-        }
-    }
+    static func all(_ text: String, in table: [Bool]) -> Bool { HeaderBytes.all(text, in: table) }
 }

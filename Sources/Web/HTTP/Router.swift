@@ -3,30 +3,24 @@ public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Exact-path routes by method; answers 404 for an unknown path and 405 with `Allow` for a known
 /// path and another method. `HEAD` is served by the `GET` handler. Generic over what a route
-/// holds, so each responder chooses its handlers' shape (the product passes a session context).
-/// Inlinable, so a responder in another module gets a copy specialised for its route type
-/// (unspecialised generic code looks up type metadata on every request).
+/// holds, so each responder chooses its handlers' shape (the product passes a session context);
+/// the paths and methods themselves are a `RouteTable` of indexes, which needs no specialising.
 public struct Router<Route: Sendable>: Sendable {
-    /// Each path's routes by method (one to three, compared in a row), the paths themselves in a
-    /// `NamedValues`: a responder has a score of them, and hashing the request's path cost more
-    /// than going down the row.
-    @usableFromInline var paths = NamedValues<[(method: String, route: Route)]>()
+    private var table = RouteTable()
+    private var handlers: [Route] = []
 
     /// An empty router.
     public init() {}
 
     /// Adds a route for a method and an exact path (replacing one of the same method and path).
-    @inlinable
     public mutating func add(_ method: String, _ path: String, _ route: Route) {
-        var methods = paths[path] ?? []
-        methods.removeAll { $0.method == method }
-        methods.append((method, route))
-        paths[path] = methods
+        handlers.append(route)
+        table.add(method, path, handlers.count - 1)
     }
 
     /// Every route, path by path in the order added.
     public var routes: [(method: String, path: String, route: Route)] {
-        paths.all.flatMap { path in path.value.map { ($0.method, path.name, $0.route) } }
+        table.all.map { ($0.method, $0.path, handlers[$0.index]) }
     }
 
     /// What a request resolves to.
@@ -40,15 +34,45 @@ public struct Router<Route: Sendable>: Sendable {
     }
 
     /// Finds the route for a request.
-    @inlinable
     public func match(_ request: Request) -> Match {
-        guard let methods = paths[request.path] else { return .notFound }
-        if let found = methods.first(where: { $0.method == request.method }) { return .handler(found.route) }
-        if request.method == "HEAD", let found = methods.first(where: { $0.method == "GET" }) {
-            return .handler(found.route)
+        switch table.match(method: request.method, path: request.path) {
+        case .found(let index): .handler(handlers[index])
+        case .notFound: .notFound
+        case .methodNotAllowed(let allow): .methodNotAllowed(allow: allow)
         }
+    }
+}
+
+/// Each path's routes by method (one to three, compared in a row), the paths themselves in a
+/// `NamedValues`: a responder has a score of them, and hashing the request's path cost more
+/// than going down the row.
+struct RouteTable: Sendable {
+    private var paths = NamedValues<[(method: String, index: Int)]>()
+
+    /// What a method and path resolve to.
+    enum Found {
+        case found(Int)
+        case notFound
+        case methodNotAllowed(String)
+    }
+
+    mutating func add(_ method: String, _ path: String, _ index: Int) {
+        var methods = paths[path] ?? []
+        methods.removeAll { $0.method == method }
+        methods.append((method, index))
+        paths[path] = methods
+    }
+
+    var all: [(method: String, path: String, index: Int)] {
+        paths.all.flatMap { path in path.value.map { ($0.method, path.name, $0.index) } }
+    }
+
+    func match(method: String, path: String) -> Found {
+        guard let methods = paths[path] else { return .notFound }
+        if let found = methods.first(where: { $0.method == method }) { return .found(found.index) }
+        if method == "HEAD", let found = methods.first(where: { $0.method == "GET" }) { return .found(found.index) }
         var allowed = Set(methods.map(\.method))
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        return .methodNotAllowed(allow: allowed.sorted().joined(separator: ", "))
+        return .methodNotAllowed(allowed.sorted().joined(separator: ", "))
     }
 }

@@ -39,7 +39,6 @@ public struct Log: Sendable {
     public init(minimum: Level = .info) { self.minimum = minimum }
 
     /// Whether records of this level are written (check before building costly fields).
-    @inlinable
     public func enabled(_ level: Level) -> Bool { level >= minimum }
 
     /// Writes one record when `level` is at or above the minimum.
@@ -91,13 +90,13 @@ public struct Log: Sendable {
         fileprivate init(_ level: Level, _ message: String) {
             self.level = level
             bytes.append(level.prefix)
-            Log.appendQuoted(message, to: &bytes)
+            LogValueBytes.appendQuoted(message, to: &bytes)
         }
 
         /// Adds ` key=value`, the value quoted when it needs to be.
         public mutating func field(_ key: StaticString, _ value: String) {
             begin(key)
-            Log.appendQuoted(value, to: &bytes)
+            LogValueBytes.appendQuoted(value, to: &bytes)
         }
 
         /// Adds ` key=digits`.
@@ -108,14 +107,14 @@ public struct Log: Sendable {
 
         /// ` key=value` for a key known only at run time (`Log.callAsFunction`'s fields).
         fileprivate mutating func field(named key: String, _ value: String) {
-            key.withUTF8Bytes { begin($0) }
-            Log.appendQuoted(value, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(key)
+            bytes.append(UInt8(ascii: "="))
+            LogValueBytes.appendQuoted(value, to: &bytes)
         }
 
-        private mutating func begin(_ key: StaticString) { key.withUTF8Buffer { begin($0) } }
-
         /// ` key=`, where every field starts.
-        private mutating func begin(_ key: UnsafeBufferPointer<UInt8>) {
+        private mutating func begin(_ key: StaticString) {
             bytes.append(UInt8(ascii: " "))
             bytes.append(key)
             bytes.append(UInt8(ascii: "="))
@@ -125,37 +124,12 @@ public struct Log: Sendable {
         package var text: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
     }
 
-    fileprivate static func appendQuoted(_ value: String, to line: inout GrowingBytes) {
-        // Most values are plain: judged and copied where they lie, in one pass.
-        let appended = value.withUTF8Bytes { bytes in
-            guard !bytes.isEmpty, arePlain(bytes) else { return false }
-            line.append(bytes)
-            return true
-        }
-        if !appended { line.append(quoted(value)) }
-    }
-
-    private static func isPlain(_ value: String) -> Bool { value.withUTF8Bytes { !$0.isEmpty && arePlain($0) } }
-
-    /// Whether every byte is plain: eight at a time (a request id alone is 32 bytes), then one by one.
-    private static func arePlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let words = ByteWords.wordsPassing(in: bytes) { word in
-            !ByteWords.hasByte(below: 0x21, in: word) && !ByteWords.hasByteAboveTilde(in: word)
-                && !ByteWords.contains(0x22, in: word) && !ByteWords.contains(0x3D, in: word)
-        }
-        return bytes[words...].allSatisfy(isPlain)
-    }
-
-    /// Printable ASCII but space, `"` and `=` (one subtraction tests the range).
-    @inline(__always)
-    private static func isPlain(_ byte: UInt8) -> Bool { byte &- 0x21 < 0x5E && byte != 0x22 && byte != 0x3D }
-
     /// Quotes a value when it has spaces, quotes, `=` or anything but printable ASCII. Inside
     /// the quotes every control character (C0, DEL, C1) and every line or paragraph separator
     /// (U+0085, U+2028, U+2029, which some log viewers break lines at) is written as `\u{…}`, so
     /// a value can never start a forged line.
     public static func quoted(_ value: String) -> String {
-        if isPlain(value) { return value }
+        if LogValueBytes.isPlain(value) { return value }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -24,12 +24,12 @@ public struct Template: Sendable {
 
     /// The tree it was compiled from, kept for `fixing(_:)`.
     private let nodes: [Node]
-    private let steps: [Step]
+    let steps: [Step]
     /// Every literal chunk, end to end: rendering appends ranges of this one buffer, so threads
     /// rendering at once do not take turns on the reference counts of many shared arrays.
-    private let literalBytes: [UInt8]
+    let literalBytes: [UInt8]
     /// Every name the template uses, once; steps refer to them by index.
-    private let names: [String]
+    let names: [String]
 
     init(nodes: [Node]) {
         var steps: [Step] = []
@@ -120,96 +120,5 @@ public struct Template: Sendable {
             }
         }
         return merged
-    }
-
-    /// Renders with the given values; a missing name renders as nothing.
-    public func render(_ context: TemplateContext) -> [UInt8] {
-        // Where each name is in the context, looked up once (not at every slot that shows it),
-        // kept on the stack.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: names.count) { slots in
-            for (index, name) in names.enumerated() { slots[index] = context.index(of: name) ?? -1 }
-            return steps.withUnsafeBufferPointer { steps in
-                literalBytes.withUnsafeBufferPointer { literals in
-                    var renderer = Renderer(
-                        steps: steps, literals: literals, names: names, context: context,
-                        slots: UnsafeBufferPointer(slots), buffer: GrowingBytes(capacity: literals.count + 1024))
-                    renderer.run(0, steps.count)
-                    return renderer.finish()
-                }
-            }
-        }
-    }
-
-    private struct Renderer: ~Copyable {
-        let steps: UnsafeBufferPointer<Step>
-        let literals: UnsafeBufferPointer<UInt8>
-        let names: [String]
-        let context: TemplateContext
-        /// Each name's place in `context`, -1 when it is not there.
-        let slots: UnsafeBufferPointer<Int>
-        /// The items of the lists being repeated, innermost last; their names come first.
-        var items: [TemplateContext] = []
-        var buffer: GrowingBytes
-
-        init(
-            steps: UnsafeBufferPointer<Step>, literals: UnsafeBufferPointer<UInt8>, names: [String],
-            context: TemplateContext, slots: UnsafeBufferPointer<Int>, buffer: consuming GrowingBytes
-        ) {
-            self.steps = steps
-            self.literals = literals
-            self.names = names
-            self.context = context
-            self.slots = slots
-            self.buffer = buffer
-        }
-
-        consuming func finish() -> [UInt8] { buffer.array() }
-
-        func value(_ index: Int) -> TemplateValue? {
-            var level = items.count - 1
-            while level >= 0 {
-                if let value = items[level][names[index]] { return value }
-                level -= 1
-            }
-            let slot = slots[index]
-            return slot < 0 ? nil : context.value(at: slot)
-        }
-
-        mutating func run(_ start: Int, _ end: Int) {
-            var position = start
-            while position < end {
-                let step = steps[position]
-                position += 1
-                switch step {
-                case .literal(let start, let end):
-                    buffer.append(UnsafeBufferPointer(rebasing: literals[start..<end]))
-                case .escaped(let index):
-                    switch value(index) {
-                    case .text(let text)?: HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
-                    default: break
-                    }
-                case .raw(let index):
-                    switch value(index) {
-                    case .text(let text)?: buffer.append(text)
-                    default: break
-                    }
-                case .section(let index, let inverted, let sectionEnd):
-                    let value = value(index)
-                    let shown = value?.isTruthy ?? false
-                    if inverted {
-                        if !shown { run(position, sectionEnd) }
-                    } else if case .list(let list)? = value {
-                        for item in list {
-                            items.append(item)
-                            run(position, sectionEnd)
-                            items.removeLast()
-                        }
-                    } else if shown {
-                        run(position, sectionEnd)
-                    }
-                    position = sectionEnd
-                }
-            }
-        }
     }
 }

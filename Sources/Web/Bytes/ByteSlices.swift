@@ -1,0 +1,25 @@
+/// What the session's byte format reads from a slice in one step: a big-endian integer loaded
+/// where it lies, a UTF-8 field checked and made a `String` without an intermediate array (a
+/// session has some twenty fields, opened on every page view), a text's fingerprint.
+public enum ByteSlices {
+    /// The big-endian `T` at `offset` of `bytes` (the caller checked it is there).
+    public static func bigEndian<T: FixedWidthInteger>(_: T.Type, in bytes: ArraySlice<UInt8>, at offset: Int) -> T {
+        T(bigEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: T.self) })
+    }
+
+    /// The field as text, or nil when it is not valid UTF-8.
+    public static func string(_ field: ArraySlice<UInt8>) -> String? {
+        field.withUnsafeBufferPointer { bytes in
+            UTF8Check.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+        }
+    }
+
+    /// The standard library's SipHash over a text's UTF-8 bytes, seeded at random per process.
+    public static func fingerprint(_ text: String) -> UInt64 {
+        text.withUTF8Bytes { bytes in
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            return UInt64(bitPattern: Int64(hasher.finalize()))
+        }
+    }
+}

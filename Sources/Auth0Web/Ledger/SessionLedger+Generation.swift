@@ -1,4 +1,3 @@
-import OpenSSLCrypto
 import Web
 
 /// A store can lose logouts written to it: it comes back empty (Redis restarted without
@@ -8,7 +7,7 @@ import Web
 /// one). The running workers still refuse those sessions from memory, but a worker started
 /// afterwards would not. So a worker notices, and writes back every ended session it remembers
 /// that the log no longer holds:
-/// - a random generation mark beside the log: gone or changed, the log is new;
+/// - a random generation mark beside the log (`StoreGeneration`): gone or changed, the log is new;
 /// - the newest event this worker read that is still in force (`LogAnchors`): no longer in the
 ///   log at its place (or another there), the log went back. Checked with each page read (before the cursor moves past a log that
 ///   went back and on) and twice a second;
@@ -17,23 +16,20 @@ import Web
 ///   did not.
 /// A logout is lost only if every worker that knew of it is gone before the store returns.
 extension SessionLedger {
-    static let generationKey = "generation"
-    /// Kept as long as any store keeps a key; it is written again whenever it is found missing.
-    static let generationSeconds: Double = 10 * 365 * 86_400
-
     /// Compares the store's generation with the one this worker read, and the log's event at
     /// this worker's cursor with the one it read there; on a change, reads the log from its start
     /// and writes back what it lost. Failures are reported and tried again on the next turn of
     /// the follower (the generation is adopted only once the writing is done).
     func checkGeneration() {
         do {
-            let known = generation.withLock { $0 }
-            let current = try currentGeneration()
-            if known != current {
-                if known != nil { events.ledgerStoreReset(rewritten: try rewriteLostEntries()) }
-                generation.withLock { $0 = current }
-            } else if try logWentBack() {
+            switch try generation.check() {
+            case .first(let mark):
+                generation.adopt(mark)
+            case .changed(let mark):
                 events.ledgerStoreReset(rewritten: try rewriteLostEntries())
+                generation.adopt(mark)
+            case .unchanged:
+                if try logWentBack() { events.ledgerStoreReset(rewritten: try rewriteLostEntries()) }
             }
         } catch {
             failed("generation", error)
@@ -61,14 +57,6 @@ extension SessionLedger {
         lastRead.withLock { $0 = (cursor, event) }
         guard let until = EndedSessions.Entry(encoded: event)?.until else { return }
         anchors.withLock { $0.read(event, at: cursor, until: until) }
-    }
-
-    /// The store's generation mark, made now if it has none (the first worker to add it wins).
-    private func currentGeneration() throws(SharedStoreError) -> [UInt8] {
-        if let mark = try store.get(Self.generationKey) { return mark }
-        let fresh = Array(Base64URL.encode(SecureRandom.bytes(12)).utf8)
-        if try store.add(Self.generationKey, fresh, ttl: Self.generationSeconds) { return fresh }
-        return try store.get(Self.generationKey) ?? fresh
     }
 
     /// Reads the whole log (the cursor may point past a log that started again or went back),

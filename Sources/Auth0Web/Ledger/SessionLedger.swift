@@ -3,11 +3,12 @@ import Locking
 import Synchronization
 import Web
 
-/// What a sealed cookie cannot carry: that a session ended, that a logout token was already
-/// used, and which worker is renewing a refresh token right now. The facts live in a
-/// `SharedStore` (SQLite on one machine, Redis across machines); each worker keeps an in-memory
-/// copy of the ended sessions, follows the store's log on a thread of its own, and answers page
-/// views from the copy. When the store cannot be reached, the copy keeps serving, what this
+/// What a sealed cookie cannot carry, over one `SharedStore` (SQLite on one machine, Redis
+/// across machines): the ended sessions, here, and beside them one small type per other job
+/// (`renewals`: which worker renews a refresh token now; `logoutTokens`: which logout tokens were
+/// used; `revalidations`: which worker checks a session now; `generation`: whether the store
+/// lost its log). Each worker keeps an in-memory copy of the ended sessions, follows the store's
+/// log on a thread of its own, and answers page views from the copy. When the store cannot be reached, the copy keeps serving, what this
 /// worker ended is kept and written when the store returns, and every failure is reported. When
 /// the store comes back without its log (see `SessionLedger+Generation.swift`), every worker
 /// writes again what it remembers, so a worker started later still refuses those sessions.
@@ -17,6 +18,12 @@ public final class SessionLedger: Sendable {
     let store: any SharedStore
     /// One renewal per refresh token across every worker, over the same store.
     let renewals: RenewalLock
+    /// Each logout token taken once across every worker.
+    public let logoutTokens: LogoutTokenReplay
+    /// One revalidation per session per interval across every worker.
+    public let revalidations: RevalidationClaims
+    /// The mark that says whether the store lost its log.
+    let generation: StoreGeneration
     let clock: Clock
     let events: any Auth0Events
     private let ended = Lock(EndedSessions())
@@ -29,10 +36,6 @@ public final class SessionLedger: Sendable {
     /// minute they expire (pruning drops whole minutes): the size of the log a worker reads at
     /// start, which the entries gauge reports.
     let logEntriesByExpiry = Lock<[Int64: Int]>([:])
-    /// The store's generation this worker last read everything of (nil before the first check).
-    let generation = Lock<[UInt8]?>(nil)
-    /// Logout tokens seen while the store was away (so a replay to this worker is still refused).
-    private let localTokenIDs = Lock<[String: Int64]>([:])
     /// Whether the store answered last time, and the outage report when it does not.
     private let health: StoreHealth
     let cursor = Lock<String?>(nil)
@@ -42,8 +45,6 @@ public final class SessionLedger: Sendable {
     /// not, the log went back.
     let anchors = Lock(LogAnchors())
     private let following = Atomic<Bool>(false)
-    /// Sessions this worker checked or holds back from checking, until when (see `claimRevalidation`).
-    let revalidationClaims = Lock<[String: Double]>([:])
 
     /// A ledger over `store`, keeping ended sessions for `retentionSeconds`, sealing renewal
     /// results with a key derived from `secrets` (`AUTH0_SECRET`), reporting to `events`.
@@ -60,6 +61,11 @@ public final class SessionLedger: Sendable {
         renewals = try RenewalLock(
             store: store, secrets: secrets, clock: clock, rotationMemorySeconds: Double(retentionSeconds)
         ) { health.failed($0, $1) }
+        logoutTokens = LogoutTokenReplay(store: store, clock: clock, retentionSeconds: retentionSeconds) {
+            health.failed($0, $1)
+        }
+        revalidations = RevalidationClaims(store: store, clock: clock) { health.failed($0, $1) }
+        generation = StoreGeneration(store: store)
     }
 
     // MARK: Page views
@@ -138,30 +144,6 @@ public final class SessionLedger: Sendable {
         } catch {
             pending.withLock { $0.append(entry) }
             failed("append", error)
-        }
-    }
-
-    // MARK: Logout tokens
-
-    /// True the first time the logout token `jti` is seen on any worker; false for a replay. While
-    /// the store is away, a token is accepted once per worker (a replayed logout only ends what
-    /// the first one ended). The id is kept until `until`, at most the ledger's retention: a
-    /// replay after that ends only what the token ended the first time.
-    public func firstSight(ofLogoutToken jti: String, keptUntil until: Double) -> Bool {
-        let now = clock.now()
-        // NaN and absurd times from outside are clamped before any integer conversion.
-        let ttl = until.isNaN ? 1 : min(max(1, until - now), Double(retentionSeconds))
-        let keptUntil = Int64(now + ttl)
-        let seenHere = localTokenIDs.withLock { seen -> Bool in
-            let now = Int64(now)
-            seen = seen.filter { $0.value > now }
-            return seen.updateValue(keptUntil, forKey: jti) != nil
-        }
-        do {
-            return try store.add("logout-token:" + jti, [1], ttl: ttl)
-        } catch {
-            failed("add", error)
-            return !seenHere
         }
     }
 

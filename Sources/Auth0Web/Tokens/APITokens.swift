@@ -37,6 +37,8 @@ public struct APITokenUnavailable: Error, Equatable {
 public final class APITokens: Sendable {
     private let renewer: TokenRenewer
     private let store: any SharedStore
+    /// Told when the store fails an operation (the ledger's outage report).
+    private let reportFailure: @Sendable (String, any Error) -> Void
     private let sealer: CookieSealer
     private let clock: Clock
     /// Renewed this long before it expires.
@@ -45,10 +47,12 @@ public final class APITokens: Sendable {
     private let memo = Lock<[String: APIToken]>([:])
     static let memoLimit = 10_000
 
-    /// Tokens renewed through `renewer`, kept in `store`, sealed with a key from `secrets`.
-    public init(renewer: TokenRenewer, store: any SharedStore, secrets: [String], clock: Clock) throws {
+    /// Tokens renewed through `renewer`, kept in `ledger`'s store (whose outage report hears of its
+    /// failures), sealed with a key from `secrets`.
+    public init(renewer: TokenRenewer, ledger: SessionLedger, secrets: [String], clock: Clock) throws {
         self.renewer = renewer
-        self.store = store
+        store = ledger.store
+        reportFailure = { [ledger] in ledger.failed($0, $1) }
         sealer = try CookieSealer(secrets: secrets, purpose: "api-token", clock: clock)
         self.clock = clock
     }
@@ -78,7 +82,12 @@ public final class APITokens: Sendable {
         if let token = remembered(as: memoName) { return token }
         let name = Self.key(memoName)
         let now = Int64(clock.now())
-        guard let sealed = try? store.get(name), let text = String(validating: sealed, as: UTF8.self),
+        let sealed: [UInt8]?
+        do { sealed = try store.get(name) } catch {
+            reportFailure("get", error)
+            sealed = nil
+        }
+        guard let sealed, let text = String(validating: sealed, as: UTF8.self),
             let opened = sealer.open(text, name: name),
             let token = String(validating: opened.payload, as: UTF8.self),
             let checked = Self.checked(token, audience: audience, scopes: scopes, now: now),
@@ -120,7 +129,8 @@ public final class APITokens: Sendable {
         let name = Self.key(memoName)
         let ttl = token.expiresAt - now - Self.marginSeconds
         if ttl > 0, let sealed = try? sealer.seal(Array(token.value.utf8), name: name, lifetime: ttl + 1) {
-            try? store.set(name, Array(sealed.utf8), ttl: Double(ttl))  // unkept, the next check asks again
+            // Unkept, the next check asks again.
+            do { try store.set(name, Array(sealed.utf8), ttl: Double(ttl)) } catch { reportFailure("set", error) }
             remember(token, as: memoName)
         }
         return token

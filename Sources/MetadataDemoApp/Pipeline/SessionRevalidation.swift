@@ -24,7 +24,7 @@ struct SessionRevalidation: Sendable {
         guard context.isDueForRevalidation(now: now, interval: interval) else { return }
         try context.requireWaiting()
         guard let session = context.session,
-            services.ledger.claimRevalidation(of: session, for: Double(interval))
+            services.ledger.revalidations.claim(session, for: Double(interval))
         else { return }
         do {
             try context.updateSession { session in
@@ -40,7 +40,7 @@ struct SessionRevalidation: Sendable {
             context.log(.warning, "revalidation failed", ["error": "\(error)"])
             let asked = (error as? ManagementError)?.retryAfterSeconds.map(Int64.init) ?? 0
             let hold = min(interval, max(Self.backoffSeconds, asked))
-            services.ledger.holdRevalidation(of: session, for: Double(hold))
+            services.ledger.revalidations.hold(session, for: Double(hold))
             context.updateSession { $0.checkedAt = now - interval + hold }
         }
     }

@@ -24,7 +24,7 @@ extension Routes {
                 error.code.rawValue, "the logout token is not valid (\(error.description))", context,
                 detail: error.detail)
         }
-        guard ledger.firstSight(ofLogoutToken: logout.jti, keptUntil: logout.replayableUntil) else {
+        guard ledger.logoutTokens.firstSight(of: logout.jti, keptUntil: logout.replayableUntil) else {
             return backchannelRefused(
                 AuthError.Code.replayedLogoutToken.rawValue, "this logout token was used before", context)
         }

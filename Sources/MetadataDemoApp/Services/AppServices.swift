@@ -77,7 +77,7 @@ public struct AppServices: Sendable {
         metadata = mechanisms.metadata
         logins = mechanisms.logins
         apiTokens = try APITokens(
-            renewer: mechanisms.renewer, store: store, secrets: settings.sessions.cookieSecrets, clock: clock)
+            renewer: mechanisms.renewer, ledger: ledger, secrets: settings.sessions.cookieSecrets, clock: clock)
         logoutTokens = LogoutTokenVerifier(
             issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
             algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: settings.client.secret)

@@ -19,6 +19,8 @@ public struct Auth0Mechanisms: Sendable {
     public let logins: LoginCompletion
     /// Renews with the refresh token, once per token across workers.
     public let renewer: TokenRenewer
+    /// Checks back-channel logout tokens (with the same checks of the tenant's signature as ID tokens).
+    public let logoutTokens: LogoutTokenVerifier
 
     /// The mechanisms for `settings` and the tenant at `endpoints`, calling it through `http` at
     /// the time `clock` says. Renewals are held to one per refresh token across workers through
@@ -38,19 +40,23 @@ public struct Auth0Mechanisms: Sendable {
         // The product's own tokens are bound to the workers' key when DPoP is on (RFC 9449).
         let binding = try DPoP.binding(settings, endpoints, http: http, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
+        // Every call made for the person goes through this one client: bound when DPoP is on.
+        let forThePerson = binding ?? http
         keys = JWKSCache(
             url: endpoints.jwks, http: http, clock: clock, timeoutSeconds: settings.provider.timeoutSeconds)
         renewer = TokenRenewer(
             tokens: tokens, clock: clock, ledger: ledger, waitSeconds: settings.provider.timeoutSeconds + 5)
         metadata = MetadataAccess(
-            management: ManagementClient(settings: settings, http: binding ?? http, clock: clock), renewer: renewer,
+            management: ManagementClient(settings: settings, http: forThePerson, clock: clock), renewer: renewer,
             clock: clock, events: events, flagNames: ruleFacts.appMetadataFlags)
+        // One set of checks of what the tenant signs for this application: ID and logout tokens.
+        let tenantTokens = TenantJWT(
+            issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
+            algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: Array(settings.client.secret.utf8))
+        logoutTokens = LogoutTokenVerifier(tenant: tenantTokens)
         logins = LoginCompletion(
-            transactions: transactions, tokens: tokens,
-            idTokens: IDTokenVerifier(
-                issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
-                algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: settings.client.secret),
-            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: binding ?? http),
+            transactions: transactions, tokens: tokens, idTokens: IDTokenVerifier(tenant: tenantTokens),
+            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: forThePerson),
             keepsIDToken: !settings.provider.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
             issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger)
     }

@@ -13,16 +13,7 @@ import Web
         try RelyingPartySettings(environment: TestSettings.environment(changes))
     }
 
-    private func problems(_ changes: [String: String?]) -> [String] {
-        do {
-            _ = try settings(changes)
-            return []
-        } catch let problems as SettingsProblems {
-            return problems.lines
-        } catch {
-            return ["\(error)"]
-        }
-    }
+    private func problems(_ changes: [String: String?]) -> [String] { TestSettings.problems(changes) }
 
     @Test func aKeyIsAllItTakesAndNoSecretIsAsked() throws {
         let settings = try settings(["CLIENT_ASSERTION_KEY": Self.keyPEM, "AUTH0_CLIENT_SECRET": nil])

@@ -12,13 +12,11 @@ import Web
     /// A provider that is not Auth0, publishing `methods` (nothing when nil).
     private func provider(_ methods: [String]?) throws -> TenantEndpoints {
         var document: [String: JSONValue] = [
-            "issuer": .string(Self.issuer), "authorization_endpoint": "https://sso.example.com/auth",
-            "token_endpoint": "https://sso.example.com/token", "jwks_uri": "https://sso.example.com/certs",
-            "revocation_endpoint": "https://sso.example.com/revoke",
+            "token_endpoint": "https://sso.example.com/token", "revocation_endpoint": "https://sso.example.com/revoke",
             "end_session_endpoint": "https://sso.example.com/logout",
         ]
         if let methods { document["token_endpoint_auth_methods_supported"] = .array(methods.map { .string($0) }) }
-        return try TenantEndpoints(discovery: .object(document), expectedIssuer: Self.issuer)
+        return try TestSettings.discovered(issuer: Self.issuer, document)
     }
 
     private func settings(_ changes: [String: String?] = [:]) throws -> RelyingPartySettings {

@@ -146,13 +146,12 @@ import Web
     /// (`authorization_response_iss_parameter_supported`) is held to it.
     @Test func aProviderThatAlwaysNamesItselfMustHaveDoneSo() throws {
         let issuer = TestSettings.endpoints.issuer
-        let document: JSONValue = .object([
-            "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "authorize"),
-            "token_endpoint": .string(issuer + "oauth/token"), "jwks_uri": .string(issuer + ".well-known/jwks.json"),
-            "userinfo_endpoint": .string(issuer + "userinfo"),
-            "authorization_response_iss_parameter_supported": .bool(true),
-        ])
-        let endpoints = try TenantEndpoints(discovery: document, expectedIssuer: issuer)
+        let endpoints = try TestSettings.discovered(
+            issuer: issuer,
+            [
+                "userinfo_endpoint": .string(issuer + "userinfo"),
+                "authorization_response_iss_parameter_supported": .bool(true),
+            ])
         #expect(endpoints.sendsIssuerInAuthorizationResponse)
         #expect(!TestSettings.endpoints.sendsIssuerInAuthorizationResponse)
         let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock, endpoints: endpoints)

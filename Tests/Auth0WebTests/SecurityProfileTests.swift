@@ -10,16 +10,7 @@ import Web
     private static let clientKey = (try? TestKeys.shared.key.pem()) ?? ""
     private static let dpopKey = (try? ECPrivateKey().pem()) ?? ""
 
-    private func problems(_ changes: [String: String?]) -> [String] {
-        do {
-            _ = try RelyingPartySettings(environment: TestSettings.environment(changes))
-            return []
-        } catch let problems as SettingsProblems {
-            return problems.lines
-        } catch {
-            return ["\(error)"]
-        }
-    }
+    private func problems(_ changes: [String: String?]) -> [String] { TestSettings.problems(changes) }
 
     @Test func aloneItSaysEverythingThatIsMissing() {
         #expect(

@@ -21,11 +21,10 @@ import Web
     /// Endpoints of a tenant at `tenant.example.com` whose document names these (at least the
     /// three discovery requires).
     private func endpoints(authorization: String, token: String, jwks: String) throws -> TenantEndpoints {
-        try TenantEndpoints(
-            discovery: .object([
-                "issuer": "https://tenant.example.com/", "authorization_endpoint": .string(authorization),
-                "token_endpoint": .string(token), "jwks_uri": .string(jwks),
-            ]), expectedIssuer: "https://tenant.example.com/")
+        try TestSettings.discovered([
+            "authorization_endpoint": .string(authorization), "token_endpoint": .string(token),
+            "jwks_uri": .string(jwks),
+        ])
     }
 
     /// Native to Web SSO: the app's session transfer token goes to Auth0's /authorize as a query
@@ -47,14 +46,7 @@ import Web
     /// Issue 41, item 1: the registered algorithm must be one the provider says it signs with,
     /// when it says; one line names the setting and what the provider lists.
     @Test func theSigningAlgorithmMustBeOneTheProviderLists() throws {
-        let listed = try TenantEndpoints(
-            discovery: .object([
-                "issuer": "https://tenant.example.com/",
-                "authorization_endpoint": "https://tenant.example.com/authorize",
-                "token_endpoint": "https://tenant.example.com/oauth/token",
-                "jwks_uri": "https://tenant.example.com/.well-known/jwks.json",
-                "id_token_signing_alg_values_supported": .array(["RS256", "HS256"]),
-            ]), expectedIssuer: "https://tenant.example.com/")
+        let listed = try TestSettings.discovered(["id_token_signing_alg_values_supported": .array(["RS256", "HS256"])])
         #expect(try fit(["ID_TOKEN_SIGNING_ALG": "HS256"], endpoints: listed).isEmpty)
         #expect(
             try fit(["ID_TOKEN_SIGNING_ALG": "HS512"], endpoints: listed) == [
@@ -100,12 +92,7 @@ import Web
     @Test func theDefaultScopeFitsTheProvidersScopes() throws {
         let issuer = "https://op.example.com"
         func provider(_ scopes: [String]) throws -> TenantEndpoints {
-            try TenantEndpoints(
-                discovery: .object([
-                    "issuer": .string(issuer), "authorization_endpoint": "https://op.example.com/auth",
-                    "token_endpoint": "https://op.example.com/token", "jwks_uri": "https://op.example.com/jwks",
-                    "scopes_supported": .array(scopes.map { .string($0) }),
-                ]), expectedIssuer: issuer)
+            try TestSettings.discovered(issuer: issuer, ["scopes_supported": .array(scopes.map { .string($0) })])
         }
         let generic: [String: String?] = ["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": issuer]
         let withoutOffline = try links(generic, endpoints: try provider(["openid", "profile", "email"]))
@@ -131,12 +118,13 @@ import Web
     /// browser goes straight to the logged-out page); asking for `oidc` logout says it cannot be.
     @Test func aProviderWithoutEndSessionLogsOutHereOnly() throws {
         let issuer = "https://accounts.google.com"
-        let google = try TenantEndpoints(
-            discovery: .object([
-                "issuer": .string(issuer), "authorization_endpoint": "https://accounts.google.com/o/oauth2/v2/auth",
+        let google = try TestSettings.discovered(
+            issuer: issuer,
+            [
+                "authorization_endpoint": "https://accounts.google.com/o/oauth2/v2/auth",
                 "token_endpoint": "https://oauth2.googleapis.com/token",
                 "jwks_uri": "https://www.googleapis.com/oauth2/v3/certs",
-            ]), expectedIssuer: issuer)
+            ])
         let generic: [String: String?] = ["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": issuer]
         let links = try links(generic, endpoints: google)
         #expect(try fit(generic, endpoints: google).isEmpty)

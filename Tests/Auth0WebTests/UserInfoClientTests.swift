@@ -9,12 +9,8 @@ import Web
     static let issuer = "https://sso.example.com/realms/demo"
     // swift-format-ignore: NeverUseForceTry
     /// A provider whose discovery document names a UserInfo endpoint.
-    static let endpoints = try! TenantEndpoints(
-        discovery: .object([
-            "issuer": .string(issuer), "authorization_endpoint": "https://sso.example.com/auth",
-            "token_endpoint": "https://sso.example.com/token", "jwks_uri": "https://sso.example.com/certs",
-            "userinfo_endpoint": "https://sso.example.com/userinfo",
-        ]), expectedIssuer: issuer)
+    static let endpoints = try! TestSettings.discovered(
+        issuer: issuer, ["userinfo_endpoint": "https://sso.example.com/userinfo"])
 
     private func client(_ provider: ScriptedHTTPClient) throws -> UserInfoClient {
         let settings = try RelyingPartySettings(

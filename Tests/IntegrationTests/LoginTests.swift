@@ -21,6 +21,8 @@ import Web
         #expect(home.body.contains("class=\"avatar\" src=\"\(stack.tenantURL)/avatars/sk.svg\""))
         #expect(home.header("cache-control") == "no-store")
         // The session cookie is HttpOnly and SameSite=Lax; the transaction cookie is gone.
+        let sessionCookie = try #require(callback.headers("set-cookie").first { $0.hasPrefix("mds=") })
+        #expect(sessionCookie.contains("; HttpOnly") && sessionCookie.contains("; SameSite=Lax"), "\(sessionCookie)")
         #expect(browser.cookies.keys.contains("mds"))
         #expect(browser.cookies.keys.contains("mda"))
         #expect(!browser.cookies.keys.contains { $0.hasPrefix("mdtx.") })

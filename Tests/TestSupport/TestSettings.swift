@@ -15,16 +15,33 @@ public enum TestSettings {
         "AUTH0_SECRET": cookieSecret, "APP_BASE_URL": "https://demo.example.com",
     ]
 
-    /// The endpoints of `tenant.example.com` as a discovery document naming the three it must,
-    /// and `extra`, says them.
-    public static func discovered(_ extra: [String: JSONValue] = [:]) throws -> TenantEndpoints {
+    /// The endpoints of the provider `issuer` (`tenant.example.com` unless told) as a discovery
+    /// document naming the three it must (under the issuer, at Auth0's paths), and `extra`, says
+    /// them: the tests' one builder of discovery documents (`TenantEndpointsTests` writes its own,
+    /// since the parsing of documents is what it tests).
+    public static func discovered(issuer: String = "https://tenant.example.com/", _ extra: [String: JSONValue] = [:])
+        throws -> TenantEndpoints
+    {
+        let base = issuer.hasSuffix("/") ? issuer : issuer + "/"
         var document: [String: JSONValue] = [
-            "issuer": "https://tenant.example.com/", "authorization_endpoint": "https://tenant.example.com/authorize",
-            "token_endpoint": "https://tenant.example.com/oauth/token",
-            "jwks_uri": "https://tenant.example.com/.well-known/jwks.json",
+            "issuer": .string(issuer), "authorization_endpoint": .string(base + "authorize"),
+            "token_endpoint": .string(base + "oauth/token"), "jwks_uri": .string(base + ".well-known/jwks.json"),
         ]
         document.merge(extra) { $1 }
-        return try TenantEndpoints(discovery: .object(document), expectedIssuer: "https://tenant.example.com/")
+        return try TenantEndpoints(discovery: .object(document), expectedIssuer: issuer)
+    }
+
+    /// The problems start-up would report for `environment` with `changes`, one line each (none
+    /// when the settings are good): the tests' one way to read them.
+    public static func problems(_ changes: [String: String?]) -> [String] {
+        problems(in: environment(changes))
+    }
+
+    /// The problems start-up would report for exactly `environment`.
+    public static func problems(in environment: [String: String]) -> [String] {
+        var reader = SettingsReader(environment: environment)
+        _ = RelyingPartySettings(reading: &reader)
+        return reader.problems
     }
 
     // swift-format-ignore: NeverUseForceTry

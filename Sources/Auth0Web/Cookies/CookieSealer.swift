@@ -1,8 +1,9 @@
 import OpenSSLCrypto
 import Web
 
-/// Seals values into cookie text with AES-256-GCM: encrypted and authenticated, the cookie
-/// name bound in as associated data, issue and expiry times inside. Several secrets rotate:
+/// Seals values into text with AES-256-GCM (cookies, and what the ledger's store keeps for the
+/// workers): encrypted and authenticated, the name bound in as associated data, issue and expiry
+/// times inside. Several secrets rotate:
 /// the first seals, every one opens.
 public struct CookieSealer: Sendable {
     /// What was inside a cookie, with its times.
@@ -21,8 +22,9 @@ public struct CookieSealer: Sendable {
 
     /// - Parameters:
     ///   - secrets: the configured secrets, newest first (each at least 32 characters).
-    ///   - purpose: separates keys per use (`session`, `transaction`), so one cookie can never
-    ///     be opened as another kind.
+    ///   - purpose: separates keys per use (a cookie's: `session`, `access-token`, `flash`,
+    ///     `login-transaction`; a value kept in the ledger's store: `api-token`,
+    ///     `renewal-result`, `refresh-rotation`), so what one use sealed never opens as another.
     public init(secrets: [String], purpose: String, clock: Clock) throws {
         precondition(!secrets.isEmpty, "at least one secret")
         ciphers = try secrets.map { secret in

@@ -17,12 +17,35 @@ public struct APIToken: Sendable, Equatable {
 
 /// Why no token for a mini app's API could be handed on.
 public struct APITokenUnavailable: Error, Equatable {
-    /// `audience_mismatch` (the provider answered with a token for another audience: Auth0 does
-    /// so, silently, for an API no Multi-Resource Refresh Token policy names), `scope_not_granted`
-    /// (the token lacks a scope asked for: with RBAC, one the person does not hold),
-    /// `scope_not_asked` (it grants an API scope the app did not ask for), `no_refresh_token` (the
-    /// login has none), or the token endpoint's failure code.
-    public let reason: String
+    /// What went wrong, as a typed case; its words in log lines are `reason`.
+    public enum Cause: Equatable, Sendable {
+        /// The provider answered with a token for another audience (Auth0 does so, silently, for
+        /// an API no Multi-Resource Refresh Token policy names).
+        case audienceMismatch
+        /// The token lacks a scope asked for: with RBAC, one the person does not hold.
+        case scopeNotGranted
+        /// It grants an API scope the app did not ask for.
+        case scopeNotAsked
+        /// The login has no refresh token.
+        case noRefreshToken
+        /// The token endpoint failed.
+        case renewalFailed(AuthError.Code)
+    }
+
+    /// What went wrong.
+    public let cause: Cause
+
+    /// The cause's words in log lines: `audience_mismatch`, `scope_not_granted`,
+    /// `scope_not_asked`, `no_refresh_token`, or the token endpoint's failure code.
+    public var reason: String {
+        switch cause {
+        case .audienceMismatch: "audience_mismatch"
+        case .scopeNotGranted: "scope_not_granted"
+        case .scopeNotAsked: "scope_not_asked"
+        case .noRefreshToken: "no_refresh_token"
+        case .renewalFailed(let code): code.rawValue
+        }
+    }
 }
 
 /// The person's access tokens for mini apps' APIs, one per login, audience and set of scopes (two
@@ -102,7 +125,7 @@ public final class APITokens: Sendable {
     /// provider refused the refresh token, else `APITokenUnavailable`.
     public func token(for session: inout Session, audience: String, scopes: [String]) throws -> APIToken {
         if let kept = kept(for: session, audience: audience, scopes: scopes) { return kept }
-        guard let refreshToken = session.refreshToken else { throw APITokenUnavailable(reason: "no_refresh_token") }
+        guard let refreshToken = session.refreshToken else { throw APITokenUnavailable(cause: .noRefreshToken) }
         let tokens: TokenSet
         do {
             tokens = try renewer.renew(
@@ -110,17 +133,17 @@ public final class APITokens: Sendable {
                 for: (audience, scopes.joined(separator: " ")))
         } catch {
             if error.code == .refreshRefused { throw SessionEnded(error.code.rawValue) }
-            throw APITokenUnavailable(reason: error.code.rawValue)
+            throw APITokenUnavailable(cause: .renewalFailed(error.code))
         }
         if let rotated = tokens.refreshToken { session.refreshToken = rotated }
         let now = Int64(clock.now())
         guard var token = Self.checked(tokens.accessToken, audience: audience, scopes: scopes, now: now) else {
             let forAudience = Self.checked(tokens.accessToken, audience: audience, scopes: [], now: now) != nil
-            throw APITokenUnavailable(reason: forAudience ? "scope_not_granted" : "audience_mismatch")
+            throw APITokenUnavailable(cause: forAudience ? .scopeNotGranted : .audienceMismatch)
         }
         // A token that can do more than the app asked for is not handed to it either.
         guard token.scopes.subtracting(Self.openIDScopes).isSubset(of: scopes) else {
-            throw APITokenUnavailable(reason: "scope_not_asked")
+            throw APITokenUnavailable(cause: .scopeNotAsked)
         }
         token = APIToken(
             value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions,

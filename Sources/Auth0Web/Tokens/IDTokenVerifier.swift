@@ -14,10 +14,14 @@ public struct IDTokenVerifier: Sendable {
         issuer: String, clientID: String, keys: JWKSCache, clock: Clock, algorithm: SigningAlgorithm = .rs256,
         clientSecret: String = ""
     ) {
-        tenant = TenantJWT(
-            issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm],
-            clientSecret: Array(clientSecret.utf8))
+        self.init(
+            tenant: TenantJWT(
+                issuer: issuer, clientID: clientID, keys: keys, clock: clock, algorithm: algorithm,
+                clientSecret: Array(clientSecret.utf8)))
     }
+
+    /// Checks the application's tokens as `tenant` does.
+    init(tenant: TenantJWT) { self.tenant = tenant }
 
     /// The token's claims once every check passes; throws `AuthError` naming the first failure.
     public func verify(_ token: String, nonce: String) throws(AuthError) -> JSONValue {

@@ -20,9 +20,19 @@ public struct LogoutTokenVerifier: Sendable {
         issuer: String, clientID: String, keys: JWKSCache, clock: Clock, algorithm: SigningAlgorithm = .rs256,
         clientSecret: String = ""
     ) {
-        tenant = TenantJWT(
-            issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm, .rs256],
-            clientSecret: Array(clientSecret.utf8), lifetimeWithoutExpiry: Self.lifetimeWithoutExpiry)
+        self.init(
+            tenant: TenantJWT(
+                issuer: issuer, clientID: clientID, keys: keys, clock: clock, algorithm: algorithm,
+                clientSecret: Array(clientSecret.utf8)))
+    }
+
+    /// Checks the application's tokens as `tenant` does, with RS256 too and a short life for a
+    /// token without `exp`.
+    init(tenant: TenantJWT) {
+        var tenant = tenant
+        tenant.alsoAccepted = [.rs256]
+        tenant.lifetimeWithoutExpiry = Self.lifetimeWithoutExpiry
+        self.tenant = tenant
     }
 
     /// What a valid logout token ends.

@@ -48,15 +48,11 @@ public enum EntryRule: Sendable, Equatable {
 
     static func wordsKey(_ kind: Kind) -> String { "mini_app.refused." + kind.rawValue }
 
-    /// The refusal's words when the app could not be given a token for its API.
-    static let apiUnavailableWordsKey = "mini_app.refused.api_unavailable"
-
-    /// The refusal's words when what the check would hand the app does not fit nginx's buffer.
-    static let tooLargeWordsKey = "mini_app.refused.too_large"
-
     /// Every words key a refusal may use.
     static var allWordsKeys: [String] {
-        Kind.allCases.map(wordsKey) + [apiUnavailableWordsKey, tooLargeWordsKey]
+        var keys = Kind.allCases.map(wordsKey)
+        for refusal in CheckRefusal.allCases where !keys.contains(refusal.wordsKey) { keys.append(refusal.wordsKey) }
+        return keys
     }
 
     /// True when `session`'s person, holding `token` for the app's API, meets the rule.

@@ -20,11 +20,9 @@ struct MiniAppsReader {
         self.loginAudience = loginAudience
     }
 
-    /// The product's own first path segments: a mini app under one would hide a page of the product.
-    static let reservedSegments: Set<String> = [
-        "auth", "static", "login", "logout", "logged-out", "callback", "me", "sessions", "lang", "healthz", "metrics",
-        ".well-known", "affirmation", "backchannel-logout", "favicon.ico",
-    ]
+    /// The product's own first path segments (from its route table): a mini app under one would
+    /// hide a page of the product.
+    static let reservedSegments = Routes.ownSegments
 
     mutating func read(_ document: JSONValue) -> [MiniApp] {
         guard let top = document.object else {

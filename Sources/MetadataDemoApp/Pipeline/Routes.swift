@@ -26,19 +26,46 @@ struct Route: Sendable {
 struct Routes: Sendable {
     let services: AppServices
 
-    /// The router of every page.
+    /// Every route of the product but the mini apps' doors, as data: method, path, and the route
+    /// for these services. Mini apps may not take a path whose first segment is one of these.
+    static let table: [(method: String, path: String, route: @Sendable (Routes) -> Route)] = [
+        ("GET", "/", { Route(servesSession: true, $0.home) }),
+        ("GET", "/logged-out", { _ in Route { $0.pages.welcome(titleKey: "page.logged_out.title") } }),
+        ("GET", "/lang/en", { routes in Route { _ in routes.chooseLanguage(.en) } }),
+        ("GET", "/lang/zh", { routes in Route { _ in routes.chooseLanguage(.zh) } }),
+        ("GET", "/healthz", { _ in healthz }),
+        // Pushing the authorization request first is a call to the provider.
+        ("GET", "/login", { Route(waits: $0.services.links.pushEndpoint != nil, $0.login) }),
+        ("GET", "/logout", { Route($0.confirmLogout) }),
+        ("GET", "/auth/check", { Route(servesSession: true, $0.authCheck) }),
+        ("GET", "/me", { Route(servesSession: true, $0.me) }),
+        ("GET", "/sessions", { Route(waits: true, $0.sessions) }),
+        ("POST", "/sessions/end", { Route(waits: true, $0.endSession) }),
+        ("POST", "/sessions/end-others", { Route(waits: true, $0.endOtherSessions) }),
+        ("GET", "/.well-known/jwks.json", { routes in Route { _ in routes.assertionKeys() } }),
+        ("GET", "/callback", { Route(waits: true, $0.callback) }),
+        ("POST", "/logout", { Route(waits: true, $0.logout) }),
+        ("POST", affirmationPath, { Route(waits: true, $0.affirmation) }),
+        ("POST", "/backchannel-logout", { Route(waits: true, $0.backchannelLogout) }),
+        ("GET", "/metrics", { routes in Route { _ in routes.metrics() } }),
+    ]
+
+    /// Served by nginx from `PUBLIC_DIR`, not by a route.
+    static let servedByNginx = ["static", "favicon.ico"]
+
+    /// The first path segments the product answers under.
+    static var ownSegments: Set<String> {
+        Set(table.map { String($0.path.split(separator: "/").first ?? "") }.filter { !$0.isEmpty })
+            .union(servedByNginx)
+    }
+
+    /// `/healthz`'s answer, made once: each answer shares its body and fields.
+    private static let healthz = Route { _ in Response.text("ok\n") }
+
+    /// The router of every page: the table, and each mini app's door.
     func router() -> Router<Route> {
         var router = Router<Route>()
-        router.add("GET", "/", Route(servesSession: true, home))
-        router.add("GET", "/logged-out", Route { $0.pages.welcome(titleKey: "page.logged_out.title") })
-        router.add("GET", "/lang/en", Route { _ in self.chooseLanguage(.en) })
-        router.add("GET", "/lang/zh", Route { _ in self.chooseLanguage(.zh) })
-        let healthy = Response.text("ok\n")  // made once: each answer shares its body and fields
-        router.add("GET", "/healthz", Route { _ in healthy })
-        // Pushing the authorization request first is a call to the provider.
-        router.add("GET", "/login", Route(waits: services.links.pushEndpoint != nil, login))
-        router.add("GET", "/logout", Route(confirmLogout))
-        router.add("GET", "/auth/check", Route(servesSession: true, authCheck))
+        for entry in Self.table { router.add(entry.method, entry.path, entry.route(self)) }
         for app in services.miniApps.apps {
             // With an API, a check asks for the waiting pool when its token is not at hand; the
             // refusal page (rare) reads the store.
@@ -48,25 +75,14 @@ struct Routes: Sendable {
                 "GET", "/auth/refused/" + app.name,
                 Route(waits: app.api != nil) { try self.miniAppRefused(app, $0) })
         }
-        router.add("GET", "/me", Route(servesSession: true, me))
-        router.add("GET", "/sessions", Route(waits: true, sessions))
-        router.add("POST", "/sessions/end", Route(waits: true, endSession))
-        router.add("POST", "/sessions/end-others", Route(waits: true, endOtherSessions))
-        router.add("GET", "/.well-known/jwks.json", Route { _ in self.assertionKeys() })
-        router.add("GET", "/callback", Route(waits: true, callback))
-        router.add("POST", "/logout", Route(waits: true, logout))
-        router.add("POST", Routes.affirmationPath, Route(waits: true, affirmation))
-        router.add("POST", "/backchannel-logout", Route(waits: true, backchannelLogout))
-        router.add(
-            "GET", "/metrics",
-            Route { _ in
-                Response(
-                    status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                    body: self.services.metrics.render(
-                        jwksFetches: self.services.keys.fetchCount, ledger: self.services.ledger)
-                )
-            })
         return router
+    }
+
+    /// The Prometheus text of this worker.
+    private func metrics() -> Response {
+        Response(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+            body: services.metrics.render(jwksFetches: services.keys.fetchCount, ledger: services.ledger))
     }
 
     /// The one route that calls the Management API, hence the only path the browser sends the

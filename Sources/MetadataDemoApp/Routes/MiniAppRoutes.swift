@@ -54,9 +54,7 @@ extension Routes {
         context.log(
             .warning, "mini_app_answer_too_large",
             ["app": app.name, "bytes": String(bytes), "limit": String(Self.checkHeadersLimit)])
-        var response = Response(status: 403)
-        response.add("X-Auth-Refusal", "too_large")
-        return response
+        return refusal(.tooLarge)
     }
 
     /// A check's token for the app's API, or its answer when there is none to hand on.
@@ -86,24 +84,29 @@ extension Routes {
         } catch is SessionEnded {
             services.endEndedByTenant(context)
             return .answer(Routes.loginNeeded(context))
-        } catch let error as APITokenUnavailable where error.reason == "scope_not_granted" {
+        } catch let error as APITokenUnavailable where error.cause == .scopeNotGranted {
             // The provider did not grant the person what the app needs: a refusal like a rule's.
-            return .answer(refuse(app, .permissions(api.scopes), context, why: "permissions"))
+            return .answer(refuse(app, .permissions(api.scopes), context, why: .permissions))
         } catch {
             let reason = (error as? APITokenUnavailable)?.reason ?? "\(error)"
             context.log(.warning, "mini_app_api_token_unavailable", ["app": app.name, "reason": reason])
-            var response = Response(status: 403)
-            response.add("X-Auth-Refusal", "api_unavailable")
-            return .answer(response)
+            return .answer(refusal(.apiUnavailable))
         }
     }
 
     /// 403 for nginx, and the log line that names the rule (never the person's values);
     /// `X-Auth-Refusal` tells the refusal page what only the check could see.
-    private func refuse(_ app: MiniApp, _ rule: EntryRule, _ context: RequestContext, why: String? = nil) -> Response {
+    private func refuse(_ app: MiniApp, _ rule: EntryRule, _ context: RequestContext, why: CheckRefusal? = nil)
+        -> Response
+    {
         context.log(.info, "mini_app_refused", ["app": app.name, "rule": rule.name])
+        return why.map(refusal) ?? Response(status: 403)
+    }
+
+    /// 403 for nginx, saying what only the check could see.
+    private func refusal(_ why: CheckRefusal) -> Response {
         var response = Response(status: 403)
-        if let why { response.add("X-Auth-Refusal", why) }
+        response.add(CheckRefusal.header, why.rawValue)
         return response
     }
 
@@ -119,16 +122,15 @@ extension Routes {
         if key == nil, let api = app.api {
             // What the check saw of the token (nginx passes its X-Auth-Refusal as `why`): only
             // a choice among these sentences, whoever writes it.
-            switch (try? FormData(urlEncoded: Array(context.request.query.utf8)))?["why"] {
-            case "permissions": key = EntryRule.wordsKey(.permissions)
-            case "api_unavailable": key = EntryRule.apiUnavailableWordsKey
-            case "too_large": key = EntryRule.tooLargeWordsKey
-            default:
+            let why = (try? FormData(urlEncoded: Array(context.request.query.utf8)))?["why"]
+            if let refusal = why.flatMap(CheckRefusal.init(rawValue:)) {
+                key = refusal.wordsKey
+            } else {
                 try context.requireWaiting()
                 if let token = services.apiTokens.kept(for: session, audience: api.audience, scopes: api.scopes) {
                     key = app.firstUnmetRule(for: session, token: token)?.wordsKey
                 } else {
-                    key = EntryRule.apiUnavailableWordsKey
+                    key = CheckRefusal.apiUnavailable.wordsKey
                 }
             }
         }

@@ -78,9 +78,7 @@ public struct AppServices: Sendable {
         logins = mechanisms.logins
         apiTokens = try APITokens(
             renewer: mechanisms.renewer, ledger: ledger, secrets: settings.sessions.cookieSecrets, clock: clock)
-        logoutTokens = LogoutTokenVerifier(
-            issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
-            algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: settings.client.secret)
+        logoutTokens = mechanisms.logoutTokens
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),

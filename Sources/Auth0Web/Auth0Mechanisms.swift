@@ -21,6 +21,10 @@ public struct Auth0Mechanisms: Sendable {
     public let renewer: TokenRenewer
     /// Checks back-channel logout tokens (with the same checks of the tenant's signature as ID tokens).
     public let logoutTokens: LogoutTokenVerifier
+    /// Where login starts and logout ends.
+    public let links: TenantLinks
+    /// Where a login starts, pushed first when the provider takes pushed requests.
+    public let loginStart: LoginStart
 
     /// The mechanisms for `settings` and the tenant at `endpoints`, calling it through `http` at
     /// the time `clock` says. Renewals are held to one per refresh token across workers through
@@ -40,6 +44,8 @@ public struct Auth0Mechanisms: Sendable {
         // The product's own tokens are bound to the workers' key when DPoP is on (RFC 9449).
         let binding = try DPoP.binding(settings, endpoints, http: http, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
+        links = TenantLinks(settings: settings, endpoints: endpoints)
+        loginStart = LoginStart(links: links, tokens: tokens)
         // Every call made for the person goes through this one client: bound when DPoP is on.
         let forThePerson = binding ?? http
         keys = JWKSCache(
@@ -57,7 +63,8 @@ public struct Auth0Mechanisms: Sendable {
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens, idTokens: IDTokenVerifier(tenant: tenantTokens),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: forThePerson),
-            keepsIDToken: !settings.provider.isAuth0, metadata: metadata, clock: clock, issuer: endpoints.issuer,
+            keepsIDToken: settings.provider.dialect.keepsIDTokenForLogout, metadata: metadata, clock: clock,
+            issuer: endpoints.issuer,
             issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger)
     }
 }

@@ -25,7 +25,7 @@ struct AllSettings {
         if let provider = relyingParty?.provider {
             do {
                 miniApps = try MiniApps(
-                    file: miniAppsFile, baseURL: provider.baseURL, isAuth0: provider.isAuth0,
+                    file: miniAppsFile, baseURL: provider.baseURL, dialect: provider.dialect,
                     loginAudience: provider.audience)
             } catch {
                 reader.problems(error.lines)

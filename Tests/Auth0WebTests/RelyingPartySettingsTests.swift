@@ -102,7 +102,8 @@ import Web
         let settings = try RelyingPartySettings(environment: env)
         #expect(settings.provider.isAuth0 == isAuth0)
         #expect(
-            settings.provider.scope == (isAuth0 ? ProviderSettings.defaultScope : "openid profile email offline_access")
+            settings.provider.scope
+                == (isAuth0 ? ProviderDialect.auth0.defaultScope : "openid profile email offline_access")
         )
         #expect((settings.provider.audience != nil) == isAuth0)
         #expect(settings.provider.logoutMode == (isAuth0 ? .v2 : .oidc))

@@ -45,6 +45,27 @@ import Web
         tenant.respond(to: Request(method: "GET", path: "/authorize", query: PercentEncoding.formEncode(query)))
     }
 
+    /// Issue 50, item 1: as a strict provider, the tenant refuses a parameter given twice (RFC
+    /// 6749 §3.1, §3.2) at the pushed-request, token and authorization endpoints alike.
+    @Test func aParameterGivenTwiceIsRefusedAtEveryEndpoint() throws {
+        let tenant = try tenant()
+        let twice = push(tenant, Self.request + [("client_id", "metadata-demo-dev"), ("client_secret", Self.secret)])
+        #expect(twice.status == 400 && twice.body?["error"] == "invalid_request")
+        #expect(twice.body?["error_description"]?.string?.contains("client_id") == true)
+        #expect(push(tenant, Self.request + [("client_secret", Self.secret)]).status == 201, "the same, once each")
+        let token = tenant.respond(
+            to: Request(
+                method: "POST", path: "/oauth/token", headers: ["content-type": "application/x-www-form-urlencoded"],
+                body: Array(
+                    PercentEncoding.formEncode([
+                        ("grant_type", "refresh_token"), ("refresh_token", "r"), ("refresh_token", "r"),
+                        ("client_id", "metadata-demo-dev"), ("client_secret", Self.secret),
+                    ]).utf8)))
+        #expect(token.status == 400 && JSONValue.parse(token.body)?["error"] == "invalid_request")
+        let page = authorize(tenant, Self.request + [("state", "again")])
+        #expect(page.status == 400 && String(decoding: page.body, as: UTF8.self).contains("state"))
+    }
+
     @Test func aPushedRequestOpensUniversalLoginOnceForItsOwnApplication() throws {
         let tenant = try tenant()
         let pushed = push(tenant, Self.request + [("client_secret", Self.secret)])

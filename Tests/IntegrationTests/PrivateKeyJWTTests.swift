@@ -92,25 +92,4 @@ import Web
         )
         #expect(!other.output.contains("AUTH0_CLIENT_SECRET"))
     }
-
-    /// Issue 41, item 5: `SECURITY_PROFILE=fapi2` against the dev tenant with PAR, DPoP and this
-    /// application's key: everything but one part holds, and start-up says which: Auth0 (as its
-    /// reference records it, and the dev tenant with it) does not name itself in authorization
-    /// responses (RFC 9207), which FAPI 2.0 requires.
-    @Test func fapi2AgainstTheDevTenantLacksOnlyTheResponsesIssuer() throws {
-        let (stack, _) = try stack(pushing: true, dpop: true)
-        defer { stack.stop() }
-        var environment = stack.devEnvironment.merging(stack.workerEnvironment) { $1 }
-        environment["SECURITY_PROFILE"] = "fapi2"
-        environment["ID_TOKEN_SIGNING_ALG"] = "PS256"
-        environment["DPOP_KEY"] = try Stack.check(Stack.binDir + "/metadata-demo", ["new-dpop-key"])
-        let checked = try Stack.run(Stack.binDir + "/metadata-demo", ["check-config"], environment: environment)
-        #expect(checked.status == 1)
-        let lines = checked.output.split(separator: "\n").filter { $0.hasPrefix("metadata-demo: ") }
-        #expect(
-            lines == [
-                "metadata-demo: SECURITY_PROFILE: fapi2 needs the provider to name itself in authorization responses "
-                    + "(RFC 9207), and its discovery document does not set authorization_response_iss_parameter_supported"
-            ], "\(checked.output)")
-    }
 }

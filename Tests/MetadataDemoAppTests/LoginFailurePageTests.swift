@@ -30,4 +30,18 @@ import Web
         #expect(body.contains("href=\"/login\">Log in</a>"))
         #expect(!body.contains("<script>"))
     }
+
+    /// Issue 50, item 2: a provider that refused the start of a login is named (Auth0 only when
+    /// it is Auth0), and the person is not told to wait for what waiting will not mend.
+    @Test(arguments: [("Auth0", "Auth0 did not accept"), ("sso.example.com", "sso.example.com did not accept")])
+    func aRefusedStartNamesTheProviderAndDoesNotSayWait(provider: String, says: String) throws {
+        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
+        let response = pages.page(
+            for: AuthError(.authorizationPushFailed, "400 invalid_request"), arguments: ["provider": provider])
+        let body = String(decoding: response.body, as: UTF8.self)
+        #expect(response.status == 502)
+        #expect(body.contains("Login could not start") && body.contains(says), "\(body)")
+        #expect(!body.contains("try again later") && !body.contains("{provider}"))
+        #expect(provider == "Auth0" || !body.contains("Auth0 did not"))
+    }
 }

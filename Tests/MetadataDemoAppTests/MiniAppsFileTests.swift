@@ -115,7 +115,7 @@ import Web
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             _ = try MiniApps(
-                environment: ["MINI_APPS_FILE": path], baseURL: "https://d.example", isAuth0: false,
+                environment: ["MINI_APPS_FILE": path], baseURL: "https://d.example", dialect: .generic,
                 loginAudience: "https://login.example/")
             Issue.record("read without problems")
         } catch {

@@ -68,13 +68,24 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
     public let answerStatus: Int?
     /// The OAuth `error` the tenant sent (`invalid_grant`, `unauthorized_client`, …), if any.
     public let oauthError: String?
+    /// The tenant's `error_description`, for the operator's log: at most 200 characters, control
+    /// characters removed (it is the provider's text, not ours); "" when it sent none.
+    public let oauthDescription: String
 
     /// An error with a stable code and safe detail.
-    public init(_ code: Code, _ detail: String = "", answerStatus: Int? = nil, oauthError: String? = nil) {
+    public init(
+        _ code: Code, _ detail: String = "", answerStatus: Int? = nil, oauthError: String? = nil,
+        oauthDescription: String? = nil
+    ) {
         self.code = code
         self.detail = detail
         self.answerStatus = answerStatus
         self.oauthError = oauthError
+        self.oauthDescription = String(
+            String.UnicodeScalarView(
+                (oauthDescription ?? "").unicodeScalars.filter { $0.properties.generalCategory != .control }
+            )
+            .prefix(200))
     }
 
     /// Equal when the code and the detail are: the answer's typed fields say what the detail says.
@@ -123,7 +134,8 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case .stepUpNotMet:
             (403, "error.step_up_not_met")
         case .authorizationPushFailed:
-            (503, "error.login_not_started")
+            // The provider refused the request: waiting mends nothing (its trouble is `tenantUnavailable`).
+            (502, "error.login_not_started")
         case .refreshFailed, .revocationFailed, .clientAssertionFailed:
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,

@@ -13,7 +13,7 @@ public struct ManagementClient: Sendable {
     /// A client of the settings' Management API, with their timeout.
     public init(settings: RelyingPartySettings, http: any HTTPClient, clock: Clock) {
         baseURL = settings.managementAPI
-        isOffered = settings.provider.isAuth0
+        isOffered = settings.provider.dialect.hasManagementAPI
         self.http = http
         timeoutSeconds = settings.provider.timeoutSeconds
         self.clock = clock

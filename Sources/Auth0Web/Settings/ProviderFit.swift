@@ -22,7 +22,7 @@ public enum ProviderFit {
     /// logs out here only (Google publishes none).
     private static func logoutProblems(_ provider: ProviderSettings, _ endpoints: TenantEndpoints) -> [String] {
         guard provider.logoutMode == .oidc, endpoints.endSession == nil,
-            provider.isAuth0 || !provider.logoutModeIsDefault
+            !provider.dialect.logsOutHereWithoutEndSession || !provider.logoutModeIsDefault
         else { return [] }
         return [
             "AUTH0_LOGOUT: oidc needs the tenant's end_session_endpoint, which its discovery document does not name"

@@ -9,10 +9,11 @@ public struct ProviderSettings: Sendable {
     public let issuer: String
     /// Where `issuer` came from: `AUTH0_DOMAIN` or `ISSUER_BASE_URL` (problems with the provider name it).
     public let issuerSetting: String
-    /// Auth0's own features (the Management API for the metadata, `/v2/logout`, `audience`) are
-    /// used only with Auth0: `OIDC_PROVIDER`, by default Auth0 with `AUTH0_DOMAIN` or an issuer
-    /// on `*.auth0.com`.
-    public let isAuth0: Bool
+    /// What is done differently with this provider (`OIDC_PROVIDER`: Auth0's own features are
+    /// used only with Auth0, by default with `AUTH0_DOMAIN` or an issuer on `*.auth0.com`).
+    public let dialect: ProviderDialect
+    /// True for Auth0 (only to name it: what differs is asked of `dialect`).
+    public var isAuth0: Bool { dialect == .auth0 }
     /// `APP_BASE_URL` without a trailing slash: where people reach the product.
     public let baseURL: String
     /// The API the access token is for; by default Auth0's Management API, none for another provider.
@@ -31,14 +32,13 @@ public struct ProviderSettings: Sendable {
     /// How the provider signs this application's ID tokens; a token signed otherwise is refused.
     public let idTokenSigningAlgorithm: SigningAlgorithm
 
+    /// The provider's name on the pages a person reads: Auth0, or the issuer's host.
+    public var name: String {
+        isAuth0 ? "Auth0" : (issuer.split(separator: "/").dropFirst().first.map(String.init) ?? issuer)
+    }
+
     /// Which logout endpoint of the tenant ends its session.
     public enum LogoutMode: String, Sendable { case v2, oidc }
-
-    /// The scopes asked of Auth0 when `AUTH0_SCOPE` is not set.
-    public static let defaultScope =
-        "openid profile email read:current_user update:current_user_metadata offline_access"
-    /// The scopes asked of a generic provider when `AUTH0_SCOPE` is not set.
-    public static let genericScope = "openid profile email offline_access"
 
     /// Reads the group; nil when any of it is wrong (the reader has the problems).
     public static func read(_ reader: inout SettingsReader) -> ProviderSettings? {
@@ -55,17 +55,11 @@ public struct ProviderSettings: Sendable {
             reader.problem(
                 .appBaseURL, "\"\(base!)\" must be an https:// URL with no query (http:// for loopback only)")
         }
-        let providerText = reader.text(.oidcProvider)
-        let isAuth0 =
-            providerText.map { $0 == "auth0" } ?? RelyingPartySettings.isAuth0Issuer(issuer, fromDomain: domain != nil)
-        if let providerText, providerText != "auth0", providerText != "generic" {
-            reader.problem(.oidcProvider, "must be auth0 or generic")
-        }
-        reader.shows(.oidcProvider, isAuth0 ? "auth0" : "generic")
+        let dialect = readDialect(&reader, issuer: issuer, fromDomain: domain != nil)
         let algorithm = readAlgorithm(&reader)
         // `/v2/logout` is Auth0's own; another provider gets the OpenID way by default.
         let logoutText = reader.text(.auth0Logout)
-        let logout = LogoutMode(rawValue: logoutText ?? (isAuth0 ? "v2" : "oidc"))
+        let logout = logoutText.map { LogoutMode(rawValue: $0) } ?? dialect.defaultLogout
         if logout == nil { reader.problem(.auth0Logout, "must be v2 or oidc") }
         reader.shows(.auth0Logout, logout?.rawValue)
         let timeout = reader.text(.auth0TimeoutSeconds, defaultShown: "10").map { Double($0) } ?? 10
@@ -74,19 +68,34 @@ public struct ProviderSettings: Sendable {
         }
         let audience =
             reader.text(.auth0Audience)
-            ?? issuer.flatMap { isAuth0 ? RelyingPartySettings.withSlash($0) + "api/v2/" : nil }
+            ?? issuer.flatMap { dialect.hasManagementAPI ? RelyingPartySettings.withSlash($0) + "api/v2/" : nil }
         reader.shows(.auth0Audience, audience)
         let scopeText = reader.text(.auth0Scope)
-        let scope = scopeText ?? (isAuth0 ? defaultScope : genericScope)
+        let scope = scopeText ?? dialect.defaultScope
         reader.shows(.auth0Scope, scope)
         guard reader.problems.count == start, let issuer, let baseURL, let algorithm, let logout, let timeout else {
             return nil
         }
         return ProviderSettings(
             issuer: issuer, issuerSetting: issuerURL == nil ? Setting.auth0Domain.name : Setting.issuerBaseURL.name,
-            isAuth0: isAuth0, baseURL: baseURL, audience: audience, scope: scope, scopeIsDefault: scopeText == nil,
+            dialect: dialect, baseURL: baseURL, audience: audience, scope: scope, scopeIsDefault: scopeText == nil,
             logoutMode: logout, logoutModeIsDefault: logoutText == nil, timeoutSeconds: timeout,
             idTokenSigningAlgorithm: algorithm)
+    }
+
+    /// `OIDC_PROVIDER`, or Auth0 for `AUTH0_DOMAIN` and issuers on Auth0's domain.
+    private static func readDialect(_ reader: inout SettingsReader, issuer: String?, fromDomain: Bool)
+        -> ProviderDialect
+    {
+        let text = reader.text(.oidcProvider)
+        let dialect =
+            text.flatMap(ProviderDialect.init(rawValue:))
+            ?? (RelyingPartySettings.isAuth0Issuer(issuer, fromDomain: fromDomain) ? .auth0 : .generic)
+        if let text, ProviderDialect(rawValue: text) == nil {
+            reader.problem(.oidcProvider, "must be auth0 or generic")
+        }
+        reader.shows(.oidcProvider, dialect.rawValue)
+        return dialect
     }
 
     private static func readAlgorithm(_ reader: inout SettingsReader) -> SigningAlgorithm? {

@@ -18,13 +18,14 @@ public struct TenantLinks: Sendable {
         self.settings = settings
         self.endpoints = endpoints
         var scopes = settings.provider.scope.split(separator: " ")
-        if !settings.provider.isAuth0, settings.provider.scopeIsDefault, let supported = endpoints.scopes,
+        if settings.provider.dialect.asksConsentForOfflineAccess, settings.provider.scopeIsDefault,
+            let supported = endpoints.scopes,
             !supported.contains("offline_access")
         {
             scopes.removeAll { $0 == "offline_access" }
         }
         scope = scopes.joined(separator: " ")
-        asksConsent = !settings.provider.isAuth0 && scopes.contains("offline_access")
+        asksConsent = settings.provider.dialect.asksConsentForOfflineAccess && scopes.contains("offline_access")
         pushEndpoint = PushedAuthorization.endpoint(settings.binding.pushedAuthorization, endpoints)
     }
 
@@ -67,7 +68,9 @@ public struct TenantLinks: Sendable {
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
         pairs += transaction.stepUp?.parameters ?? []
-        if settings.provider.isAuth0, let token = sessionTransferToken, Self.isOpaqueToken(token) {
+        if settings.provider.dialect.takesSessionTransferToken, let token = sessionTransferToken,
+            Self.isOpaqueToken(token)
+        {
             pairs.append(("session_transfer_token", token))
         }
         return pairs
@@ -91,7 +94,7 @@ public struct TenantLinks: Sendable {
                 return endSession + "?" + PercentEncoding.formEncode(pairs)
             }
             // A provider with no logout endpoint: the session ends here; the provider's stays.
-            if !settings.provider.isAuth0 { return settings.loggedOutURL }
+            if settings.provider.dialect.logsOutHereWithoutEndSession { return settings.loggedOutURL }
             fallthrough
         case .v2:
             return endpoints.auth0Logout + "?"

@@ -15,7 +15,7 @@ public enum ClientAuthentication: String, Sendable {
     /// is absent (the registration default every provider must support), else `client_secret_post`.
     public static func chosen(settings: RelyingPartySettings, endpoints: TenantEndpoints) -> ClientAuthentication {
         if let set = settings.client.authentication { return set }
-        if settings.provider.isAuth0 { return .post }
+        if let preferred = settings.provider.dialect.preferredClientAuthentication { return preferred }
         guard let supported = endpoints.authMethods else { return .basic }
         return supported.contains(basic.rawValue) || !supported.contains(post.rawValue) ? .basic : .post
     }
@@ -39,27 +39,5 @@ public enum ClientAuthentication: String, Sendable {
                     + "token_endpoint_auth_signing_alg_values_supported (\(listed.joined(separator: ", ")))")
         }
         return problems
-    }
-
-    /// `form` and `headers` of a request to the token or revocation endpoint, with the client's
-    /// credentials added the chosen way (`assertion` makes a `private_key_jwt` one, for `audience`).
-    func authenticate(
-        _ form: [(String, String)], clientID: String, secret: String, assertion: ClientAssertion?, audience: String
-    ) throws -> (form: [(String, String)], headers: [(name: String, value: String)]) {
-        switch self {
-        case .privateKeyJWT:
-            guard let assertion else { throw AuthError(.clientAssertionFailed, "no CLIENT_ASSERTION_KEY") }
-            let proof = [
-                ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
-                ("client_assertion", try assertion.make(audience: audience)),
-            ]
-            return (proof + form, [])
-        case .post:
-            return ([("client_id", clientID), ("client_secret", secret)] + form, [])
-        case .basic:
-            // RFC 6749 §2.3.1: each is form-encoded before the two are joined and base64-encoded.
-            let pair = PercentEncoding.encode(clientID) + ":" + PercentEncoding.encode(secret)
-            return (form, [("Authorization", "Basic " + Base64URL.encodeStandard(Array(pair.utf8)))])
-        }
     }
 }

@@ -1,14 +1,14 @@
 import Web
 
 /// Calls the tenant's token endpoint: the authorization code exchange (with the PKCE verifier)
-/// and refresh-token renewal, authenticating the client as `ClientAuthentication` chooses; and its
+/// and refresh-token renewal, authenticating the client with its `ClientCredentials`; and its
 /// revocation endpoint at logout.
 public struct TokenClient: Sendable {
     private let settings: RelyingPartySettings
     private let endpoints: TenantEndpoints
     private let http: any HTTPClient
-    private let authentication: ClientAuthentication
-    private let assertion: ClientAssertion?
+    /// How the application proves itself: its method and its secret or key.
+    private let credentials: ClientCredentials
     /// Sends the calls whose tokens are the product's own with a DPoP proof (`DPoP`), when on.
     private let binding: (any HTTPClient)?
 
@@ -25,11 +25,7 @@ public struct TokenClient: Sendable {
         self.endpoints = endpoints
         self.http = http
         self.binding = binding
-        authentication = ClientAuthentication.chosen(settings: settings, endpoints: endpoints)
-        assertion = settings.client.assertionKeys.first.map {
-            ClientAssertion(
-                key: $0, algorithm: settings.client.assertionAlgorithm, clientID: settings.client.id, clock: clock)
-        }
+        credentials = ClientCredentials(settings: settings, endpoints: endpoints, clock: clock)
     }
 
     /// Exchanges an authorization code for tokens.
@@ -95,9 +91,8 @@ public struct TokenClient: Sendable {
             // Auth0 takes its tenant's URL as an assertion's audience; elsewhere, the endpoint's own
             // address: the token endpoint's, as OpenID Connect Core §9 asks, and a pushed-request
             // endpoint's, which RFC 9126 says it accepts (and Glewlwyd requires).
-            authenticated = try authentication.authenticate(
-                form, clientID: settings.client.id, secret: settings.client.secret, assertion: assertion,
-                audience: settings.provider.isAuth0 ? endpoints.issuer : url)
+            authenticated = try credentials.authenticate(
+                form, audience: settings.provider.dialect.assertionAudienceIsIssuer ? endpoints.issuer : url)
         } catch {
             throw AuthError(.clientAssertionFailed, "\(error)")
         }
@@ -125,7 +120,9 @@ public struct TokenClient: Sendable {
         let oauthError = body?["error"]?.string
         let detail = "\(response.status) \(oauthError ?? "status \(response.status)")"
         func refused(_ code: AuthError.Code) -> AuthError {
-            AuthError(code, detail, answerStatus: response.status, oauthError: oauthError)
+            AuthError(
+                code, detail, answerStatus: response.status, oauthError: oauthError,
+                oauthDescription: body?["error_description"]?.string)
         }
         // The tenant's own trouble says nothing about the code or the refresh token: the
         // caller may try again, and a session must not end for it.

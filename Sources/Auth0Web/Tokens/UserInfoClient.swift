@@ -14,7 +14,7 @@ public struct UserInfoClient: Sendable {
     /// A client of `endpoints.userinfo` for a provider that is not Auth0; nil when there is no
     /// call to make (Auth0, or no UserInfo endpoint published).
     public init?(settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient) {
-        guard !settings.provider.isAuth0, let url = endpoints.userinfo else { return nil }
+        guard settings.provider.dialect.completesProfileFromUserInfo, let url = endpoints.userinfo else { return nil }
         self.url = url
         self.http = http
         timeoutSeconds = settings.provider.timeoutSeconds

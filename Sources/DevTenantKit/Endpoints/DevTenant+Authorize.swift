@@ -6,6 +6,9 @@ extension DevTenant {
     mutating func authorize(_ request: Request) throws -> Response {
         // A pushed request's reference stands for its parameters (RFC 9126).
         let asked = try request.queryParameters()
+        if let repeated = asked.repeatedName {
+            return message(400, "invalid_request", "The parameter \(repeated) is repeated.")
+        }
         guard let query = authorizationQuery(asked) else {
             return message(
                 400, "invalid_request_uri",

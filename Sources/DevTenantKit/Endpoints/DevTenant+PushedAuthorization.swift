@@ -18,10 +18,8 @@ extension DevTenant {
             return oauthError(403, "access_denied", "Pushed Authorization Requests are not enabled for this tenant")
         }
         // A form, as RFC 9126 §2.1 has it (no JSON body, unlike Auth0's token endpoint).
-        guard let form = try? FormData(urlEncoded: request.body) else {
-            return oauthError(400, "invalid_request", "The request body could not be read")
-        }
-        let params = form.firstValues
+        let params: [String: String]
+        do { params = try formParameters(request) } catch { return error.answer }
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "invalid_client", "Client authentication failed")
         }
@@ -42,7 +40,9 @@ extension DevTenant {
         }
         // The credentials stay here; `/authorize` reads the rest as if it were its query.
         let parameters = FormData(
-            pairs: form.pairs.filter { !Self.credentialFields.contains($0.name) })
+            pairs: params.filter { !Self.credentialFields.contains($0.key) }.sorted { $0.key < $1.key }.map {
+                ($0.key, $0.value)
+            })
         let key = store.addPushedRequest(
             PushedRequest(
                 clientID: client.clientID, parameters: parameters,

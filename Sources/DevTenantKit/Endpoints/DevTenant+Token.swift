@@ -11,9 +11,8 @@ extension DevTenant {
                 ? oauthError(429, "too_many_requests", "Global limit has been reached")
                 : oauthError(status, "server_error", "The tenant is having trouble")
         }
-        guard let params = tokenParameters(request) else {
-            return oauthError(400, "invalid_request", "The request body could not be read")
-        }
+        let params: [String: String]
+        do { params = try tokenParameters(request) } catch { return error.answer }
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "access_denied", "Unauthorized")
         }
@@ -39,9 +38,8 @@ extension DevTenant {
 
     /// `POST /oauth/revoke`: revokes a refresh token (and the tokens rotated with it).
     func revoke(_ request: Request) -> Response {
-        guard let params = tokenParameters(request) else {
-            return oauthError(400, "invalid_request", "The request body could not be read")
-        }
+        let params: [String: String]
+        do { params = try tokenParameters(request) } catch { return error.answer }
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "access_denied", "Unauthorized")
         }
@@ -301,13 +299,33 @@ extension DevTenant {
         return response
     }
 
-    /// Form or JSON body parameters of a token request.
-    func tokenParameters(_ request: Request) -> [String: String]? {
+    /// A request refused before it is read further: the answer to give.
+    struct Refusal: Error {
+        let answer: Response
+    }
+
+    /// Form or JSON body parameters of a token request; refused (400 `invalid_request`) when the
+    /// body cannot be read.
+    func tokenParameters(_ request: Request) throws(Refusal) -> [String: String] {
         let type = request.header("content-type")?.lowercased() ?? ""
         if type.hasPrefix("application/json") {
-            guard let object = JSONValue.parse(request.body)?.object else { return nil }
+            guard let object = JSONValue.parse(request.body)?.object else {
+                throw Refusal(answer: oauthError(400, "invalid_request", "The request body could not be read"))
+            }
             return object.compactMapValues(\.string)
         }
-        return (try? FormData(urlEncoded: request.body))?.firstValues
+        return try formParameters(request)
+    }
+
+    /// A form body's parameters; refused (400 `invalid_request`) when it cannot be read or names a
+    /// parameter twice, as RFC 6749 §3.2 says a request MUST NOT (and strict providers refuse).
+    func formParameters(_ request: Request) throws(Refusal) -> [String: String] {
+        guard let form = try? FormData(urlEncoded: request.body) else {
+            throw Refusal(answer: oauthError(400, "invalid_request", "The request body could not be read"))
+        }
+        if let repeated = form.repeatedName {
+            throw Refusal(answer: oauthError(400, "invalid_request", "Parameter \(repeated) is repeated"))
+        }
+        return form.firstValues
     }
 }

@@ -38,18 +38,20 @@ public struct MiniApps: Sendable {
         "MINI_APPS_FILE", "the mini apps: who may enter each and the API token it gets (JSON)")
 
     /// The apps of the file `environment` names in `MINI_APPS_FILE` (see `init(file:)`).
-    public init(environment: [String: String], baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil)
+    public init(
+        environment: [String: String], baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil
+    )
         throws(SettingsProblems)
     {
         var reader = SettingsReader(environment: environment)
         try self.init(
-            file: reader.text(Self.fileSetting), baseURL: baseURL, isAuth0: isAuth0, loginAudience: loginAudience)
+            file: reader.text(Self.fileSetting), baseURL: baseURL, dialect: dialect, loginAudience: loginAudience)
     }
 
     /// The apps of the file at `path` (none without one), whose assertions default to `baseURL`
-    /// with the app's path; an API other than `loginAudience` needs a provider that `isAuth0`.
+    /// with the app's path; an API other than `loginAudience` needs a provider whose `dialect` issues tokens for other APIs.
     /// Throws `SettingsProblems`, every problem at once.
-    public init(file path: String?, baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil)
+    public init(file path: String?, baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil)
         throws(SettingsProblems)
     {
         guard let path else {
@@ -63,7 +65,7 @@ public struct MiniApps: Sendable {
         do { document = try JSONValue.decode(Array(data)) } catch {
             throw SettingsProblems(lines: ["\(Self.fileSetting.name): \(path) is not JSON (\(error))"])
         }
-        var reader = MiniAppsReader(baseURL: baseURL, isAuth0: isAuth0, loginAudience: loginAudience)
+        var reader = MiniAppsReader(baseURL: baseURL, dialect: dialect, loginAudience: loginAudience)
         let apps = reader.read(document)
         guard reader.problems.isEmpty else {
             throw SettingsProblems(lines: reader.problems.map { "\(Self.fileSetting.name): \($0)" })

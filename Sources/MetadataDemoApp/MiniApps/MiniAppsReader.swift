@@ -6,7 +6,8 @@ import Web
 struct MiniAppsReader {
     let baseURL: String
     /// The provider is Auth0 (Multi-Resource Refresh Token), and the login's own audience.
-    let isAuth0: Bool
+    /// Whether the provider gives tokens for APIs other than the login's (Auth0's Multi-Resource Refresh Token).
+    let issuesTokensForOtherAPIs: Bool
     let loginAudience: String?
     private(set) var problems: [String] = []
     private(set) var rolesClaim: String?
@@ -14,9 +15,9 @@ struct MiniAppsReader {
     private var names: Set<String> = []
     private var paths: [(name: String, path: String)] = []
 
-    init(baseURL: String, isAuth0: Bool = true, loginAudience: String? = nil) {
+    init(baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil) {
         self.baseURL = baseURL
-        self.isAuth0 = isAuth0
+        issuesTokensForOtherAPIs = dialect.issuesTokensForOtherAPIs
         self.loginAudience = loginAudience
     }
 
@@ -142,7 +143,7 @@ struct MiniAppsReader {
         }
         // Only Auth0 exchanges the refresh token for another API's token (Multi-Resource Refresh
         // Token); another provider's login token serves only its own audience.
-        guard isAuth0 || audience == loginAudience else {
+        guard issuesTokensForOtherAPIs || audience == loginAudience else {
             problem(
                 "api.audience",
                 "\(audience) is not the login's own audience (AUTH0_AUDIENCE); only Auth0 gives tokens for another API "

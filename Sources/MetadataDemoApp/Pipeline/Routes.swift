@@ -35,7 +35,7 @@ struct Routes: Sendable {
         ("GET", "/lang/zh", { routes in Route { _ in routes.chooseLanguage(.zh) } }),
         ("GET", "/healthz", { _ in healthz }),
         // Pushing the authorization request first is a call to the provider.
-        ("GET", "/login", { Route(waits: $0.services.links.pushEndpoint != nil, $0.login) }),
+        ("GET", "/login", { Route(waits: $0.services.loginStart.callsTheProvider, $0.login) }),
         ("GET", "/logout", { Route($0.confirmLogout) }),
         ("GET", "/auth/check", { Route(servesSession: true, $0.authCheck) }),
         ("GET", "/me", { Route(servesSession: true, $0.me) }),

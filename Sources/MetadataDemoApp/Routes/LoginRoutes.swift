@@ -42,20 +42,16 @@ extension Routes {
             returnTo: returnTo, pendingAffirmation: pendingAffirmation, stepUp: stepUp)
         // A language chosen with the switch is Universal Login's too; else Auth0 follows the browser.
         let uiLocales = Language.chosen(context.cookies)?.uiLocale
-        let links = services.links
         let location: String
-        if let endpoint = links.pushEndpoint {
-            let request = links.authorizationParameters(
-                transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
-            do {
-                location = links.authorize(pushed: try services.tokens.push(request, to: endpoint))
-            } catch {
-                context.log(.warning, "login could not start", ["reason": error.code.rawValue, "detail": error.detail])
-                services.metrics.loginFailed(reason: error.code.rawValue)
-                return context.pages.page(for: error)
-            }
-        } else {
-            location = links.authorize(transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
+        do {
+            location = try services.loginStart.location(
+                for: transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
+        } catch {
+            context.log(
+                .warning, "login could not start",
+                ["reason": error.code.rawValue, "detail": error.detail, "description": error.oauthDescription])
+            services.metrics.loginFailed(reason: error.code.rawValue)
+            return context.pages.page(for: error, arguments: ["provider": services.settings.provider.name])
         }
         var response = Response.redirect(to: location, status: status)
         for cookie in try services.transactions.start(transaction, existing: context.cookies) {
@@ -89,7 +85,9 @@ extension Routes {
                 response = profilePage(login.session, context, typed: text, saveError: Words(error), status: 503)
             }
         } catch {
-            context.log(.warning, "login failed", ["reason": error.code.rawValue, "detail": error.detail])
+            context.log(
+                .warning, "login failed",
+                ["reason": error.code.rawValue, "detail": error.detail, "description": error.oauthDescription])
             services.metrics.loginFailed(reason: error.code.rawValue)
             response = context.pages.page(for: error)
         }

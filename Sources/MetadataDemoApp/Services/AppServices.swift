@@ -9,6 +9,8 @@ public struct AppServices: Sendable {
     public let settings: RelyingPartySettings
     /// Where login starts and logout ends, from the discovered endpoints.
     public let links: TenantLinks
+    /// Where a login starts (pushed to the provider first when it takes pushed requests).
+    public let loginStart: LoginStart
     /// The session cookies.
     public let sessions: SessionCookies
     /// The login transaction cookies.
@@ -54,7 +56,6 @@ public struct AppServices: Sendable {
         self.settings = settings
         self.metrics = metrics
         self.clock = clock
-        links = TenantLinks(settings: settings, endpoints: endpoints)
         assertions = try IdentityAssertions(
             keys: settings.assertions.keys, baseURL: settings.baseURL, audience: settings.assertions.audience,
             clock: clock)
@@ -71,6 +72,8 @@ public struct AppServices: Sendable {
             settings: settings, endpoints: endpoints, http: http, clock: clock, accessTokenPath: Routes.affirmationPath,
             ledger: ledger, events: events, ruleFacts: miniApps.ruleFacts)
         sessions = mechanisms.sessions
+        links = mechanisms.links
+        loginStart = mechanisms.loginStart
         transactions = mechanisms.transactions
         tokens = mechanisms.tokens
         keys = mechanisms.keys

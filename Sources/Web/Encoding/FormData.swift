@@ -31,6 +31,13 @@ public struct FormData: Sendable, Equatable {
         pairs.first { $0.name == name }?.value
     }
 
+    /// The first name given more than once, or nil (RFC 6749 §3.1 and §3.2: a request's
+    /// parameters MUST NOT be included more than once).
+    public var repeatedName: String? {
+        var seen = Set<String>()
+        return pairs.first { !seen.insert($0.name).inserted }?.name
+    }
+
     /// The first value of each name.
     public var firstValues: [String: String] {
         Dictionary(pairs.map { ($0.name, $0.value) }) { first, _ in first }

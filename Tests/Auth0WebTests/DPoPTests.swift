@@ -92,6 +92,21 @@ import Web
         #expect(tenant.sent.last.map { header($0, "dpop") } == .some(nil))
     }
 
+    /// Issue 50, item 7: with tokens bound, the authorization request binds the code to the same
+    /// key (`dpop_jkt`, RFC 9449 §10), pushed or in the URL; without DPoP it names no key.
+    @Test func theAuthorizationRequestNamesTheKeyOnlyWhenTokensAreBound() throws {
+        let key = try #require(Self.key)
+        let listed = try TestSettings.discovered(["dpop_signing_alg_values_supported": .array(["ES256"])])
+        let bound = try RelyingPartySettings(environment: TestSettings.environment(["DPOP_KEY": try key.pem()]))
+        let transaction = LoginTransaction.begin(returnTo: "/")
+        let parameters = TenantLinks(settings: bound, endpoints: listed).authorizationParameters(transaction)
+        #expect(parameters.filter { $0.0 == "dpop_jkt" }.map(\.1) == [try #require(JWKThumbprint.p256(key))])
+        let unlisted = TenantLinks(settings: bound, endpoints: try TestSettings.discovered())
+        #expect(!unlisted.authorize(transaction).contains("dpop_jkt"), "the provider does not take DPoP")
+        #expect(
+            !TenantLinks(settings: TestSettings.auth0, endpoints: listed).authorize(transaction).contains("dpop_jkt"))
+    }
+
     @Test func settingsAndTheProviderMustAgree() throws {
         let pem = try #require(Self.key).pem()
         let listed = try TestSettings.discovered(["dpop_signing_alg_values_supported": .array(["ES256"])])

@@ -1,5 +1,7 @@
+import Auth0Web
 import DevTenantKit
 import Foundation
+import OpenSSLCrypto
 import Testing
 import Web
 
@@ -13,10 +15,12 @@ import Web
     static let secret = "dev-client-secret-not-for-production-0123456789"
 
     /// The dev tenant with PAR allowed (and required of the dev application when `required`).
-    private func tenant(allowed: Bool = true, required: Bool = false) throws -> DevTenant {
+    private func tenant(allowed: Bool = true, required: Bool = false, dpop: Bool = false) throws -> DevTenant {
         try FileManager.default.createDirectory(atPath: Self.folder, withIntermediateDirectories: true)
         var text = try String(contentsOfFile: Self.repoRoot + "/deploy/dev-tenant/tenant.json", encoding: .utf8)
-        text = "{\"tenant\": {\"allow_pushed_authorization_requests\": \(allowed)},\n" + text.dropFirst()
+        text =
+            "{\"tenant\": {\"allow_pushed_authorization_requests\": \(allowed), \"allow_dpop\": \(dpop)},\n"
+            + text.dropFirst()
         if required {
             text = text.replacingOccurrences(
                 of: #""client_id": "metadata-demo-dev","#,
@@ -66,6 +70,29 @@ import Web
         #expect(page.status == 400 && String(decoding: page.body, as: UTF8.self).contains("state"))
     }
 
+    /// Issue 50, item 7: a push with a DPoP proof binds the code to the proof's key (RFC 9449
+    /// §10.1); a `dpop_jkt` naming another key is refused. The proofs are the product's own
+    /// (`DPoP`, in front of the tenant answering in-process).
+    @Test func aPushWithAProofMustNameItsKeyIfItNamesOne() throws {
+        let tenant = try tenant(dpop: true)
+        let key = try ECPrivateKey()
+        let proving = try DPoP(key: key, http: InProcessTenant(tenant: tenant), clock: .system)
+        func push(_ extra: [(String, String)]) throws -> (status: Int, body: JSONValue?) {
+            let answer = try proving.send(
+                HTTPClientRequest(
+                    method: "POST", url: "http://127.0.0.1:8081/oauth/par",
+                    headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: Array(
+                        PercentEncoding.formEncode(Self.request + extra + [("client_secret", Self.secret)]).utf8)))
+            return (answer.status, JSONValue.parse(answer.body))
+        }
+        let other = try #require(JWKThumbprint.p256(try ECPrivateKey()))
+        let refused = try push([("dpop_jkt", other)])
+        #expect(refused.status == 400 && refused.body?["error"] == "invalid_dpop_proof")
+        #expect(try push([("dpop_jkt", try #require(JWKThumbprint.p256(key)))]).status == 201)
+        #expect(try push([]).status == 201, "the proof alone binds the code")
+    }
+
     @Test func aPushedRequestOpensUniversalLoginOnceForItsOwnApplication() throws {
         let tenant = try tenant()
         let pushed = push(tenant, Self.request + [("client_secret", Self.secret)])
@@ -107,5 +134,21 @@ import Web
         #expect(location.hasPrefix(Self.callback + "?error=invalid_request&"), "\(location)")
         #expect(location.contains("state=S"))
         #expect(throws: (any Error).self) { try self.tenant(allowed: false, required: true) }
+    }
+}
+
+/// The dev tenant answering in-process, as an `HTTPClient` (the product's DPoP client in front).
+private struct InProcessTenant: HTTPClient {
+    let tenant: DevTenant
+
+    func send(_ request: HTTPClientRequest) throws -> HTTPClientResponse {
+        let url = try #require(URLComponents(string: request.url))
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers { headers[name.lowercased()] = value }
+        let answer = tenant.respond(
+            to: Request(
+                method: request.method, path: url.path, query: url.query ?? "", headers: HeaderFields(headers),
+                body: request.body))
+        return HTTPClientResponse(status: answer.status, headers: answer.headers, body: answer.body)
     }
 }

@@ -31,6 +31,38 @@ import Web
         }.count
     }
 
+    /// Issue 50, item 7: the login's code is bound to the workers' key too (`dpop_jkt`, RFC 9449
+    /// §10), so a code taken on its way back through the browser is refused without a proof by
+    /// that key; the worker's own exchange, with its proof, logs the person in.
+    @Test func theCodeIsBoundToTheKeyAndIsWorthlessWithoutIt() throws {
+        let stack = try stack(nonce: false)
+        defer { stack.stop() }
+        let pem = try #require(stack.workerEnvironment["DPOP_KEY"])
+        let thumbprint = try #require(JWKThumbprint.p256(try ECPrivateKey(pem: pem)))
+        let thief = TestClient()
+        let authorize = try thief.startLogin(stack)
+        let asked = try #require(URLComponents(string: authorize)?.queryItems)
+        #expect(asked.first { $0.name == "dpop_jkt" }?.value == thumbprint, "\(authorize)")
+        let callback = try thief.signIn(at: authorize, email: DemoUser.skippy.email, password: DemoUser.skippy.password)
+        let code = try #require(URLComponents(string: callback)?.queryItems?.first { $0.name == "code" }?.value)
+        let stolen = try CurlHTTPClient().send(
+            HTTPClientRequest(
+                method: "POST", url: stack.tenantURL + "/oauth/token",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array(
+                    PercentEncoding.formEncode([
+                        ("grant_type", "authorization_code"), ("code", code),
+                        ("redirect_uri", stack.baseURL + "/callback"),
+                        ("client_id", try #require(stack.devEnvironment["AUTH0_CLIENT_ID"])),
+                        ("client_secret", try #require(stack.devEnvironment["AUTH0_CLIENT_SECRET"])),
+                        ("code_verifier", "not-known-to-a-thief"),
+                    ]).utf8), timeoutSeconds: 5))
+        #expect(stolen.status == 400 && JSONValue.parse(stolen.body)?["error"] == "invalid_dpop_proof")
+        let browser = TestClient()
+        let landed = try browser.logIn(stack, as: DemoUser.skippy)
+        #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.status) \(landed.body.prefix(300))")
+    }
+
     @Test(arguments: [false, true]) func theLoginsTokensAreBoundAndUsedWithProofsOnEveryWorker(nonce: Bool) throws {
         let stack = try stack(nonce: nonce)
         defer { stack.stop() }

@@ -12,6 +12,9 @@ public struct TenantLinks: Sendable {
     private let asksConsent: Bool
     /// Where logins push their authorization request first (RFC 9126), or nil when they do not.
     public let pushEndpoint: String?
+    /// The DPoP key's thumbprint when tokens are bound (`dpop_jkt`, RFC 9449 §10: the code is
+    /// then bound to the key too, so a code stolen on its way back is worthless without it).
+    private let dpopKeyThumbprint: String?
 
     /// Links for the application `settings` on the tenant whose endpoints were discovered.
     public init(settings: RelyingPartySettings, endpoints: TenantEndpoints) {
@@ -27,6 +30,10 @@ public struct TenantLinks: Sendable {
         scope = scopes.joined(separator: " ")
         asksConsent = settings.provider.dialect.asksConsentForOfflineAccess && scopes.contains("offline_access")
         pushEndpoint = PushedAuthorization.endpoint(settings.binding.pushedAuthorization, endpoints)
+        let binding = settings.binding
+        dpopKeyThumbprint =
+            DPoP.isUsed(binding.dpop, key: binding.dpopKey, endpoints)
+            ? binding.dpopKey.flatMap(JWKThumbprint.p256) : nil
     }
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE
@@ -65,6 +72,7 @@ public struct TenantLinks: Sendable {
             ("code_challenge", PKCE.challenge(for: transaction.codeVerifier)), ("code_challenge_method", "S256"),
         ]
         if asksConsent { pairs.append(("prompt", "consent")) }
+        if let dpopKeyThumbprint { pairs.append(("dpop_jkt", dpopKeyThumbprint)) }
         // Universal Login's language (space-separated BCP 47 tags; the first it has wins).
         if let uiLocales { pairs.append(("ui_locales", uiLocales)) }
         pairs += transaction.stepUp?.parameters ?? []

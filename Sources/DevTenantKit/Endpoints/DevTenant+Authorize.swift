@@ -46,7 +46,8 @@ extension DevTenant {
             "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
             "scope": .string(query["scope"] ?? "openid"), "method": .string(method),
         ]
-        for name in ["state", "nonce", "audience", "code_challenge", "max_age", "acr_values"] {
+        // `dpop_jkt` binds the code to a DPoP key (RFC 9449 §10): its token request must prove that key.
+        for name in ["state", "nonce", "audience", "code_challenge", "max_age", "acr_values", "dpop_jkt"] {
             if let value = query[name] { pending[name] = .string(value) }
         }
         let prompt = query["prompt"]
@@ -224,7 +225,8 @@ extension DevTenant {
                 scope: pending["scope"]?.string ?? "openid", audience: pending["audience"]?.string,
                 codeChallenge: pending["code_challenge"]?.string, challengeMethod: pending["method"]?.string ?? "plain",
                 sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime),
-                authTime: pending["auth_time"]?.number, multiFactor: pending["mfa"]?.bool ?? false))
+                authTime: pending["auth_time"]?.number, multiFactor: pending["mfa"]?.bool ?? false,
+                dpopJKT: pending["dpop_jkt"]?.string))
         var pairs = [("code", code)]
         if let state = pending["state"]?.string { pairs.append(("state", state)) }
         return DevTenant.redirect(redirectURI, pairs)

@@ -18,10 +18,22 @@ extension DevTenant {
             return oauthError(403, "access_denied", "Pushed Authorization Requests are not enabled for this tenant")
         }
         // A form, as RFC 9126 §2.1 has it (no JSON body, unlike Auth0's token endpoint).
-        let params: [String: String]
+        var params: [String: String]
         do { params = try formParameters(request) } catch { return error.answer }
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "invalid_client", "Client authentication failed")
+        }
+        // RFC 9449 §10.1: a proof on the push binds the code to its key, as `dpop_jkt` would; both
+        // given, they must name the same key.
+        if config.allowsDPoP {
+            let proof = checkProof(request, htu: proofTarget(request), accessToken: nil)
+            if let refusal = tokenProofRefusal(proof) { return refusal }
+            if case .valid(let jkt) = proof {
+                guard params["dpop_jkt"] == nil || params["dpop_jkt"] == jkt else {
+                    return oauthError(400, "invalid_dpop_proof", "dpop_jkt does not name the DPoP proof's key")
+                }
+                params["dpop_jkt"] = jkt
+            }
         }
         guard params["client_id"] == nil || params["client_id"] == client.clientID else {
             return oauthError(400, "invalid_request", "The client_id is not the authenticated client's")

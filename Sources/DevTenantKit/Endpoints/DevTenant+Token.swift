@@ -86,6 +86,10 @@ extension DevTenant {
         guard params["redirect_uri"] == grant.redirectURI else {
             return oauthError(403, "invalid_grant", "Invalid authorization code")
         }
+        // RFC 9449 §10: a code bound to a key is redeemed only with a proof by that key.
+        if let bound = grant.dpopJKT, bound != jkt {
+            return oauthError(400, "invalid_dpop_proof", "The DPoP proof's key is not the one the code is bound to")
+        }
         if let challenge = grant.codeChallenge {
             let verifier = params["code_verifier"] ?? ""
             let computed =

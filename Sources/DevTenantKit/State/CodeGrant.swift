@@ -19,4 +19,6 @@ struct CodeGrant: ExpiringGrant {
     var authTime: Double? = nil
     /// The session passed the multi-factor step (`amr: ["mfa"]`, and the policy as `acr`).
     var multiFactor: Bool = false
+    /// The DPoP key the code is bound to (`dpop_jkt`, RFC 9449 §10): only a proof by it redeems it.
+    var dpopJKT: String? = nil
 }

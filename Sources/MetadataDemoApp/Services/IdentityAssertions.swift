@@ -60,14 +60,8 @@ public final class IdentityAssertions: Sendable {
         keySet = JSONValue.object(["keys": .array(published)]).serialized()
     }
 
-    /// The RFC 7638 thumbprint of a P-256 public key: the key's id, the same for everyone who
-    /// computes it.
-    static func thumbprint(x: [UInt8], y: [UInt8]) -> String {
-        let canonical =
-            #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""# + Base64URL.encode(y)
-            + #""}"#
-        return Base64URL.encode(SHA256.hash(Array(canonical.utf8)))
-    }
+    /// The RFC 7638 thumbprint of a P-256 public key: the key's id.
+    static func thumbprint(x: [UInt8], y: [UInt8]) -> String { JWKThumbprint.p256(x: x, y: y) }
 
     /// An assertion of `session`'s person, for a request to the sibling of `audience` (by
     /// default `ASSERTION_AUDIENCE`'s), valid for a minute: the one signed for the same login,

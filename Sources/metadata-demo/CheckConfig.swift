@@ -34,6 +34,7 @@ enum CheckConfig {
         }
         let auth0 = all.relyingParty
         if let auth0 { problems += reachTenant(auth0) }
+        problems = problems.map { withGuideStep($0, all.reads) }
         AllSettings.report(problems)
         if !problems.isEmpty {
             FileHandle.standardError.write(
@@ -47,6 +48,16 @@ enum CheckConfig {
                     + "client credentials accepted")
         }
         return problems.isEmpty ? 0 : 1
+    }
+
+    /// `line` with the deployment guide's step that sets the setting it names, when there is one.
+    static func withGuideStep(_ line: String, _ reads: [SettingRead]) -> String {
+        guard let colon = line.firstIndex(of: ":") else { return line }
+        var name = String(line[..<colon])
+        if name.hasSuffix("_FILE") { name.removeLast(5) }
+        guard let step = reads.first(where: { $0.givenAs == name || $0.setting.name == name })?.setting.guideStep
+        else { return line }
+        return line + " (\(step))"
     }
 
     /// Discovers the endpoints and fetches the JWKS they name.

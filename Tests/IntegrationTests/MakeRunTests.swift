@@ -86,14 +86,17 @@ import Testing
         try killGroup(of: runDir, signal: SIGKILL)
         let left = try FileManager.default.contentsOfDirectory(atPath: runDir).filter { $0.hasSuffix(".sock") }
         #expect(left.contains("mini.sock") && left.contains("metadata-demo.sock"), "\(left)")
+        // Ports of its own: the first run's, freed by the kill, may already be another suite's
+        // (suites run side by side and take free ports); what is left in the run folder is the test.
+        let (secondAppPort, secondTenantPort) = (try Stack.freePort(), try Stack.freePort())
         let second = try startMakeRun(
-            runDir: runDir, appPort: appPort, tenantPort: tenantPort, log: runDir + "-second.log")
+            runDir: runDir, appPort: secondAppPort, tenantPort: secondTenantPort, log: runDir + "-second.log")
         _ = second
         defer { try? killGroup(of: runDir, signal: SIGTERM) }
         #expect(waitForRunning(runDir + "-second.log", seconds: 60), "\(tail(runDir + "-second.log"))")
         let browser = TestClient()
-        #expect(try browser.get("http://127.0.0.1:\(appPort)/healthz").status == 200)
-        #expect(try browser.get("http://127.0.0.1:\(appPort)/").body.contains("Log in"))
+        #expect(try browser.get("http://127.0.0.1:\(secondAppPort)/healthz").status == 200)
+        #expect(try browser.get("http://127.0.0.1:\(secondAppPort)/").body.contains("Log in"))
     }
 
     /// Review 2, item 3: as root, `make run` wrote nginx's configuration through a symlink in a

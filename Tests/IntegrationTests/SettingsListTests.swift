@@ -96,4 +96,29 @@ import Testing
         }
         #expect(output.contains("note: ASSERTION_AUDIENCE: read as IDENTITY_ASSERTION_AUDIENCE"))
     }
+
+    /// Issue 53, item 6: `check-config` on the shipped settings file, as an operator meets it after
+    /// installing (or after `metadata-demo-trial off`), lists every problem at once: the examples
+    /// still in it and the secrets not given yet, each with the guide's step that fixes it.
+    @Test func checkConfigOnTheShippedFileListsEveryProblemAtOnceWithItsStep() throws {
+        let folder = NSTemporaryDirectory() + "shipped-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let result = try Stack.run(
+            Stack.binDir + "/metadata-demo",
+            ["check-config", "--env-file", Stack.repoRoot + "/deploy/metadata-demo.env.example"],
+            environment: ["CREDENTIALS_DIRECTORY": folder], clean: true)
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").filter { $0.hasPrefix("metadata-demo: ") }
+        let step = "(the deployment guide's step 4, Configure)"
+        for start in [
+            "AUTH0_DOMAIN: still the shipped settings file's example (your-tenant.us.auth0.com)",
+            "AUTH0_CLIENT_ID: still the shipped settings file's example (your-client-id)",
+            "AUTH0_CLIENT_SECRET: cannot read \(folder)/client-secret",
+            "AUTH0_SECRET: cannot read \(folder)/cookie-secret",
+        ] {
+            #expect(
+                lines.contains { $0.hasPrefix("metadata-demo: " + start) && $0.hasSuffix(step) },
+                "\(start)\n\(result.output)")
+        }
+    }
 }

@@ -79,4 +79,18 @@ import Web
         var unset = SettingsReader(environment: [:])
         #expect(unset.wholeNumber(Self.plain, default: 5, in: 1...10) == 5 && unset.reads[0].shown == "5")
     }
+
+    /// Issue 53, item 6: the shipped settings file's example value is nobody's: a problem.
+    @Test func theShippedExampleIsAProblemNamingIt() {
+        let example = Setting("DOMAIN_SETTING", "a host", shippedExample: "your-tenant.example")
+        var reader = SettingsReader(environment: ["DOMAIN_SETTING": "your-tenant.example"])
+        #expect(reader.text(example) == "your-tenant.example")
+        #expect(
+            reader.problems == [
+                "DOMAIN_SETTING: still the shipped settings file's example (your-tenant.example): set it to your own"
+            ])
+        var own = SettingsReader(environment: ["DOMAIN_SETTING": "mine.example"])
+        _ = own.text(example)
+        #expect(own.problems.isEmpty)
+    }
 }

@@ -67,9 +67,12 @@ public struct ClientSettings: Sendable {
 }
 
 extension Setting {
-    static let auth0ClientID = Setting("AUTH0_CLIENT_ID", "the application's client id at the provider")
+    static let auth0ClientID = Setting(
+        "AUTH0_CLIENT_ID", "the application's client id at the provider", shippedExample: "your-client-id",
+        guideStep: configure)
     static let auth0ClientSecret = Setting(
-        "AUTH0_CLIENT_SECRET", "the application's client secret", secret: true, credential: "client-secret")
+        "AUTH0_CLIENT_SECRET", "the application's client secret", secret: true, credential: "client-secret",
+        guideStep: configure)
     static let clientAuthMethod = Setting(
         "CLIENT_AUTH_METHOD", "client_secret_basic, client_secret_post or private_key_jwt")
     static let clientAssertionKey = Setting(

@@ -113,12 +113,17 @@ public struct ProviderSettings: Sendable {
 
 extension Setting {
     static let auth0Domain = Setting(
-        "AUTH0_DOMAIN", "the Auth0 tenant's host (https), or an http:// URL on loopback; or set ISSUER_BASE_URL")
+        "AUTH0_DOMAIN", "the Auth0 tenant's host (https), or an http:// URL on loopback; or set ISSUER_BASE_URL",
+        shippedExample: "your-tenant.us.auth0.com", guideStep: configure)
     static let issuerBaseURL = Setting(
-        "ISSUER_BASE_URL", "instead of AUTH0_DOMAIN: another provider's issuer URL exactly as it publishes it")
+        "ISSUER_BASE_URL", "instead of AUTH0_DOMAIN: another provider's issuer URL exactly as it publishes it",
+        guideStep: configure)
     static let oidcProvider = Setting(
         "OIDC_PROVIDER", "auth0 or generic: whether Auth0's own features (Management API, /v2/logout) are used")
-    static let appBaseURL = Setting("APP_BASE_URL", "where people reach this site (https, or http on loopback)")
+    static let appBaseURL = Setting(
+        "APP_BASE_URL", "where people reach this site (https, or http on loopback)", guideStep: configure)
+    /// The deployment guide's step that sets the application's settings.
+    static let configure = "the deployment guide's step 4, Configure"
     static let idTokenSigningAlg = Setting(
         "ID_TOKEN_SIGNING_ALG", "how the provider signs this application's ID tokens, as registered there")
     static let auth0Logout = Setting("AUTH0_LOGOUT", "v2 (Auth0's /v2/logout) or oidc (the end_session_endpoint)")

@@ -47,7 +47,8 @@ public struct SessionSettings: Sendable {
 
 extension Setting {
     static let auth0Secret = Setting(
-        "AUTH0_SECRET", "the cookie keys, comma-separated; the first seals", secret: true, credential: "cookie-secret")
+        "AUTH0_SECRET", "the cookie keys, comma-separated; the first seals", secret: true, credential: "cookie-secret",
+        guideStep: configure)
     static let sessionRollingSeconds = Setting("SESSION_ROLLING_SECONDS", "seconds a session lasts unused")
     static let sessionAbsoluteSeconds = Setting("SESSION_ABSOLUTE_SECONDS", "seconds a session lasts at most")
     static let sessionRevalidateSeconds = Setting(

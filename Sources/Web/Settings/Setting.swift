@@ -13,16 +13,23 @@ public struct Setting: Sendable, Hashable {
     public let credential: String?
     /// The name it was read under before, still read (with a start-up note) when it is not set.
     public let formerName: String?
+    /// The example value the shipped settings file holds, which is nobody's: a problem when read.
+    public let shippedExample: String?
+    /// The deployment guide's step that sets it, which `check-config` names beside its problems.
+    public let guideStep: String?
 
     /// A setting named `name`.
     public init(
-        _ name: String, _ meaning: String, secret: Bool = false, credential: String? = nil, formerName: String? = nil
+        _ name: String, _ meaning: String, secret: Bool = false, credential: String? = nil, formerName: String? = nil,
+        shippedExample: String? = nil, guideStep: String? = nil
     ) {
         self.name = name
         self.meaning = meaning
         self.isSecret = secret
         self.credential = credential
         self.formerName = formerName
+        self.shippedExample = shippedExample
+        self.guideStep = guideStep
     }
 }
 

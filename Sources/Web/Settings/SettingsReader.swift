@@ -22,6 +22,9 @@ public struct SettingsReader {
     public mutating func text(_ setting: Setting, defaultShown: String? = nil) -> String? {
         if let value = raw(setting.name) {
             record(setting, .environment, value)
+            if value == setting.shippedExample {
+                problem(setting, "still the shipped settings file's example (\(value)): set it to your own")
+            }
             return value
         }
         if let former = setting.formerName, let value = raw(former) {

@@ -28,7 +28,7 @@ public struct SettingsReader {
             return value
         }
         if let former = setting.formerName, let value = raw(former) {
-            notes.append("\(former): read as \(setting.name); rename it (the old name will stop being read)")
+            noteFormerName(former, of: setting)
             record(setting, .formerName(former), value, givenAs: former)
             return value
         }
@@ -41,12 +41,14 @@ public struct SettingsReader {
     /// an `optional` one reads only when it was given. A file others can read or change, one that
     /// cannot be read, or an empty one is a problem (its text then ""). Nil: not given.
     public mutating func secret(_ setting: Setting, optional: Bool = false) -> String? {
-        if let value = raw(setting.name) ?? setting.formerName.flatMap(raw) {
-            let source: SettingSource = raw(setting.name) == nil ? .formerName(setting.formerName!) : .environment
-            if case .formerName(let former) = source {
-                notes.append("\(former): read as \(setting.name); rename it (the old name will stop being read)")
+        let givenAs = [setting.name, setting.formerName].compactMap { $0 }.first { raw($0) != nil }
+        if let givenAs, let value = raw(givenAs) {
+            if givenAs == setting.name {
+                record(setting, .environment, "(set)")
+            } else {
+                noteFormerName(givenAs, of: setting)
+                record(setting, .formerName(givenAs), "(set)", givenAs: givenAs)
             }
-            record(setting, source, "(set)", givenAs: raw(setting.name) == nil ? setting.formerName! : setting.name)
             return value
         }
         let fileSetting = [setting.name, setting.formerName].compactMap { $0 }.map { $0 + "_FILE" }
@@ -110,6 +112,10 @@ public struct SettingsReader {
             return
         }
         reads[index].shown = value ?? "(not set)"
+    }
+
+    private mutating func noteFormerName(_ former: String, of setting: Setting) {
+        notes.append("\(former): read as \(setting.name); rename it (the old name will stop being read)")
     }
 
     private func raw(_ name: String) -> String? {

@@ -6,7 +6,7 @@ extension WorkerSettings {
     /// The product's pages from `TEMPLATES_DIR` and `PUBLIC_DIR`, as the worker serves them:
     /// a folder that cannot be read, a broken template or a missing one is a problem naming its
     /// setting. `check-config` loads them the same way, so it passes only when start-up would.
-    func loadPages() throws(SettingsProblems) -> LocalizedPages {
+    func loadPages(provider: String = "Auth0") throws(SettingsProblems) -> LocalizedPages {
         let assets: StaticAssets
         do {
             assets = try StaticAssets(directory: publicDirectory)
@@ -14,7 +14,7 @@ extension WorkerSettings {
             throw SettingsProblems(lines: ["PUBLIC_DIR: cannot read \(publicDirectory)"])
         }
         do {
-            return try LocalizedPages(directory: templatesDirectory, assets: assets)
+            return try LocalizedPages(directory: templatesDirectory, assets: assets, provider: provider)
         } catch {
             throw SettingsProblems(lines: ["TEMPLATES_DIR: \(error)"])
         }

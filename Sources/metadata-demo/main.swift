@@ -76,7 +76,7 @@ else {
 let log = Log(minimum: settings.logLevel)
 for note in all.notes { log(.warning, "setting read under its former name", ["note": note]) }
 let pages: LocalizedPages
-do { pages = try settings.loadPages() } catch {
+do { pages = try settings.loadPages(provider: auth0.provider.name) } catch {
     AllSettings.report(error.lines)
     exit(2)
 }

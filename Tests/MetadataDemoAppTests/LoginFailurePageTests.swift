@@ -31,17 +31,21 @@ import Web
         #expect(!body.contains("<script>"))
     }
 
-    /// Issue 50, item 2: a provider that refused the start of a login is named (Auth0 only when
-    /// it is Auth0), and the person is not told to wait for what waiting will not mend.
+    /// Issue 50, item 2: the provider is named on the pages of its failures (Auth0 only when it is
+    /// Auth0), and a refused start of a login does not tell the person to wait.
     @Test(arguments: [("Auth0", "Auth0 did not accept"), ("sso.example.com", "sso.example.com did not accept")])
     func aRefusedStartNamesTheProviderAndDoesNotSayWait(provider: String, says: String) throws {
-        let pages = try Pages(library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory))
-        let response = pages.page(
-            for: AuthError(.authorizationPushFailed, "400 invalid_request"), arguments: ["provider": provider])
+        let pages = try Pages(
+            library: TemplateLibrary(directory: MetadataDemoTests.templatesDirectory), provider: provider)
+        let response = pages.page(for: AuthError(.authorizationPushFailed, "400 invalid_request"))
         let body = String(decoding: response.body, as: UTF8.self)
         #expect(response.status == 502)
         #expect(body.contains("Login could not start") && body.contains(says), "\(body)")
         #expect(!body.contains("try again later") && !body.contains("{provider}"))
-        #expect(provider == "Auth0" || !body.contains("Auth0 did not"))
+        for error in [AuthError(.tenantUnreachable), AuthError(.tenantUnavailable), AuthError(.codeExchangeFailed)] {
+            let page = String(decoding: pages.page(for: error).body, as: UTF8.self)
+            #expect(page.contains(provider) && !page.contains("{provider}"), "\(error)")
+            #expect(provider == "Auth0" || !page.contains("Auth0"), "\(error): \(page)")
+        }
     }
 }

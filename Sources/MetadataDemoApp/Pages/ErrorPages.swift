@@ -3,10 +3,10 @@ import Web
 extension Pages {
     /// The page for an error thrown by a handler: its own status, title and words when it is
     /// an `HTTPResponseError`, a plain 500 otherwise (never a stack trace).
-    public func page(for error: any Error, arguments: [String: String] = [:]) -> Response {
+    public func page(for error: any Error) -> Response {
         if let error = error as? any HTTPResponseError {
             return problem(
-                status: error.status, key: error.wordsKey, arguments: error.wordsArguments.merging(arguments) { $1 },
+                status: error.status, key: error.wordsKey, arguments: error.wordsArguments,
                 offerLogin: error.offersLogin)
         }
         return problem(status: 500, key: "error.internal")

@@ -15,6 +15,8 @@ public final class Pages: Sendable {
     let assets: TemplateContext
     /// The words of this language: the templates' catalogue, also for what the code says.
     private let words: Catalogue
+    /// The sign-in provider's name where the words say `{provider}`: Auth0, or the issuer's host.
+    private let provider: String
 
     /// Every key of the catalogue the code uses (errors have a `.title` and a `.message`).
     static let codeWords: [String] =
@@ -32,8 +34,9 @@ public final class Pages: Sendable {
 
     /// Looks up every template the product uses, and every word the code says, so a missing
     /// one stops start-up.
-    public init(library: TemplateLibrary, assets: StaticAssets = StaticAssets()) throws {
+    public init(library: TemplateLibrary, assets: StaticAssets = StaticAssets(), provider: String = "Auth0") throws {
         words = try library.catalogue(holding: Pages.codeWords)
+        self.provider = provider
         self.assets = [
             "stylesheet": .text(assets.path("app.css")), "favicon": .text(assets.path("favicon.svg")),
             "placeholder": .text(assets.path("avatar-placeholder.svg")),
@@ -112,9 +115,14 @@ public final class Pages: Sendable {
         return .html(problem.render(context), status: status)
     }
 
-    /// The text of `key` in this language, its `{name}` marks filled from `arguments`.
+    /// The text of `key` in this language, its `{name}` marks filled from `arguments` (and
+    /// `{provider}` with the provider's name, unless they say otherwise).
     func say(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        Catalogue.filling(Pages.say(key, in: words), with: arguments)
+        let text = Pages.say(key, in: words)
+        guard text.contains("{") else { return text }
+        var values = arguments
+        if values["provider"] == nil { values["provider"] = provider }
+        return Catalogue.filling(text, with: values)
     }
 
     /// The text of `key` in `words` (the key itself where it has none: start-up checks that the

@@ -51,7 +51,7 @@ extension Routes {
                 .warning, "login could not start",
                 ["reason": error.code.rawValue, "detail": error.detail, "description": error.oauthDescription])
             services.metrics.loginFailed(reason: error.code.rawValue)
-            return context.pages.page(for: error, arguments: ["provider": services.settings.provider.name])
+            return context.pages.page(for: error)
         }
         var response = Response.redirect(to: location, status: status)
         for cookie in try services.transactions.start(transaction, existing: context.cookies) {

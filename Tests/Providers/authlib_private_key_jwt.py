@@ -1,11 +1,15 @@
 """PyPI's oidc-provider-mock (Flask and Authlib) with Authlib's own RFC 7523 client authentication
 turned on, for the tests of private_key_jwt against code nobody here wrote. This file is only the
-wiring: one client, registered for private_key_jwt with the public key in --public-key (a PEM), whose
-assertions Authlib's JWTBearerClientAssertion checks (signature, iss = sub, aud, exp, a jti used once),
-everything else the mock's own (its issuer without a trailing slash, RS256 ID tokens, no kid).
+wiring: one client, registered for private_key_jwt with the public key in --public-key (a PEM), or
+with the key set it publishes at --jwks-uri (read at each assertion, as a provider that follows a
+client's rotation does; joserfc picks the key the assertion's kid names), whose assertions Authlib's
+JWTBearerClientAssertion checks (signature, iss = sub, aud, exp, a jti used once), everything else
+the mock's own (its issuer without a trailing slash, RS256 ID tokens, no kid).
 
-  python authlib_private_key_jwt.py --port N --client-id ID --redirect-uri URL --public-key FILE
+  python authlib_private_key_jwt.py --port N --client-id ID --redirect-uri URL (--public-key FILE | --jwks-uri URL)
 """
+import json
+import urllib.request
 import argparse
 import logging
 import os
@@ -15,7 +19,7 @@ import threading
 import flask
 import uvicorn
 from authlib.oauth2.rfc7523 import JWTBearerClientAssertion
-from joserfc.jwk import RSAKey
+from joserfc.jwk import KeySet, RSAKey
 
 import oidc_provider_mock
 from oidc_provider_mock._app import AuthorizationCodeGrant, RefreshTokenGrant
@@ -40,6 +44,9 @@ class PrivateKeyJWT(JWTBearerClientAssertion):
         return [self.token_endpoint]
 
     def resolve_client_public_key(self, client):
+        if isinstance(self.public_key, str):  # the client's jwks_uri
+            with urllib.request.urlopen(self.public_key, timeout=5) as answer:
+                return KeySet.import_key_set(json.load(answer))
         return self.public_key
 
     def validate_jti(self, claims, jti):
@@ -55,7 +62,9 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--redirect-uri", required=True)
-    parser.add_argument("--public-key", required=True)
+    keys = parser.add_mutually_exclusive_group(required=True)
+    keys.add_argument("--public-key")
+    keys.add_argument("--jwks-uri")
     args = parser.parse_args()
     os.environ["AUTHLIB_INSECURE_TRANSPORT"] = "1"
     logging.basicConfig(stream=sys.stderr, level=logging.INFO)
@@ -64,8 +73,11 @@ def main():
     # Authlib's grants name the client authentications they take (Authlib's documented way).
     for grant in (AuthorizationCodeGrant, RefreshTokenGrant):
         grant.TOKEN_ENDPOINT_AUTH_METHODS = ["private_key_jwt"]
-    with open(args.public_key) as pem:
-        key = RSAKey.import_key(pem.read())
+    if args.public_key:
+        with open(args.public_key) as pem:
+            key = RSAKey.import_key(pem.read())
+    else:
+        key = args.jwks_uri
     app = oidc_provider_mock.app(require_client_registration=True)
     token_endpoint = f"http://127.0.0.1:{args.port}/oauth2/token"
     method = PrivateKeyJWT(token_endpoint, key)

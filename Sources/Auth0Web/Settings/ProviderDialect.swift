@@ -21,6 +21,9 @@ public enum ProviderDialect: String, Sendable {
     public var asksConsentForOfflineAccess: Bool { self == .generic }
     /// A `private_key_jwt` assertion's `aud`: the issuer (Auth0) or the endpoint it is sent to.
     public var assertionAudienceIsIssuer: Bool { self == .auth0 }
+    /// A `private_key_jwt` assertion names its key (`kid`, the thumbprint the client's key set at
+    /// `/client-jwks.json` gives it); Auth0 takes only the id it generated for the credential.
+    public var namesTheAssertionsKey: Bool { self == .generic }
     /// Auth0 takes `client_secret_post`; another provider's discovery document says.
     public var preferredClientAuthentication: ClientAuthentication? { self == .auth0 ? .post : nil }
     /// The ID token may lack `name` or `email`, which UserInfo then completes (Auth0 puts them in).

@@ -16,26 +16,30 @@ public struct ClientAssertion: Sendable {
     private let algorithm: SigningAlgorithm
     private let clientID: String
     private let clock: Clock
+    /// The `kid` the header names, or nil (Auth0 takes only the id it gave the credential).
+    private let keyID: String?
 
     /// Assertions of `clientID`, signed with `key` (the first of the configured ones: the others
-    /// are registered at the provider for rotation) by `algorithm`, an RSA one.
-    public init(key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, clock: Clock) {
+    /// are registered at the provider for rotation) by `algorithm`, an RSA one, naming `keyID`.
+    public init(key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, clock: Clock, keyID: String? = nil) {
         self.key = key
         self.algorithm = algorithm
         self.clientID = clientID
         self.clock = clock
+        self.keyID = keyID
     }
 
     /// A new assertion for one request to `audience`.
     public func make(audience: String) throws -> String {
         let now = Int64(clock.now())
-        let header: JSONValue = .object(["alg": .string(algorithm.rawValue), "typ": "JWT"])
+        var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": "JWT"]
+        if let keyID { header["kid"] = .string(keyID) }
         let claims: JSONValue = .object([
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
             "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
         ])
-        return try JWT.signed(header: header, claims: claims) {
+        return try JWT.signed(header: .object(header), claims: claims) {
             try key.sign($0, digest: algorithm.digest, pss: algorithm.isPSS)
         }
     }

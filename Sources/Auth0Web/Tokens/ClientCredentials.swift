@@ -22,7 +22,9 @@ public enum ClientCredentials: Sendable {
             self = .privateKeyJWT(
                 clientID: client.id,
                 assertion: client.assertionKeys.first.map {
-                    ClientAssertion(key: $0, algorithm: client.assertionAlgorithm, clientID: client.id, clock: clock)
+                    ClientAssertion(
+                        key: $0, algorithm: client.assertionAlgorithm, clientID: client.id, clock: clock,
+                        keyID: settings.provider.dialect.namesTheAssertionsKey ? ClientKeySet.keyID(of: $0) : nil)
                 })
         }
     }

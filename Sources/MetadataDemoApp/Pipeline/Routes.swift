@@ -43,6 +43,7 @@ struct Routes: Sendable {
         ("POST", "/sessions/end", { Route(waits: true, $0.endSession) }),
         ("POST", "/sessions/end-others", { Route(waits: true, $0.endOtherSessions) }),
         ("GET", "/.well-known/jwks.json", { routes in Route { _ in routes.assertionKeys() } }),
+        ("GET", "/client-jwks.json", { routes in Route { _ in routes.clientKeys() } }),
         ("GET", "/callback", { Route(waits: true, $0.callback) }),
         ("POST", "/logout", { Route(waits: true, $0.logout) }),
         ("POST", affirmationPath, { Route(waits: true, $0.affirmation) }),

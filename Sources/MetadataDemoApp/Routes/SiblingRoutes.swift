@@ -47,6 +47,15 @@ extension Routes {
         return response
     }
 
+    /// `GET /client-jwks.json`: the public halves of the application's own keys, for a provider
+    /// that registers this application's `jwks_uri`; 404 when it authenticates without keys.
+    func clientKeys() -> Response {
+        guard let document = services.clientKeys.document else { return Response.text("Not found\n", status: 404) }
+        var response = Response.json(document)
+        response.add("Cache-Control", "public, max-age=300")
+        return response
+    }
+
     /// `GET /me`: the profile and user metadata as JSON for sibling pages' scripts; never tokens.
     func me(_ context: RequestContext) -> Response {
         guard let session = context.session else {

@@ -11,6 +11,8 @@ public struct AppServices: Sendable {
     public let links: TenantLinks
     /// Where a login starts (pushed to the provider first when it takes pushed requests).
     public let loginStart: LoginStart
+    /// The public halves of the application's own keys, for a provider that fetches them.
+    public let clientKeys: ClientKeySet
     /// The session cookies.
     public let sessions: SessionCookies
     /// The login transaction cookies.
@@ -74,6 +76,7 @@ public struct AppServices: Sendable {
         sessions = mechanisms.sessions
         links = mechanisms.links
         loginStart = mechanisms.loginStart
+        clientKeys = ClientKeySet(settings: settings)
         transactions = mechanisms.transactions
         tokens = mechanisms.tokens
         keys = mechanisms.keys

@@ -29,7 +29,8 @@ enum StartupDiscovery {
             } catch  where error.transient && Date() < deadline {
                 log(.warning, "tenant discovery failed; trying again", ["error": error.reason])
                 FastCGIServer.reportStatus(
-                    "starting: Auth0 does not answer yet (\(error.reason)); asking again for up to \(Int(patience)) s")
+                    "starting: \(settings.provider.name) does not answer yet (\(error.reason)); asking again for up to "
+                        + "\(Int(patience)) s")
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }

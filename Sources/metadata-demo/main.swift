@@ -103,7 +103,8 @@ do throws(DiscoveryProblem) {
     let since = Date().formatted(.iso8601)
     let waiting = ResponderSwitch(pending: TenantPendingApp(pages: pages, log: log))
     log(.warning, "tenant unreachable at start: answering 503 until it answers", ["error": error.reason])
-    options.readyStatus = "Auth0 unreachable since \(since) (\(error.reason)): answering 503, asking again"
+    options.readyStatus =
+        "\(auth0.provider.name) unreachable since \(since) (\(error.reason)): answering 503, asking again"
     Thread.detachNewThread {
         do throws(DiscoveryProblem) {
             let endpoints = try StartupDiscovery.waitForTenant(for: auth0, http: http, log: log)

@@ -149,6 +149,37 @@ public struct DevTenant: Responder {
         return .redirect(to: uri + separator + PercentEncoding.formEncode(pairs))
     }
 
+    /// The response modes `/authorize` honours, as its discovery document lists them (Auth0's).
+    static let responseModes = ["query", "fragment", "form_post"]
+
+    /// The answer to the application in the response mode its request asked for: the query
+    /// (the default for `code`), the fragment (OAuth 2.0 Multiple Response Type Encoding
+    /// Practices), or a form the browser posts to the callback (OAuth 2.0 Form Post Response Mode).
+    static func answer(_ uri: String, _ pairs: [(String, String)], mode: String?) -> Response {
+        switch mode {
+        case "fragment":
+            return .redirect(to: uri + "#" + PercentEncoding.formEncode(pairs))
+        case "form_post":
+            let nonce = Base64URL.encode(SecureRandom.bytes(12))
+            let fields = pairs.map {
+                "<input type=\"hidden\" name=\"\(HTMLEscaping.escape($0.0))\" value=\"\(HTMLEscaping.escape($0.1))\">"
+            }.joined()
+            let html =
+                "<!doctype html><html><head><title>Submit This Form</title></head><body>"
+                + "<form method=\"post\" action=\"\(HTMLEscaping.escape(uri))\">\(fields)"
+                + "<noscript><button type=\"submit\">Continue</button></noscript></form>"
+                + "<script nonce=\"\(nonce)\">document.forms[0].submit()</script></body></html>"
+            var response = Response.html(Array(html.utf8))
+            response.add("Cache-Control", "no-store")
+            response.add(
+                "Content-Security-Policy",
+                "default-src 'none'; script-src 'nonce-\(nonce)'; form-action \(URLOrigin.of(uri) ?? "'none'")")
+            return response
+        default:
+            return redirect(uri, pairs)
+        }
+    }
+
     func now() -> Double { clock.now() }
 
     private static func sealingKey(besides keyFile: String) throws -> [UInt8] {

@@ -30,10 +30,13 @@ extension DevTenant {
         func fail(_ error: String, _ description: String) -> Response {
             var pairs = [("error", error), ("error_description", description)]
             if let state { pairs.append(("state", state)) }
-            return DevTenant.redirect(redirectURI, pairs)
+            return DevTenant.answer(redirectURI, pairs, mode: query["response_mode"])
         }
         if client.requiresPushedAuthorization, asked["request_uri"] == nil {
             return fail("invalid_request", "Pushed Authorization Requests are required for this application")
+        }
+        if let mode = query["response_mode"], !DevTenant.responseModes.contains(mode) {
+            return fail("invalid_request", "Unsupported response_mode: \(mode)")
         }
         guard query["response_type"] == "code" else {
             return fail("unsupported_response_type", "Unsupported response type: \(query["response_type"] ?? "")")
@@ -47,7 +50,9 @@ extension DevTenant {
             "scope": .string(query["scope"] ?? "openid"), "method": .string(method),
         ]
         // `dpop_jkt` binds the code to a DPoP key (RFC 9449 §10): its token request must prove that key.
-        for name in ["state", "nonce", "audience", "code_challenge", "max_age", "acr_values", "dpop_jkt"] {
+        for name in [
+            "state", "nonce", "audience", "code_challenge", "max_age", "acr_values", "dpop_jkt", "response_mode",
+        ] {
             if let value = query[name] { pending[name] = .string(value) }
         }
         let prompt = query["prompt"]
@@ -157,9 +162,10 @@ extension DevTenant {
         if let state = pending["state"]?.string { errorPairs.append(("state", state)) }
         if form["action"] == "cancel" {
             guard useTicket(ticket) else { return loginExpired() }
-            var response = DevTenant.redirect(
+            var response = DevTenant.answer(
                 redirectURI,
-                [("error", "access_denied"), ("error_description", "The user cancelled the login")] + errorPairs)
+                [("error", "access_denied"), ("error_description", "The user cancelled the login")] + errorPairs,
+                mode: pending["response_mode"]?.string)
             response.setCookie(clearTicket(ticket))
             return response
         }
@@ -182,8 +188,9 @@ extension DevTenant {
         // Used once: the same form cannot log in twice, nor two people.
         guard useTicket(ticket) else { return loginExpired() }
         if user.blocked {
-            return DevTenant.redirect(
-                redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs)
+            return DevTenant.answer(
+                redirectURI, [("error", "unauthorized"), ("error_description", "user is blocked")] + errorPairs,
+                mode: pending["response_mode"]?.string)
         }
         let (sid, cookie) = try startSession(for: user)
         var response: Response
@@ -229,7 +236,7 @@ extension DevTenant {
                 dpopJKT: pending["dpop_jkt"]?.string))
         var pairs = [("code", code)]
         if let state = pending["state"]?.string { pairs.append(("state", state)) }
-        return DevTenant.redirect(redirectURI, pairs)
+        return DevTenant.answer(redirectURI, pairs, mode: pending["response_mode"]?.string)
     }
 
     private func renderLogin(

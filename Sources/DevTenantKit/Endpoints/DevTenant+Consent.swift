@@ -57,7 +57,7 @@ extension DevTenant {
         } else {
             var pairs = [("error", "access_denied"), ("error_description", "User did not authorize the request")]
             if let state = pending["state"]?.string { pairs.append(("state", state)) }
-            response = DevTenant.redirect(redirectURI, pairs)
+            response = DevTenant.answer(redirectURI, pairs, mode: pending["response_mode"]?.string)
         }
         response.setCookie(clearTicket(ticket))
         return response

@@ -58,7 +58,7 @@ public struct Auth0Mechanisms: Sendable {
         // One set of checks of what the tenant signs for this application: ID and logout tokens.
         let tenantTokens = TenantJWT(
             issuer: endpoints.issuer, clientID: settings.client.id, keys: keys, clock: clock,
-            algorithm: settings.provider.idTokenSigningAlgorithm, clientSecret: Array(settings.client.secret.utf8))
+            accepted: [settings.provider.idTokenSigningAlgorithm], clientSecret: Array(settings.client.secret.utf8))
         logoutTokens = LogoutTokenVerifier(tenant: tenantTokens)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens, idTokens: IDTokenVerifier(tenant: tenantTokens),

@@ -99,7 +99,7 @@ import Web
         let keys = try #require(JSONValue.parse(assertions.keySet)?["keys"]?.array)
         let ids = keys.compactMap { $0["kid"]?.string }
         let (x, y) = try new.publicCoordinates()
-        #expect(ids.count == 2 && ids[0] == IdentityAssertions.thumbprint(x: x, y: y))
+        #expect(ids.count == 2 && ids[0] == JWKThumbprint.p256(x: x, y: y))
         #expect(try header(try assertions.assertion(for: session()))["kid"]?.string == ids[0])
         #expect(keys.allSatisfy { $0["d"] == nil && $0["alg"]?.string == "ES256" && $0["use"]?.string == "sig" })
     }
@@ -110,7 +110,7 @@ import Web
     @Test func theKeyIDIsTheRFC7638Thumbprint() {
         let x = [UInt8](repeating: 1, count: 32)
         let y = [UInt8](repeating: 2, count: 32)
-        #expect(IdentityAssertions.thumbprint(x: x, y: y) == "kOFKxjJdOqJD5G4Yuw-cxHe64VGyxKEO_hoV83QfGj0")
+        #expect(JWKThumbprint.p256(x: x, y: y) == "kOFKxjJdOqJD5G4Yuw-cxHe64VGyxKEO_hoV83QfGj0")
     }
 
     @Test func noKeyMeansNoAssertions() throws {

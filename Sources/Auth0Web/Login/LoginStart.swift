@@ -7,25 +7,22 @@ import Web
 public struct LoginStart: Sendable {
     private let links: TenantLinks
     private let tokens: TokenClient
-    /// Where logins push their request first, or nil when they do not.
-    private let pushEndpoint: String?
 
     /// Logins on the provider of `links`, pushing through `tokens` when it takes pushed requests.
     public init(links: TenantLinks, tokens: TokenClient) {
         self.links = links
         self.tokens = tokens
-        pushEndpoint = links.pushEndpoint
     }
 
     /// True when starting a login calls the provider (it waits for the answer).
-    public var callsTheProvider: Bool { pushEndpoint != nil }
+    public var callsTheProvider: Bool { links.pushEndpoint != nil }
 
     /// The address the browser is sent to for `transaction`; throws `AuthError` when the
     /// provider refused the pushed request.
     public func location(
         for transaction: LoginTransaction, uiLocales: String? = nil, sessionTransferToken: String? = nil
     ) throws(AuthError) -> String {
-        guard let pushEndpoint else {
+        guard let pushEndpoint = links.pushEndpoint else {
             return links.authorize(transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
         }
         let parameters = links.authorizationParameters(

@@ -16,7 +16,7 @@ public struct IDTokenVerifier: Sendable {
     ) {
         self.init(
             tenant: TenantJWT(
-                issuer: issuer, clientID: clientID, keys: keys, clock: clock, algorithm: algorithm,
+                issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm],
                 clientSecret: Array(clientSecret.utf8)))
     }
 

@@ -22,7 +22,7 @@ public struct LogoutTokenVerifier: Sendable {
     ) {
         self.init(
             tenant: TenantJWT(
-                issuer: issuer, clientID: clientID, keys: keys, clock: clock, algorithm: algorithm,
+                issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm],
                 clientSecret: Array(clientSecret.utf8)))
     }
 
@@ -30,7 +30,7 @@ public struct LogoutTokenVerifier: Sendable {
     /// token without `exp`.
     init(tenant: TenantJWT) {
         var tenant = tenant
-        tenant.alsoAccepted = [.rs256]
+        tenant.accepted.insert(.rs256)
         tenant.lifetimeWithoutExpiry = Self.lifetimeWithoutExpiry
         self.tenant = tenant
     }

@@ -9,12 +9,9 @@ struct TenantJWT: Sendable {
     let clientID: String
     let keys: JWKSCache
     let clock: Clock
-    /// The algorithm the application is registered for.
-    let algorithm: SigningAlgorithm
-    /// Algorithms a token may name besides `algorithm` (a logout token's RS256).
-    var alsoAccepted: Set<SigningAlgorithm> = []
-    /// The algorithms a token may name; any other (`none` among them) is refused.
-    var accepted: Set<SigningAlgorithm> { alsoAccepted.union([algorithm]) }
+    /// The algorithms a token may name: the one the application is registered for, and for a
+    /// logout token RS256 too; any other (`none` among them) is refused.
+    var accepted: Set<SigningAlgorithm>
     /// The HMAC key of HS256/384/512: the client secret's bytes.
     let clientSecret: [UInt8]
     /// How long after its `iat` a token without `exp` is valid; nil: `exp` is required.

@@ -45,7 +45,7 @@ public final class IdentityAssertions: Sendable {
         var ids: [String] = []
         for key in keys {
             let (x, y) = try key.publicCoordinates()
-            ids.append(Self.thumbprint(x: x, y: y))
+            ids.append(JWKThumbprint.p256(x: x, y: y))
             published.append(
                 .object([
                     "kty": "EC", "crv": "P-256", "x": .string(Base64URL.encode(x)), "y": .string(Base64URL.encode(y)),
@@ -59,9 +59,6 @@ public final class IdentityAssertions: Sendable {
         self.clock = clock
         keySet = JSONValue.object(["keys": .array(published)]).serialized()
     }
-
-    /// The RFC 7638 thumbprint of a P-256 public key: the key's id.
-    static func thumbprint(x: [UInt8], y: [UInt8]) -> String { JWKThumbprint.p256(x: x, y: y) }
 
     /// An assertion of `session`'s person, for a request to the sibling of `audience` (by
     /// default `ASSERTION_AUDIENCE`'s), valid for a minute: the one signed for the same login,

@@ -41,12 +41,15 @@ struct AllSettings {
     /// after its value: systemd's EnvironmentFile= keeps `v2   # or oidc` whole, so the journal
     /// says so as check-config does, not only that the value is wrong.
     static func namingComment(_ line: String, in environment: [String: String]) -> String {
-        guard let colon = line.firstIndex(of: ":"), let value = environment[String(line[..<colon])],
+        guard let name = settingName(of: line), let value = environment[name],
             EnvironmentFile.holdsTrailingComment(value)
         else { return line }
         return line + " (the value holds a comment after it, which systemd keeps as part of the value: "
             + "put comments on lines of their own)"
     }
+
+    /// The setting a problem line names: what comes before its first colon.
+    static func settingName(of line: String) -> String? { line.firstIndex(of: ":").map { String(line[..<$0]) } }
 
     /// Writes each problem as one line on standard error, and the first as the service's status
     /// line (the unit's own line in `systemctl status`, for a worker about to exit with status 2:

@@ -36,24 +36,22 @@ enum CheckConfig {
         if let auth0 { problems += reachTenant(auth0) }
         problems = problems.map { withGuideStep($0, all.reads) }
         AllSettings.report(problems)
-        if !problems.isEmpty {
-            FileHandle.standardError.write(
-                Data(
-                    "(`metadata-demo settings` lists every setting, its value in effect and where it came from)\n"
-                        .utf8))
-        }
         if problems.isEmpty {
             print(
                 "ok: settings valid, templates loaded, \(ledger), \(auth0?.issuer ?? "") reachable, "
                     + "client credentials accepted")
+        } else {
+            FileHandle.standardError.write(
+                Data(
+                    "(`metadata-demo settings` lists every setting, its value in effect and where it came from)\n"
+                        .utf8))
         }
         return problems.isEmpty ? 0 : 1
     }
 
     /// `line` with the deployment guide's step that sets the setting it names, when there is one.
     static func withGuideStep(_ line: String, _ reads: [SettingRead]) -> String {
-        guard let colon = line.firstIndex(of: ":") else { return line }
-        var name = String(line[..<colon])
+        guard var name = AllSettings.settingName(of: line) else { return line }
         if name.hasSuffix("_FILE") { name.removeLast(5) }
         guard let step = reads.first(where: { $0.givenAs == name || $0.setting.name == name })?.setting.guideStep
         else { return line }

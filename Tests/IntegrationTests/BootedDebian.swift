@@ -20,7 +20,12 @@ final class BootedDebian {
     /// Boots the kept root file system (making it first if needed) with `package` installed,
     /// then each of `also` (the trial package, say).
     init(package: String, also: [String] = []) throws {
-        try Self.prepareRoot(for: [package] + also)
+        // One root for every test: made for every package built beside this one (the trial's too),
+        // so tests that install different ones do not make it again in turn.
+        let folder = (package as NSString).deletingLastPathComponent
+        let beside = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".deb") }.map { folder + "/" + $0 }
+        try Self.prepareRoot(for: Array(Set([package] + also + beside)).sorted())
         let nspawn = ChildProcess()
         nspawn.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-nspawn")
         nspawn.arguments =
@@ -154,7 +159,10 @@ final class BootedDebian {
             }
         }
         // nginx always (the guide installs it beside the package): one root for every test.
-        let wanted = (["systemd", "systemd-sysv", "dbus", "python3-minimal", "nginx"] + names.subtracting(["nginx"]))
+        // debootstrap follows no virtual package: python3-cryptography's cffi API is named here.
+        let virtual = names.contains("python3-cryptography") ? ["python3-cffi-backend"] : []
+        let wanted =
+            (["systemd", "systemd-sysv", "dbus", "python3-minimal", "nginx"] + virtual + names.subtracting(["nginx"]))
             .sorted().joined(separator: ",")
         let marker = cache + "/.metadata-demo-packages"
         if (try? String(contentsOfFile: marker, encoding: .utf8)) == wanted { return }
@@ -162,6 +170,14 @@ final class BootedDebian {
         try Stack.check(
             "/usr/sbin/debootstrap",
             ["--variant=minbase", "--include=\(wanted)", "bookworm", cache, "http://deb.debian.org/debian"])
+        // A package's postinst may have started its daemon in the chroot (nginx on port 80, on
+        // the host's network): none may outlive the making, or the container's own cannot start.
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/root")) == cache
+            else { continue }
+            kill(pid, SIGKILL)
+        }
         try wanted.write(toFile: marker, atomically: true, encoding: .utf8)
     }
 }

@@ -65,24 +65,6 @@ import Testing
         #expect(health(debian)?.hasPrefix("Status: 200") == true)
     }
 
-    /// The package again as its next version (1.0.1) whose settings file changed: what an
-    /// upgrade brings when the operator has edited that conffile.
-    private static func nextVersion(of package: String) throws -> String {
-        let work = NSTemporaryDirectory() + "next-deb-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        try Stack.check("/usr/bin/dpkg-deb", ["-R", package, work + "/root"])
-        let control = work + "/root/DEBIAN/control"
-        let text = try String(contentsOfFile: control, encoding: .utf8)
-        try text.replacingOccurrences(of: "Version: 1.0.0", with: "Version: 1.0.1")
-            .write(toFile: control, atomically: true, encoding: .utf8)
-        let settings = work + "/root/etc/metadata-demo/metadata-demo.env"
-        let shipped = try String(contentsOfFile: settings, encoding: .utf8)
-        try (shipped + "# A line the next version added.\n").write(toFile: settings, atomically: true, encoding: .utf8)
-        let next = work + "/metadata-demo_1.0.1_amd64.deb"
-        try Stack.check("/usr/bin/dpkg-deb", ["--root-owner-group", "-b", work + "/root", next])
-        return next
-    }
-
     /// Issue 43, item 1: a scripted `apt install -y` of a newer package over a settings file the
     /// operator had edited stopped at dpkg's question ("end of file on stdin at conffile prompt"),
     /// left the package half-configured and the workers on the old code, silently. The running
@@ -91,7 +73,7 @@ import Testing
     @Test func anUnattendedUpgradeOverAnEditedSettingsFileRunsTheNewVersion() throws {
         let stack = try Stack(workers: 0)
         defer { stack.stop() }
-        let next = try Self.nextVersion(of: try PackageTests.package())
+        let next = try PackageVersions.next(of: try PackageTests.package(), version: "1.0.1", changingSettings: true)
         let debian = try BootedDebian(package: try PackageTests.package())
         defer { debian.stop() }
         let guide = try String(contentsOfFile: Stack.repoRoot + "/deploy/README.md", encoding: .utf8)
@@ -136,8 +118,7 @@ import Testing
     /// production's, and the other command puts back what was there before.
     @Test func theTrialLogsInThroughNginxWithoutAuth0AndEndsAsItBegan() throws {
         let package = try PackageTests.package()
-        let trial = (package as NSString).deletingLastPathComponent + "/metadata-demo-trial_1.0.0_amd64.deb"
-        let debian = try BootedDebian(package: package, also: [trial])
+        let debian = try BootedDebian(package: package, also: [Self.trialPackage(beside: package)])
         defer { debian.stop() }
         let guide = try String(contentsOfFile: Stack.repoRoot + "/deploy/README.md", encoding: .utf8)
         let settingsBefore = try debian.check("cat /etc/metadata-demo/metadata-demo.env")

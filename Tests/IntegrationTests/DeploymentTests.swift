@@ -37,7 +37,11 @@ import Web
     @Test func systemdFindsNothingWrongInTheUnits() throws {
         let dir = NSTemporaryDirectory() + "units-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        for unit in ["metadata-demo@.socket", "metadata-demo@.service"] {
+        let units = [
+            "metadata-demo@.socket", "metadata-demo@.service", "metadata-demo-example-app@.service",
+            "metadata-demo-example-api@.service",
+        ]
+        for unit in units {
             // ExecStart must name a program that exists here: the one the tests built.
             let text = try String(contentsOfFile: Stack.repoRoot + "/deploy/systemd/" + unit, encoding: .utf8)
                 .replacingOccurrences(
@@ -55,7 +59,12 @@ import Web
         }
         // Templates are checked through instances, as systemd loads them.
         let verify = try run(
-            "/usr/bin/systemd-analyze", ["verify", dir + "/metadata-demo@1.socket", dir + "/metadata-demo@1.service"])
+            "/usr/bin/systemd-analyze",
+            [
+                "verify", dir + "/metadata-demo@1.socket", dir + "/metadata-demo@1.service",
+                dir + "/metadata-demo-example-app@announcements.service",
+                dir + "/metadata-demo-example-api@announcements.service",
+            ])
         #expect(verify.status == 0)
         #expect(verify.output.isEmpty, "\(verify.output)")
     }

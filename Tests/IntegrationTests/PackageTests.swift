@@ -40,8 +40,10 @@ import Testing
             "./etc/nginx/sites-available/metadata-demo", "./etc/metadata-demo/metadata-demo.env",
             "./usr/share/doc/metadata-demo/README.md", "./usr/share/doc/metadata-demo/copyright",
             "./usr/share/doc/metadata-demo/examples/prometheus/metadata-demo.rules.yml",
-            "./usr/share/doc/metadata-demo/examples/mini-app/mini_app.py",
-            "./usr/share/doc/metadata-demo/examples/mini-app/mini_api.py",
+            "./usr/share/metadata-demo/example-apps/mini_app.py",
+            "./usr/share/metadata-demo/example-apps/mini_api.py",
+            "./lib/systemd/system/metadata-demo-example-app@.service",
+            "./lib/systemd/system/metadata-demo-example-api@.service",
             "./usr/share/doc/metadata-demo/examples/mini-app/mini-apps.json",
             "./usr/share/man/man1/metadata-demo.1.gz",
         ] {

@@ -192,7 +192,7 @@ final class ProductionNginx {
     /// from the start of each line from `#location /auth/check/` through "end of the mini apps".
     static func withMiniApps(_ site: String) -> String {
         var inside = false
-        return site.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let uncommented = site.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let indent = line.prefix { $0 == " " }
             let text = line.dropFirst(indent.count)
             if text.hasPrefix("#location /auth/check/ {") { inside = true }
@@ -200,5 +200,10 @@ final class ProductionNginx {
             if text.hasPrefix("## end of the mini apps") { inside = false }
             return String(indent + text.dropFirst())
         }.joined(separator: "\n")
+        // The example units' sockets, where the stack runs each app (its socket folder, mini-NAME.sock).
+        return uncommented.replacingOccurrences(
+            of: "unix:/run/metadata-demo-example-apps/([a-z0-9-]+)/app\\.sock",
+            with: "unix:/run/metadata-demo/mini-$1.sock",
+            options: .regularExpression)
     }
 }

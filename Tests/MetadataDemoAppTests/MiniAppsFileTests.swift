@@ -29,6 +29,31 @@ import Web
         }
     }
 
+    /// Issue 53, item 4: the packaged guide (deploy/README.md) holds the file's format, every key
+    /// the reader knows and every rule, and the README points there instead of keeping a second text.
+    @Test func everyKeyTheReaderKnowsIsInThePackagedGuideWrittenOnce() throws {
+        let said = problems(#"{"x": 1, "apps": [{"name": "a", "y": 2}]}"#).joined(separator: "\n")
+        func listed(after opening: String) throws -> [String] {
+            let start = try #require(said.range(of: opening)).upperBound
+            let end = try #require(said[start...].firstIndex(of: ")"))
+            return said[start..<end].replacingOccurrences(of: " and ", with: ", ").components(separatedBy: ", ")
+        }
+        let keys =
+            try listed(after: "(the file has ") + listed(after: "(an app has ")
+            + EntryRule.Kind.allCases.map(\.rawValue) + ["audience", "scope", "max_age", "acr_values"]
+        #expect(keys.count > 15 && keys.contains("roles_claim") && keys.contains("email_domains"), "\(keys)")
+        let root = MetadataDemoTests.repositoryRoot
+        let guide = try String(contentsOfFile: root + "/deploy/README.md", encoding: .utf8)
+        let start = try #require(guide.range(of: "### The mini-apps file\n")).upperBound
+        let section = guide[start...].components(separatedBy: "\n## ")[0]
+        for key in keys { #expect(section.contains("`\(key)`") || section.contains("\"\(key)\""), "\(key)") }
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        #expect(readme.contains("`deploy/README.md`, \"The mini-apps file\""))
+        for key in ["name", "path", "assertion_audience", "allow", "roles_claim"] {
+            #expect(!readme.contains("\n- `\(key)`:"), "README.md describes \(key) a second time")
+        }
+    }
+
     @Test func theShippedExampleReads() throws {
         let path = MetadataDemoTests.repositoryRoot + "/deploy/mini-apps/mini-apps.json"
         let apps = try MiniApps(environment: ["MINI_APPS_FILE": path], baseURL: "http://127.0.0.1:8080")

@@ -29,6 +29,8 @@ import sys
 
 import jwt
 
+# Its neighbour is imported from where the package put it (/usr/share): no bytecode goes there.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mini_app import Keys, serve  # noqa: E402 (beside this file)
 

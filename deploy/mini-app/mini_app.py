@@ -324,9 +324,24 @@ def serve(listen, handler=None):
                 probe.close()
         server = UnixServer(path, handler)
         os.chmod(path, 0o666)  # nginx's workers connect; the folder around it decides who reaches it
-        return server
-    host, _, port = listen.rpartition(":")
-    return TCPServer((host, int(port)), handler)
+    else:
+        host, _, port = listen.rpartition(":")
+        server = TCPServer((host, int(port)), handler)
+    tell_systemd_ready()
+    return server
+
+
+def tell_systemd_ready():
+    """Under a unit of Type=notify, says that the socket listens (sd_notify's READY=1), so
+    `systemctl start` returns only once nginx can reach the app."""
+    path = os.environ.get("NOTIFY_SOCKET", "")
+    if not path:
+        return
+    if path.startswith("@"):  # an abstract socket's name
+        path = "\0" + path[1:]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.connect(path)
+        notify.sendall(b"READY=1")
 
 
 def main():

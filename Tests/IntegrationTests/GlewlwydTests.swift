@@ -20,7 +20,18 @@ import Web
     /// Starts Glewlwyd configured with `options`; its issuer.
     /// A free port can be taken by another test's server before Glewlwyd binds it: then it starts
     /// again on another (its log says "Failed to bind"), at most three times.
-    private func startGlewlwyd(_ options: [String] = []) throws -> String {
+    /// Its logout news by back-channel (the default) or, with `frontChannel`, by Glewlwyd's
+    /// end-session page loading the product's front-channel address (no back-channel then), on
+    /// `localhost`: another site than the product's 127.0.0.1, as a provider is.
+    func startGlewlwyd(_ options: [String] = [], frontChannel: Bool = false) throws -> String {
+        let logout =
+            frontChannel
+            ? ["--frontchannel-logout-uri", stack.baseURL + "/frontchannel-logout", "--host", "localhost"]
+            : ["--backchannel-logout-uri", stack.baseURL + "/backchannel-logout"]
+        return try launchGlewlwyd(options + logout)
+    }
+
+    private func launchGlewlwyd(_ options: [String]) throws -> String {
         var ready: String?
         for _ in 0..<3 where ready == nil {
             let logged = ((try? stack.log("glewlwyd")) ?? "").utf8.count
@@ -30,7 +41,6 @@ import Web
                 [Stack.repoRoot + "/Tests/Providers/glewlwyd_provider.py", "--port", String(port)]
                     + ["--dir", stack.runDir + "/glewlwyd", "--redirect-uri", stack.baseURL + "/callback"]
                     + ["--logged-out-uri", stack.baseURL + "/logged-out", "--client-id", Self.clientID]
-                    + ["--backchannel-logout-uri", stack.baseURL + "/backchannel-logout"]
                     + ["--client-secret", Self.secret] + options)
             var portTaken = false
             _ = eventually(within: 60) {
@@ -46,17 +56,17 @@ import Web
     }
 
     /// The query of `url`, decoded.
-    private static func query(of url: String) throws -> FormData {
+    static func query(of url: String) throws -> FormData {
         try FormData(urlEncoded: Array((url.split(separator: "?", maxSplits: 1).dropFirst().first ?? "").utf8))
     }
 
-    private func startWorker(issuer: String, _ extra: [String: String] = [:]) throws {
+    func startWorker(issuer: String, _ extra: [String: String] = [:]) throws {
         try stack.startWorker(issuer: issuer, clientID: Self.clientID, secret: Self.secret, extra)
     }
 
     /// The person logs in from the product's `/login`: Glewlwyd sends the browser to its login
     /// page, whose script signs them in, grants the application its scopes and continues.
-    private func logIn(_ browser: TestClient, issuer: String) throws -> TestClient.Answer {
+    func logIn(_ browser: TestClient, issuer: String) throws -> TestClient.Answer {
         let authorize = try browser.startLogin(stack)
         let page = try browser.get(authorize)
         let loginPage = try #require(page.header("location"), "\(page.status) \(page.body)")
@@ -214,20 +224,9 @@ import Web
     @Test func theProvidersBackChannelLogoutEndsTheOtherLogin() throws {
         let issuer = try startGlewlwyd()
         try startWorker(issuer: issuer)
-        let laptop = TestClient()
-        #expect(try logIn(laptop, issuer: issuer).header("location") == "/")
-        // A second login of the product within the same Glewlwyd session.
-        let tab = laptop.copy()
-        tab.forget("mds")
-        #expect(try logIn(tab, issuer: issuer).header("location") == "/")
+        let (laptop, tab) = try twoLoginsOfOneSession(issuer)
         #expect(try tab.get(stack.baseURL + "/").body.contains("ada@example.org"))
-        let csrf = try #require(TestClient.hiddenField("csrf", in: try laptop.get(stack.baseURL + "/").body))
-        let out = try laptop.post(
-            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
-        let endSession = try #require(out.header("location"))
-        let prompt = try #require(try laptop.get(endSession).header("location"), "the end-session prompt")
-        let query = try Self.query(of: prompt)
-        let sid = try #require(query["sid"], "\(prompt)")
+        let sid = try logOutOfTheProduct(laptop)
         let ended = try laptop.send("DELETE", issuer + "/session/" + sid + "/")
         #expect(ended.status == 200, "\(ended.status) \(ended.body)")
         #expect(
@@ -235,5 +234,27 @@ import Web
                 (try? tab.get(stack.baseURL + "/").body.contains("ada@example.org")) == false
             }, "\(stack.logForAMessage("worker").suffix(1500)) \(stack.logForAMessage("glewlwyd").suffix(1500))")
         #expect(try stack.log("worker").contains("back-channel logout"))
+    }
+
+    /// The product's two logins within one Glewlwyd session: a laptop's, and a tab's beside it.
+    func twoLoginsOfOneSession(_ issuer: String) throws -> (laptop: TestClient, tab: TestClient) {
+        let laptop = TestClient()
+        #expect(try logIn(laptop, issuer: issuer).header("location") == "/")
+        let tab = laptop.copy()
+        tab.forget("mds")
+        #expect(try logIn(tab, issuer: issuer).header("location") == "/")
+        return (laptop, tab)
+    }
+
+    /// `browser` logs out of the product, which sends it to Glewlwyd's end-session prompt: the
+    /// `sid` of the Glewlwyd session that prompt names.
+    func logOutOfTheProduct(_ browser: TestClient) throws -> String {
+        let csrf = try #require(TestClient.hiddenField("csrf", in: try browser.get(stack.baseURL + "/").body))
+        let out = try browser.post(
+            stack.baseURL + "/logout", form: [("csrf", csrf)], headers: [("Origin", stack.baseURL)])
+        let endSession = try #require(out.header("location"))
+        let prompt = try #require(try browser.get(endSession).header("location"), "the end-session prompt")
+        let sid = try Self.query(of: prompt)["sid"]
+        return try #require(sid, "\(prompt)")
     }
 }

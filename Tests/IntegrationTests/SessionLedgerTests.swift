@@ -232,15 +232,25 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// Each worker, asked directly on its own socket (not through nginx, which takes them in turn),
-/// answers `/me` with 401 for the cookies `client` holds.
-func expectEachWorkerRefuses(_ client: TestClient, _ stack: Stack) throws {
+/// answers `/me` with 401 for the cookies `client` holds: at once, or once each has followed the
+/// ledger's store (`within` seconds: a worker reads the others' ends within half a second).
+func expectEachWorkerRefuses(
+    _ client: TestClient, _ stack: Stack, workers: [Int]? = nil, within seconds: Double = 0
+) throws {
     let cookie = try #require(client.cookieHeader(for: stack.baseURL + "/me"))
-    for index in 1...stack.workers {
+    let indexes = workers ?? Array(1...stack.workers)
+    func answer(_ index: Int) throws -> String {
         let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(index)))
         defer { close(fd) }
         var worker = FastCGITestClient(socket: fd)
-        #expect(try worker.get("/me", headers: [("Cookie", cookie)]).hasPrefix("Status: 401"))
+        return try worker.get("/me", headers: [("Cookie", cookie)])
     }
+    if seconds > 0 {
+        _ = eventually(within: seconds) {
+            (try? indexes.allSatisfy { try answer($0).hasPrefix("Status: 401") }) == true
+        }
+    }
+    for index in indexes { #expect(try answer(index).hasPrefix("Status: 401"), "worker \(index)") }
 }
 
 /// Renewals shared across workers, the store going away, and revalidation.

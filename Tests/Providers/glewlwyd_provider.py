@@ -6,9 +6,13 @@ Connect plugin instance, a client and a person. This file only runs Glewlwyd and
 requests; every protocol check is Glewlwyd's.
 
   python glewlwyd_provider.py --port N --dir DIR --redirect-uri URL --logged-out-uri URL
-         --backchannel-logout-uri URL
+         [--backchannel-logout-uri URL] [--frontchannel-logout-uri URL [--host NAME]]
          [--client-id ID] [--client-secret S] [--client-key PEM-FILE] [--par] [--dpop [--dpop-nonce]]
          [--alg RS256]
+
+With --frontchannel-logout-uri, Glewlwyd also serves its own web pages (the package's webapp,
+whose end-session page loads each client's front-channel logout address in an iframe) under
+http://HOST:PORT/ (HOST 127.0.0.1 unless --host says).
 
 Prints "ready ISSUER" on stdout when configured, then serves until stopped (SIGTERM).
 """
@@ -16,6 +20,7 @@ import argparse
 import http.cookiejar
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -25,13 +30,25 @@ import urllib.error
 import urllib.request
 
 SCHEMA = "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"
+WEBAPP = "/usr/share/glewlwyd/webapp"
 PACKAGE_CONFIG = "/etc/glewlwyd/glewlwyd.conf"
 PERSON = {"username": "ada", "password": "Ada-pass-1!", "name": "Ada Lovelace", "email": "ada@example.org"}
 
 
-def config(port, directory, level):
-    """The package's own configuration file with this run's port, address, log and database."""
-    lines = []
+def webapp(directory):
+    """The package's web pages as Glewlwyd serves them: its folder, but for config.json, which
+    the package ships as a folder holding the file."""
+    folder = f"{directory}/webapp"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(WEBAPP, folder, ignore=shutil.ignore_patterns("config.json"))
+    shutil.copy(f"{WEBAPP}/config.json/config.json", f"{folder}/config.json")
+    return folder
+
+
+def config(port, directory, level, host, pages=None):
+    """The package's own configuration file with this run's port, address, log and database, and
+    its web pages when given."""
+    lines = [f'static_files_path="{pages}"\n'] if pages else []
     for line in open(PACKAGE_CONFIG):
         stripped = line.strip()
         if stripped.startswith("#") or not stripped:
@@ -40,7 +57,7 @@ def config(port, directory, level):
         if key == "port":
             line = f"port={port}\n"
         elif key == "external_url":
-            line = f'external_url="http://127.0.0.1:{port}"\n'
+            line = f'external_url="http://{host}:{port}"\n'
         elif key == "log_mode":
             line = 'log_mode="console"\n'
         elif key == "log_level":
@@ -121,6 +138,7 @@ def plugin(issuer, alg, private, public, args):
             "name-claim": "mandatory", "email-claim": "mandatory", "scope-claim": "no",
             "pkce-allowed": True, "pkce-method-plain-allowed": False,
             "session-management-allowed": True, "back-channel-logout-allowed": True,
+            "front-channel-logout-allowed": bool(args.frontchannel_logout_uri),
             "session-cookie-name": "GLEWLWYD2_OIDC_SID",
             "session-cookie-expiration": 2419200, "client-pubkey-parameter": "pubkey",
             "client-jwks-parameter": "jwks", "client-jwks_uri-parameter": "jwks_uri",
@@ -141,7 +159,9 @@ def main():
     parser.add_argument("--dir", required=True)
     parser.add_argument("--redirect-uri", required=True)
     parser.add_argument("--logged-out-uri", required=True)
-    parser.add_argument("--backchannel-logout-uri", required=True)
+    parser.add_argument("--backchannel-logout-uri")
+    parser.add_argument("--frontchannel-logout-uri")
+    parser.add_argument("--host", default="127.0.0.1", help="the name in its addresses (and its issuer)")
     parser.add_argument("--client-id", default="metadata-demo")
     parser.add_argument("--client-secret", default="glewlwyd-client-secret-0123456789")
     parser.add_argument("--client-key", help="a PEM public key: the client authenticates with private_key_jwt")
@@ -153,13 +173,15 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     database(args.dir)
-    server = subprocess.Popen(["/usr/bin/glewlwyd", "-c", config(args.port, args.dir, args.log_level)])
+    pages = webapp(args.dir) if args.frontchannel_logout_uri else None
+    server = subprocess.Popen(
+        ["/usr/bin/glewlwyd", "-c", config(args.port, args.dir, args.log_level, args.host, pages)])
 
     # Glewlwyd takes seconds to stop by a signal, and its database is this test's alone: it is
     # killed. Only that here: the main thread's wait() returns once it has gone (waiting in the
     # handler too would wait on the lock wait() holds).
     signal.signal(signal.SIGTERM, lambda *_: server.kill())
-    base = f"http://127.0.0.1:{args.port}/api"
+    base = f"http://{args.host}:{args.port}/api"
     admin = Admin(base)
     for _ in range(100):
         status, _text = admin.send("POST", "/auth/", {"username": "admin", "password": "password"})
@@ -175,8 +197,13 @@ def main():
         "client_id": args.client_id, "name": "Metadata demo", "enabled": True, "confidential": True,
         "redirect_uri": [args.redirect_uri], "post_logout_redirect_uris": args.logged_out_uri,
         "authorization_type": ["code", "refresh_token"], "scope": ["openid", "email", "profile", "offline_access"],
-        "backchannel_logout_uri": args.backchannel_logout_uri, "backchannel_logout_session_required": "true",
     }
+    if args.backchannel_logout_uri:
+        client["backchannel_logout_uri"] = args.backchannel_logout_uri
+        client["backchannel_logout_session_required"] = "true"
+    if args.frontchannel_logout_uri:
+        client["frontchannel_logout_uri"] = args.frontchannel_logout_uri
+        client["frontchannel_logout_session_required"] = "true"
     if args.client_key:
         client["token_endpoint_auth_method"] = ["private_key_jwt"]
         client["pubkey"] = open(args.client_key).read()

@@ -13,6 +13,9 @@ public struct LogoutTokenVerifier: Sendable {
     /// life from `iat` is taken instead of refusing the provider's logouts altogether.
     public static let lifetimeWithoutExpiry: Int64 = 120
     private let tenant: TenantJWT
+    /// The provider whose logouts it takes (its issuer identifier, as its ID tokens say it): a
+    /// front-channel logout names it in `iss`.
+    public var issuer: String { tenant.issuer }
 
     /// Checks tokens from `issuer` for the application `clientID`, signed as its ID tokens are
     /// (`algorithm`) or with RS256 and the tenant's keys, which every provider publishes.

@@ -48,6 +48,8 @@ struct Routes: Sendable {
         ("POST", "/logout", { Route(waits: true, $0.logout) }),
         ("POST", affirmationPath, { Route(waits: true, $0.affirmation) }),
         ("POST", "/backchannel-logout", { Route(waits: true, $0.backchannelLogout) }),
+        // Writes to the session ledger's store.
+        ("GET", "/frontchannel-logout", { Route(waits: true, $0.frontchannelLogout) }),
         ("GET", "/metrics", { routes in Route { _ in routes.metrics() } }),
     ]
 

@@ -42,6 +42,9 @@ public final class AppMetrics: Sendable {
         help: "Session ledger store operations that failed, by operation (append, follow, add, lock, set)")
     nonisolated(unsafe) private static let backchannelLogouts = name(
         "backchannel_logouts", unit: "total", help: "Back-channel logout tokens, by outcome (ended, or why refused)")
+    nonisolated(unsafe) private static let frontchannelLogouts = name(
+        "frontchannel_logouts", unit: "total",
+        help: "Front-channel logout requests, by outcome (ended, refused, no_session)")
     nonisolated(unsafe) private static let managementCalls = name(
         "management_api_calls", unit: "total",
         help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
@@ -150,6 +153,10 @@ public final class AppMetrics: Sendable {
 
     func backchannelLogout(outcome: String) {
         registry.makeCounter(descriptor: Self.backchannelLogouts, labels: [("outcome", outcome)]).increment()
+    }
+
+    func frontchannelLogout(outcome: String) {
+        registry.makeCounter(descriptor: Self.frontchannelLogouts, labels: [("outcome", outcome)]).increment()
     }
 
     func revalidated() { revalidations.increment() }

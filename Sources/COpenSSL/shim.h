@@ -14,6 +14,7 @@
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
+#include <openssl/x509.h>
 
 /* Macros in OpenSSL 3 that Swift cannot see. */
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
@@ -54,4 +55,5 @@ static const char *const COpenSSL_PKEY_PARAM_EC_PUB_Y = OSSL_PKEY_PARAM_EC_PUB_Y
 static const char *const COpenSSL_PKEY_PARAM_GROUP_NAME = OSSL_PKEY_PARAM_GROUP_NAME;
 static const char *const COpenSSL_PKEY_PARAM_PUB_KEY = OSSL_PKEY_PARAM_PUB_KEY;
 static const int COpenSSL_EVP_PKEY_ED25519 = EVP_PKEY_ED25519;
+static const int COpenSSL_MBSTRING_ASC = MBSTRING_ASC;
 #endif

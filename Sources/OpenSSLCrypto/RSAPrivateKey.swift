@@ -3,7 +3,7 @@ internal import COpenSSL
 /// An RSA private key that signs RS256 (the dev tenant's token signing key).
 /// - SeeAlso: `EVP_PKEY_generate`, `PEM_write_bio_PrivateKey`, `EVP_DigestSign`.
 public final class RSAPrivateKey: @unchecked Sendable {
-    private let key: OpaquePointer
+    let key: OpaquePointer
 
     /// Generates a new key.
     public init(generatingBits bits: Int = 2048) throws {

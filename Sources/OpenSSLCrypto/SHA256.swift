@@ -5,15 +5,22 @@ internal import COpenSSL
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        let input = Array(bytes)
-        var out = [UInt8](repeating: 0, count: 32)
+        MessageDigest.of(Array(bytes), EVP_sha256(), size: 32, name: "SHA-256")
+    }
+}
+
+/// One-shot digests, as `EVP_Digest` makes them.
+enum MessageDigest {
+    /// `input`'s digest by `digest`, `size` bytes long.
+    static func of(_ input: [UInt8], _ digest: OpaquePointer?, size: Int, name: String) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0
         let ok = input.withUnsafeBytes { inputBuffer in
             out.withUnsafeMutableBufferPointer {
-                EVP_Digest(inputBuffer.baseAddress, input.count, $0.baseAddress, &length, EVP_sha256(), nil)
+                EVP_Digest(inputBuffer.baseAddress, input.count, $0.baseAddress, &length, digest, nil)
             }
         }
-        precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
+        precondition(ok == 1 && length == size, "EVP_Digest(\(name)) failed")
         return out
     }
 }

@@ -44,11 +44,12 @@ if arguments.first == "publish-static" {
 // package's postinst makes the first; rotating puts a new one first, see deploy/README.md).
 // `metadata-demo new-dpop-key`: likewise, for DPOP_KEY (the same on every worker).
 // `metadata-demo new-client-key`: a new RSA 2048 private key as PEM, for CLIENT_ASSERTION_KEY
-// (private_key_jwt); its public half (`openssl pkey -in KEY -pubout`) goes to the provider.
+// (private_key_jwt), and with `--certificate FILE` its self-signed certificate (NewClientKey);
+// its public half (`openssl pkey -in KEY -pubout`) goes to the provider.
+if arguments.first == "new-client-key" { exit(NewClientKey.run(Array(arguments.dropFirst()))) }
 let keyMakers: [String: () throws -> String] = [
     "new-assertion-key": { try ECPrivateKey().pem() },
     "new-dpop-key": { try ECPrivateKey().pem() },
-    "new-client-key": { try RSAPrivateKey(generatingBits: 2048).pem() },
 ]
 if let command = arguments.first, let makeKey = keyMakers[command] {
     do {

@@ -76,6 +76,44 @@ import Web
         #expect(tokens[0].claims["jti"] != tokens[1].claims["jti"], "each assertion is its own")
     }
 
+    /// Issue 50, item 5: with the key's certificate, each assertion names it by its SHA-256 and
+    /// SHA-1 thumbprints (as Microsoft Entra ID asks); each mistake in it is one line.
+    @Test func aCertificateIsNamedByItsThumbprintsAndEachMistakeIsOneLine() throws {
+        let certificate = try X509Certificate.selfSigned(for: Self.key, commonName: "test", days: 1)
+        let other = try RSAPrivateKey(generatingBits: 2048)
+        let otherCertificate = try X509Certificate.selfSigned(for: other, commonName: "other", days: 1)
+        let settings = try settings([
+            "CLIENT_ASSERTION_KEY": Self.keyPEM + (try other.pem()),
+            "CLIENT_ASSERTION_CERTIFICATE": try otherCertificate.pem() + certificate.pem(),
+        ])
+        #expect(settings.client.assertionCertificates.map { $0?.der } == [certificate.der, otherCertificate.der])
+        let tenant = ScriptedHTTPClient.json(403, #"{"error":"invalid_grant"}"#)
+        let client = TokenClient(
+            settings: settings, endpoints: TestSettings.endpoints, http: tenant, clock: ManualClock().clock)
+        _ = try? client.refresh("RT1")
+        let sent = try #require(try tenant.sent.first.map { try FormData(urlEncoded: $0.body) })
+        let assertion = try #require(sent["client_assertion"].flatMap(JWT.init))
+        #expect(assertion.header["x5t#S256"]?.string == Base64URL.encode(SHA256.hash(certificate.der)))
+        #expect(assertion.header["x5t"]?.string?.count == 27, "a SHA-1 thumbprint is 20 bytes")
+
+        let alone = ["CLIENT_ASSERTION_KEY": Self.keyPEM]
+        #expect(
+            problems(alone.merging(["CLIENT_ASSERTION_CERTIFICATE": try otherCertificate.pem()]) { $1 }) == [
+                "CLIENT_ASSERTION_CERTIFICATE: certificate 1 is for none of CLIENT_ASSERTION_KEY's keys",
+                "CLIENT_ASSERTION_CERTIFICATE: no certificate for CLIENT_ASSERTION_KEY's first key, the one that "
+                    + "signs; make one with `metadata-demo new-client-key --certificate FILE`, or "
+                    + "`openssl req -x509 -key KEY -subj /CN=NAME`",
+            ])
+        #expect(
+            problems(alone.merging(["CLIENT_ASSERTION_CERTIFICATE": "not a certificate"]) { $1 }) == [
+                "CLIENT_ASSERTION_CERTIFICATE: holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+            ])
+        #expect(
+            problems(["CLIENT_ASSERTION_CERTIFICATE": try certificate.pem()]) == [
+                "CLIENT_ASSERTION_CERTIFICATE: given without CLIENT_ASSERTION_KEY, whose keys it certifies"
+            ])
+    }
+
     @Test func anAlgorithmTheProviderDoesNotListStopsStartUp() throws {
         let listed = try TestSettings.discovered(["token_endpoint_auth_signing_alg_values_supported": .array(["RS256"])]
         )

@@ -13,16 +13,19 @@ import Web
     let issuer: String
     static let clientID = "metadata-demo-rp"
 
-    init() throws {
+    init() throws { (stack, issuer) = try Self.startProvider(clientID: Self.clientID) }
+
+    /// A stack with no worker yet, and Authlib's provider registered with its `jwks_uri` (with
+    /// `options`): the stack and the provider's issuer.
+    static func startProvider(clientID: String, _ options: [String] = []) throws -> (Stack, String) {
         let stack = try Stack(workers: 0)
         let callback = stack.baseURL + "/callback"
         let keySet = stack.baseURL + "/client-jwks.json"
         let port = try stack.startProvider("authlib-provider") {
             [Stack.repoRoot + "/Tests/Providers/authlib_private_key_jwt.py", "--port", String($0)]
-                + ["--client-id", Self.clientID, "--redirect-uri", callback, "--jwks-uri", keySet]
+                + ["--client-id", clientID, "--redirect-uri", callback, "--jwks-uri", keySet] + options
         }
-        self.stack = stack
-        issuer = "http://127.0.0.1:\(port)"
+        return (stack, "http://127.0.0.1:\(port)")
     }
 
     deinit { stack.stop() }

@@ -18,15 +18,22 @@ public struct ClientAssertion: Sendable {
     private let clock: Clock
     /// The `kid` the header names, or nil (Auth0 takes only the id it gave the credential).
     private let keyID: String?
+    /// The key's certificate, which the header names by its thumbprints, or nil.
+    private let certificate: X509Certificate?
 
     /// Assertions of `clientID`, signed with `key` (the first of the configured ones: the others
-    /// are registered at the provider for rotation) by `algorithm`, an RSA one, naming `keyID`.
-    public init(key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, clock: Clock, keyID: String? = nil) {
+    /// are registered at the provider for rotation) by `algorithm`, an RSA one, naming `keyID`
+    /// and `certificate` (by its SHA-256 and SHA-1 thumbprints, RFC 7515 §4.1.8 and §4.1.7).
+    public init(
+        key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, clock: Clock, keyID: String? = nil,
+        certificate: X509Certificate? = nil
+    ) {
         self.key = key
         self.algorithm = algorithm
         self.clientID = clientID
         self.clock = clock
         self.keyID = keyID
+        self.certificate = certificate
     }
 
     /// A new assertion for one request to `audience`.
@@ -34,6 +41,10 @@ public struct ClientAssertion: Sendable {
         let now = Int64(clock.now())
         var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": "JWT"]
         if let keyID { header["kid"] = .string(keyID) }
+        if let certificate {
+            header["x5t#S256"] = .string(Base64URL.encode(certificate.sha256Thumbprint))
+            header["x5t"] = .string(Base64URL.encode(certificate.sha1Thumbprint))
+        }
         let claims: JSONValue = .object([
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
             "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),

@@ -24,7 +24,8 @@ public enum ClientCredentials: Sendable {
                 assertion: client.assertionKeys.first.map {
                     ClientAssertion(
                         key: $0, algorithm: client.assertionAlgorithm, clientID: client.id, clock: clock,
-                        keyID: settings.provider.dialect.namesTheAssertionsKey ? ClientKeySet.keyID(of: $0) : nil)
+                        keyID: settings.provider.dialect.namesTheAssertionsKey ? ClientKeySet.keyID(of: $0) : nil,
+                        certificate: client.assertionCertificates.first ?? nil)
                 })
         }
     }

@@ -5,20 +5,27 @@ import Web
 /// the next waits registered for a rotation) as a JSON Web Key Set, for a provider that fetches a
 /// client's keys by URI (`jwks_uri` at registration) and so follows a rotation by itself. Each
 /// key's `kid` is its RFC 7638 thumbprint, the one the assertions name where the provider reads
-/// it (`ProviderDialect.namesTheAssertionsKey`). Public parts only: `kty`, `n`, `e`.
+/// it (`ProviderDialect.namesTheAssertionsKey`). Public parts only: `kty`, `n`, `e`, and a key's
+/// certificate (`x5c`, `x5t#S256`) when one is given.
 public struct ClientKeySet: Sendable {
     /// The set, serialised; nil when the application authenticates without keys.
     public let document: [UInt8]?
 
     /// The set of `settings`' client keys.
     public init(settings: RelyingPartySettings) {
-        let keys: [JSONValue] = settings.client.assertionKeys.compactMap { key in
+        let client = settings.client
+        let keys: [JSONValue] = zip(client.assertionKeys, client.assertionCertificates).compactMap { key, certificate in
             guard let (modulus, exponent) = try? key.publicComponents() else { return nil }
-            return .object([
-                "kty": "RSA", "use": "sig", "alg": .string(settings.client.assertionAlgorithm.rawValue),
+            var fields: [String: JSONValue] = [
+                "kty": "RSA", "use": "sig", "alg": .string(client.assertionAlgorithm.rawValue),
                 "kid": .string(JWKThumbprint.rsa(modulus: modulus, exponent: exponent)),
                 "n": .string(Base64URL.encode(modulus)), "e": .string(Base64URL.encode(exponent)),
-            ])
+            ]
+            if let certificate {  // RFC 7517 §4.7 and §4.9: the certificate itself, and its thumbprint
+                fields["x5c"] = .array([.string(Base64URL.encodeStandard(certificate.der))])
+                fields["x5t#S256"] = .string(Base64URL.encode(certificate.sha256Thumbprint))
+            }
+            return .object(fields)
         }
         document = keys.isEmpty ? nil : JSONValue.object(["keys": .array(keys)]).serialized()
     }

@@ -36,7 +36,7 @@ public struct SettingsReader {
         return nil
     }
 
-    /// A secret `setting`: its variable (or its former name), else the file `NAME_FILE` names,
+    /// A secret `setting` (or a public one given as a file, a certificate): its variable (or its former name), else the file `NAME_FILE` names,
     /// else its systemd credential (`LoadCredential=` puts it in `CREDENTIALS_DIRECTORY`), which
     /// an `optional` one reads only when it was given. A file others can read or change, one that
     /// cannot be read, or an empty one is a problem (its text then ""). Nil: not given.
@@ -67,12 +67,13 @@ public struct SettingsReader {
             return nil
         }
         record(setting, source, "(set)", givenAs: String((fileSetting ?? setting.name + "_FILE").dropLast(5)))
-        return readSecretFile(path, setting: named, checksMode: fileSetting != nil)
+        return readSecretFile(path, setting: named, checksMode: fileSetting != nil && setting.isSecret)
     }
 
     /// The text of a secret's file, trimmed; problems for a file that cannot be read, is empty,
-    /// or (`checksMode`: a `_FILE` the operator made; systemd's credentials are the service's
-    /// alone) that other users can read or change.
+    /// or (`checksMode`: a secret's `_FILE` the operator made; systemd's credentials are the
+    /// service's alone, and a public file, a certificate, may be anyone's to read) that other
+    /// users can read or change.
     private mutating func readSecretFile(_ path: String, setting: String, checksMode: Bool) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             problems.append("\(setting): cannot read \(path)")

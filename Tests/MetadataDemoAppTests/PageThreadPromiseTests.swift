@@ -44,7 +44,7 @@ import Web
         #expect(
             waiting == [
                 "GET /sessions", "POST /sessions/end", "POST /sessions/end-others", "GET /callback", "POST /logout",
-                "POST /affirmation", "POST /backchannel-logout",
+                "POST /affirmation", "POST /backchannel-logout", "GET /frontchannel-logout",
             ])
         #expect(app.routes.count > waiting.count + 8)
     }

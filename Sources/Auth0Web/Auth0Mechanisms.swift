@@ -45,7 +45,9 @@ public struct Auth0Mechanisms: Sendable {
         let binding = try DPoP.binding(settings, endpoints, http: http, clock: clock)
         tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
         links = TenantLinks(settings: settings, endpoints: endpoints)
-        loginStart = LoginStart(links: links, tokens: tokens)
+        loginStart = LoginStart(
+            links: links, tokens: tokens,
+            requestObject: RequestObject(settings: settings, endpoints: endpoints, clock: clock))
         // Every call made for the person goes through this one client: bound when DPoP is on.
         let forThePerson = binding ?? http
         keys = JWKSCache(
@@ -65,6 +67,9 @@ public struct Auth0Mechanisms: Sendable {
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: forThePerson),
             keepsIDToken: settings.provider.dialect.keepsIDTokenForLogout, metadata: metadata, clock: clock,
             issuer: endpoints.issuer,
-            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger)
+            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger,
+            stateHash: (
+                settings.provider.idTokenSigningAlgorithm, settings.binding.securityProfile == .fapi1Advanced
+            ))
     }
 }

@@ -56,7 +56,9 @@ public struct DevTenant: Responder {
     private static func makeRouter() -> Router<Route> {
         var router = Router<Route>()
         router.add("GET", "/.well-known/openid-configuration") { tenant, _ in tenant.discovery() }
-        router.add("GET", "/.well-known/jwks.json") { tenant, _ in .json(tenant.signer.jwks.serialized()) }
+        router.add("GET", "/.well-known/jwks.json") { tenant, _ in
+            .json(tenant.signer.jwks(withoutAlg: tenant.config.removesAlgFromJWKS).serialized())
+        }
         router.add("GET", "/authorize") { try $0.authorize($1) }
         router.add("POST", "/u/login") { try $0.submitLogin($1) }
         router.add("POST", "/u/consent") { try $0.submitConsent($1) }

@@ -13,6 +13,9 @@ public enum Digest: Sendable, CaseIterable {
         }
     }
 
+    /// The digest of `bytes`.
+    public func hash(_ bytes: [UInt8]) -> [UInt8] { MessageDigest.of(bytes, evp, size: size, name: name) }
+
     var evp: OpaquePointer? {
         switch self {
         case .sha256: EVP_sha256()

@@ -17,11 +17,14 @@ enum PrivateKeyPEM {
 
     /// `key` as unencrypted PKCS #8 PEM text.
     static func write(_ key: OpaquePointer) throws -> String {
+        try text("PEM_write_bio_PrivateKey") { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
+    }
+
+    /// What `write` (an OpenSSL call named `operation`, 1 when it succeeds) writes into a memory BIO.
+    static func text(_ operation: String, _ write: (OpaquePointer) -> Int32) throws -> String {
         guard let bio = BIO_new(BIO_s_mem()) else { throw CryptoError("BIO_new") }
         defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
-            throw CryptoError("PEM_write_bio_PrivateKey")
-        }
+        guard write(bio) == 1 else { throw CryptoError(operation) }
         var data: UnsafeMutablePointer<CChar>?
         let length = COpenSSL_BIO_get_mem_data(bio, &data)
         guard let data, length > 0 else { throw CryptoError("BIO_get_mem_data") }

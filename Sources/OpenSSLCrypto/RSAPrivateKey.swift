@@ -27,6 +27,11 @@ public final class RSAPrivateKey: @unchecked Sendable {
     /// The key as unencrypted PKCS #8 PEM text.
     public func pem() throws -> String { try PrivateKeyPEM.write(key) }
 
+    /// The public half as PEM text (SubjectPublicKeyInfo), as a provider registers it.
+    public func publicPEM() throws -> String {
+        try PrivateKeyPEM.text("PEM_write_bio_PUBKEY") { PEM_write_bio_PUBKEY($0, key) }
+    }
+
     /// The public modulus and exponent as big-endian bytes (for a JWK).
     public func publicComponents() throws -> (modulus: [UInt8], exponent: [UInt8]) {
         (try component(COpenSSL_PKEY_PARAM_RSA_N), try component(COpenSSL_PKEY_PARAM_RSA_E))

@@ -76,13 +76,7 @@ public final class X509Certificate: @unchecked Sendable {
 
     /// The certificate as PEM text.
     public func pem() throws -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw CryptoError("BIO_new") }
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_X509(bio, certificate) == 1 else { throw CryptoError("PEM_write_bio_X509") }
-        var data: UnsafeMutablePointer<CChar>?
-        let length = COpenSSL_BIO_get_mem_data(bio, &data)
-        guard let data, length > 0 else { throw CryptoError("BIO_get_mem_data") }
-        return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        try PrivateKeyPEM.text("PEM_write_bio_X509") { PEM_write_bio_X509($0, certificate) }
     }
 
     /// `x5t#S256`: the base64url SHA-256 thumbprint, as bytes to be encoded.

@@ -165,6 +165,20 @@ import Web
         #expect(try mechanisms.logins.finish(query: query, cookies: cookies).session.profile.sub == "auth0|1")
     }
 
+    /// An ID token's `s_hash` (FAPI 1.0 Advanced) that is not its response's `state` fails the
+    /// login before any session is made; the right one stands.
+    @Test func anIDTokensStateHashMustBeTheResponsesState() throws {
+        let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
+        var (query, cookies) = try begun(mechanisms)
+        tenant.change { $0.extraClaims = ["s_hash": .string(StateHash.of("another", algorithm: .rs256))] }
+        let wrong = #expect(throws: AuthError.self) { try mechanisms.logins.finish(query: query, cookies: cookies) }
+        #expect(wrong?.code == .stateHashMismatch)
+        (query, cookies) = try begun(mechanisms)
+        let state = try #require(query["state"])
+        tenant.change { $0.extraClaims = ["s_hash": .string(StateHash.of(state, algorithm: .rs256))] }
+        #expect(try mechanisms.logins.finish(query: query, cookies: cookies).session.profile.sub == "auth0|1")
+    }
+
     @Test func aStateThisBrowserDidNotStartIsRefused() throws {
         let mechanisms = try Auth0Mechanisms.testing(http: tenant, clock: time.clock)
         let (query, _) = try begun(mechanisms)

@@ -28,7 +28,10 @@ import Web
                 "SECURITY_PROFILE: fapi2 binds tokens: DPOP cannot be off",
                 "SECURITY_PROFILE: fapi2 pushes authorization requests: PUSHED_AUTHORIZATION_REQUESTS cannot be off",
             ])
-        #expect(problems(["SECURITY_PROFILE": "fapi1"]) == ["SECURITY_PROFILE: must be fapi2, or left out"])
+        #expect(
+            problems(["SECURITY_PROFILE": "fapi1"]) == [
+                "SECURITY_PROFILE: must be fapi2 or fapi1-advanced, or left out"
+            ])
     }
 
     @Test func withAProviderThatCanItIsAllOn() throws {

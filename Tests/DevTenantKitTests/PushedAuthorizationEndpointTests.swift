@@ -37,7 +37,8 @@ import Web
         ("code_challenge_method", "S256"),
     ]
 
-    private func push(_ tenant: DevTenant, _ form: [(String, String)]) -> (status: Int, body: JSONValue?) {
+    /// `/oauth/par` of `tenant` posted `form`: its status and JSON body.
+    static func push(_ tenant: DevTenant, _ form: [(String, String)]) -> (status: Int, body: JSONValue?) {
         let response = tenant.respond(
             to: Request(
                 method: "POST", path: "/oauth/par", headers: ["content-type": "application/x-www-form-urlencoded"],
@@ -53,10 +54,11 @@ import Web
     /// 6749 §3.1, §3.2) at the pushed-request, token and authorization endpoints alike.
     @Test func aParameterGivenTwiceIsRefusedAtEveryEndpoint() throws {
         let tenant = try tenant()
-        let twice = push(tenant, Self.request + [("client_id", "metadata-demo-dev"), ("client_secret", Self.secret)])
+        let twice = Self.push(
+            tenant, Self.request + [("client_id", "metadata-demo-dev"), ("client_secret", Self.secret)])
         #expect(twice.status == 400 && twice.body?["error"] == "invalid_request")
         #expect(twice.body?["error_description"]?.string?.contains("client_id") == true)
-        #expect(push(tenant, Self.request + [("client_secret", Self.secret)]).status == 201, "the same, once each")
+        #expect(Self.push(tenant, Self.request + [("client_secret", Self.secret)]).status == 201, "the same, once each")
         let token = tenant.respond(
             to: Request(
                 method: "POST", path: "/oauth/token", headers: ["content-type": "application/x-www-form-urlencoded"],
@@ -95,13 +97,14 @@ import Web
 
     @Test func aPushedRequestOpensUniversalLoginOnceForItsOwnApplication() throws {
         let tenant = try tenant()
-        let pushed = push(tenant, Self.request + [("client_secret", Self.secret)])
+        let pushed = Self.push(tenant, Self.request + [("client_secret", Self.secret)])
         #expect(pushed.status == 201)
         let uri = try #require(pushed.body?["request_uri"]?.string)
         #expect(uri.hasPrefix("urn:ietf:params:oauth:request_uri:") && pushed.body?["expires_in"] == .number(30))
         let other = authorize(tenant, [("client_id", "metadata-demo-hs256"), ("request_uri", uri)])
         #expect(other.status == 400, "another application's reference")
-        let again = try #require(push(tenant, Self.request + [("client_secret", Self.secret)]).body?["request_uri"])
+        let again = try #require(
+            Self.push(tenant, Self.request + [("client_secret", Self.secret)]).body?["request_uri"])
         let page = authorize(tenant, [("client_id", "metadata-demo-dev"), ("request_uri", again.string ?? "")])
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("id=\"password\""))
         let reused = authorize(tenant, [("client_id", "metadata-demo-dev"), ("request_uri", again.string ?? "")])
@@ -110,15 +113,15 @@ import Web
 
     @Test func thePushIsAuthenticatedAndChecked() throws {
         let tenant = try tenant()
-        #expect(push(tenant, Self.request + [("client_secret", "wrong")]).status == 401)
-        #expect(push(tenant, Self.request).status == 401, "no credentials")
-        let nested = push(tenant, Self.request + [("client_secret", Self.secret), ("request_uri", "urn:x")])
+        #expect(Self.push(tenant, Self.request + [("client_secret", "wrong")]).status == 401)
+        #expect(Self.push(tenant, Self.request).status == 401, "no credentials")
+        let nested = Self.push(tenant, Self.request + [("client_secret", Self.secret), ("request_uri", "urn:x")])
         #expect(nested.status == 400 && nested.body?["error"] == "invalid_request")
         var elsewhere = Self.request.filter { $0.0 != "redirect_uri" }
         elsewhere.append(("redirect_uri", "https://attacker.example/cb"))
-        #expect(push(tenant, elsewhere + [("client_secret", Self.secret)]).status == 400)
+        #expect(Self.push(tenant, elsewhere + [("client_secret", Self.secret)]).status == 400)
         let off = try self.tenant(allowed: false)
-        #expect(push(off, Self.request + [("client_secret", Self.secret)]).status == 403)
+        #expect(Self.push(off, Self.request + [("client_secret", Self.secret)]).status == 403)
         let document = off.respond(to: Request(method: "GET", path: "/.well-known/openid-configuration"))
         #expect(JSONValue.parse(document.body)?["pushed_authorization_request_endpoint"] == nil)
         let listed = tenant.respond(to: Request(method: "GET", path: "/.well-known/openid-configuration"))

@@ -26,6 +26,8 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case revocationFailed = "revocation_failed"
         /// The client assertion (`private_key_jwt`) could not be signed.
         case clientAssertionFailed = "client_assertion_failed"
+        /// The login's request object could not be signed.
+        case requestObjectFailed = "request_object_failed"
         /// No answer at all (timeout, no connection).
         case tenantUnreachable = "tenant_unreachable"
         /// The tenant answered 429 or 5xx: its trouble, not the request's; try again later.
@@ -42,6 +44,9 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case expired = "expired"
         case issuedInFuture = "issued_in_future"
         case nonceMismatch = "nonce_mismatch"
+        /// The ID token's `s_hash` is not the hash of the response's `state`, or is missing where
+        /// the security profile requires it (FAPI 1.0 Advanced §5.2.2.1).
+        case stateHashMismatch = "state_hash_mismatch"
         case missingClaim = "missing_claim"
         case jwksUnavailable = "jwks_unavailable"
         /// The ID token does not show the stronger authentication the login asked for (`max_age`,
@@ -136,10 +141,11 @@ public struct AuthError: HTTPResponseError, Equatable, CustomStringConvertible {
         case .authorizationPushFailed:
             // The provider refused the request: waiting mends nothing (its trouble is `tenantUnavailable`).
             (502, "error.login_not_started")
-        case .refreshFailed, .revocationFailed, .clientAssertionFailed:
+        case .refreshFailed, .revocationFailed, .clientAssertionFailed, .requestObjectFailed:
             (503, "error.auth0_refused")
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience,
-            .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .missingClaim, .notALogoutToken,
+            .wrongAuthorizedParty, .expired, .issuedInFuture, .nonceMismatch, .stateHashMismatch, .missingClaim,
+            .notALogoutToken,
             .replayedLogoutToken, .userinfoWrongSubject, .wrongResponseIssuer, .missingResponseIssuer:
             (400, "error.login_not_verified")
         }

@@ -19,13 +19,18 @@ public struct LoginCompletion: Sendable {
     private let ruleFacts: RuleFacts
     /// Orders each login after the ends of the person's sessions it knows.
     private let ledger: SessionLedger?
+    /// How ID tokens are signed (their `s_hash` is taken with its digest), and whether each must
+    /// carry `s_hash` (FAPI 1.0 Advanced); a token that carries one is checked either way.
+    private let stateHash: (algorithm: SigningAlgorithm, required: Bool)
 
     /// Completes logins with these mechanisms.
     public init(
         transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
         userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock,
-        issuer: String, issuerAlwaysSent: Bool = false, ruleFacts: RuleFacts = .none, ledger: SessionLedger? = nil
+        issuer: String, issuerAlwaysSent: Bool = false, ruleFacts: RuleFacts = .none, ledger: SessionLedger? = nil,
+        stateHash: (algorithm: SigningAlgorithm, required: Bool) = (.rs256, false)
     ) {
+        self.stateHash = stateHash
         self.ledger = ledger
         self.ruleFacts = ruleFacts
         self.issuer = issuer
@@ -79,6 +84,8 @@ public struct LoginCompletion: Sendable {
         let tokens = try tokens.exchange(code: code, codeVerifier: transaction.codeVerifier)
         guard let idToken = tokens.idToken else { throw AuthError(.badTokenResponse, "no id_token") }
         var claims = try idTokens.verify(idToken, nonce: transaction.nonce)
+        try StateHash.check(
+            claims["s_hash"]?.string, state: state, algorithm: stateHash.algorithm, required: stateHash.required)
         if let userinfo { claims = try userinfo.complete(claims, accessToken: tokens.accessToken) }
         let now = Int64(clock.now())
         // How the person authenticated: the stronger authentication asked for is shown in the

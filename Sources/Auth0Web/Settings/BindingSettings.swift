@@ -2,7 +2,8 @@ public import OpenSSLCrypto
 import Web
 
 /// How a login's request and tokens are protected beyond the code flow: pushed authorization
-/// requests (RFC 9126), DPoP-bound tokens (RFC 9449), or a whole security profile that requires them.
+/// requests (RFC 9126), signed request objects (JAR, RFC 9101), DPoP-bound tokens (RFC 9449), or
+/// a whole security profile that requires them.
 public struct BindingSettings: Sendable {
     /// A whole profile in one setting (FAPI 2.0), or nil.
     public let securityProfile: SecurityProfile?
@@ -13,27 +14,62 @@ public struct BindingSettings: Sendable {
     public let dpopKey: ECPrivateKey?
     /// Whether logins push their request first.
     public let pushedAuthorization: Requirement
+    /// Whether each authorization request travels as a request object signed with the client's
+    /// key (JAR, RFC 9101).
+    public let requestObjects: Bool
+    /// How request objects are signed (PS256 unless told).
+    public let requestObjectAlgorithm: SigningAlgorithm
 
     /// Reads the group; `client` and `idTokens` are the other groups' values (nil when they were
     /// wrong), which a security profile judges too. Nil when any of it is wrong.
     public static func read(
-        _ reader: inout SettingsReader, authentication: ClientAuthentication?, idTokens: SigningAlgorithm?
+        _ reader: inout SettingsReader, client: ClientSettings?, idTokens: SigningAlgorithm?
     ) -> BindingSettings? {
         let start = reader.problems.count
         let profileText = reader.text(.securityProfile)
         let profile = profileText.flatMap(SecurityProfile.init(rawValue:))
-        if profileText != nil, profile == nil { reader.problem(.securityProfile, "must be fapi2, or left out") }
-        let dpop = requirement(.dpop, &reader, profile: profile)
+        if profileText != nil, profile == nil {
+            reader.problem(.securityProfile, "must be fapi2 or fapi1-advanced, or left out")
+        }
+        // FAPI 1.0 Advanced binds no token (its sender-constraining is Auth0's mTLS level's, not this one's).
+        let dpop = requirement(.dpop, &reader, profile: profile == .fapi2 ? profile : nil)
         let key = RelyingPartySettings.dpopKey(reader.secret(.dpopKey, optional: true), &reader)
         let push = requirement(.pushedAuthorizationRequests, &reader, profile: profile)
-        if profile == .fapi2 {
+        let (requestObjects, requestObjectAlgorithm) = readRequestObjects(
+            &reader, profile: profile, hasKeys: client.map { !$0.assertionKeys.isEmpty })
+        if let profile {
             reader.problems(
-                SecurityProfile.problems(
-                    authentication: authentication, idTokens: idTokens, dpopMode: dpop, hasDPoPKey: key != nil,
-                    push: push))
+                profile.problems(
+                    SecurityProfile.Chosen(
+                        authentication: client?.authentication, idTokens: idTokens,
+                        assertionAlgorithm: client?.assertionAlgorithm, dpopMode: dpop, hasDPoPKey: key != nil,
+                        push: push, requestObjects: requestObjects, requestObjectAlgorithm: requestObjectAlgorithm)))
         }
-        guard reader.problems.count == start, let dpop, let push else { return nil }
-        return BindingSettings(securityProfile: profile, dpop: dpop, dpopKey: key, pushedAuthorization: push)
+        guard reader.problems.count == start, let dpop, let push, let requestObjects, let requestObjectAlgorithm
+        else { return nil }
+        return BindingSettings(
+            securityProfile: profile, dpop: dpop, dpopKey: key, pushedAuthorization: push,
+            requestObjects: requestObjects, requestObjectAlgorithm: requestObjectAlgorithm)
+    }
+
+    /// `REQUEST_OBJECTS` (`on` or `off`; on under `fapi1-advanced`) and `REQUEST_OBJECT_ALG`
+    /// (PS256 unless told): request objects are signed with CLIENT_ASSERTION_KEY's first key.
+    private static func readRequestObjects(_ reader: inout SettingsReader, profile: SecurityProfile?, hasKeys: Bool?)
+        -> (Bool?, SigningAlgorithm?)
+    {
+        let fallback = profile == .fapi1Advanced ? "on" : "off"
+        let text = reader.text(.requestObjects, defaultShown: fallback) ?? fallback
+        let on: Bool? = text == "on" ? true : text == "off" ? false : nil
+        if on == nil { reader.problem(.requestObjects, "must be on or off") }
+        if on == true, hasKeys == false {
+            reader.problem(
+                .requestObjects,
+                "on signs each login's request with CLIENT_ASSERTION_KEY's first key: give CLIENT_ASSERTION_KEY "
+                    + "(`metadata-demo new-client-key`), and register its public half for request objects too")
+        }
+        let algorithm = RelyingPartySettings.rsaAlgorithm(
+            .requestObjectAlg, default: .ps256, note: " (Auth0 takes RS256, RS384 and PS256)", &reader)
+        return (on, algorithm)
     }
 
     /// `auto`, `required` or `off`; a profile's parts are required unless set otherwise (which the
@@ -50,7 +86,11 @@ public struct BindingSettings: Sendable {
 }
 
 extension Setting {
-    static let securityProfile = Setting("SECURITY_PROFILE", "fapi2: the FAPI 2.0 Security Profile in one setting")
+    static let securityProfile = Setting(
+        "SECURITY_PROFILE", "fapi2 or fapi1-advanced: a whole security profile in one setting")
+    static let requestObjects = Setting(
+        "REQUEST_OBJECTS", "on or off: each authorization request a signed request object (JAR, RFC 9101)")
+    static let requestObjectAlg = Setting("REQUEST_OBJECT_ALG", "how request objects are signed (PS256 unless told)")
     static let dpop = Setting("DPOP", "auto, required or off: tokens bound to DPOP_KEY (RFC 9449)")
     static let dpopKey = Setting(
         "DPOP_KEY", "the EC P-256 key tokens are bound to, the same on every worker", secret: true,

@@ -31,17 +31,8 @@ public struct ClientSettings: Sendable {
         let certificates = readCertificates(&reader, keys: keys)
         let method = readMethod(&reader, hasKeys: !keys.isEmpty)
         reader.shows(.clientAuthMethod, method?.rawValue ?? "(the provider's choice)")
-        let algorithmText = reader.text(.clientAssertionAlg, defaultShown: "RS256") ?? "RS256"
-        let algorithm = SigningAlgorithm(rawValue: algorithmText).flatMap {
-            ClientAssertion.algorithms.contains($0) ? $0 : nil
-        }
-        if algorithm == nil {
-            reader.problem(
-                .clientAssertionAlg,
-                "\"\(algorithmText)\" must be one of "
-                    + ClientAssertion.algorithms.map(\.rawValue).joined(separator: ", ")
-                    + ", as the key is registered at the provider")
-        }
+        let algorithm = RelyingPartySettings.rsaAlgorithm(
+            .clientAssertionAlg, default: .rs256, note: ", as the key is registered at the provider", &reader)
         // `private_key_jwt` needs no client secret, unless ID tokens are signed with it (HS256).
         let secretOptional = method == .privateKeyJWT && idTokens?.isHMAC != true
         let secret = reader.secret(.auth0ClientSecret, optional: secretOptional) ?? (secretOptional ? "" : nil)

@@ -24,6 +24,9 @@ public enum ProviderDialect: String, Sendable {
     /// A `private_key_jwt` assertion names its key (`kid`, the thumbprint the client's key set at
     /// `/client-jwks.json` gives it); Auth0 takes only the id it generated for the credential.
     public var namesTheAssertionsKey: Bool { self == .generic }
+    /// The discovery document says whether request objects are taken, and signed how (Auth0 keeps
+    /// JAR a setting of each application instead).
+    public var advertisesRequestObjects: Bool { self == .generic }
     /// Auth0 takes `client_secret_post`; another provider's discovery document says.
     public var preferredClientAuthentication: ClientAuthentication? { self == .auth0 ? .post : nil }
     /// The ID token may lack `name` or `email`, which UserInfo then completes (Auth0 puts them in).

@@ -7,15 +7,21 @@ public enum ProviderFit {
         var problems = ClientAuthentication.problems(settings: settings, endpoints: endpoints)
         problems += PushedAuthorization.problems(settings.binding.pushedAuthorization, endpoints)
         problems += DPoP.problems(settings.binding.dpop, key: settings.binding.dpopKey, endpoints)
-        if settings.binding.securityProfile == .fapi2 { problems += SecurityProfile.problems(endpoints) }
+        if let profile = settings.binding.securityProfile { problems += profile.problems(endpoints) }
+        problems += RequestObject.problems(settings, endpoints)
         problems += logoutProblems(settings.provider, endpoints)
-        let algorithm = settings.provider.idTokenSigningAlgorithm.rawValue
-        if let listed = endpoints.idTokenAlgorithms, !listed.contains(algorithm) {
-            problems.append(
-                "ID_TOKEN_SIGNING_ALG: \(algorithm) is not among the algorithms the provider signs ID tokens with "
-                    + "(\(listed.joined(separator: ", "))): set the one the application is registered for")
-        }
+        problems += unlisted(
+            "ID_TOKEN_SIGNING_ALG", settings.provider.idTokenSigningAlgorithm.rawValue, endpoints.idTokenAlgorithms,
+            "the algorithms the provider signs ID tokens with", fix: ": set the one the application is registered for")
         return problems
+    }
+
+    /// A line when the provider lists `list` and `value` (what `setting` chose) is not in it.
+    static func unlisted(_ setting: String, _ value: String, _ list: [String]?, _ what: String, fix: String = "")
+        -> [String]
+    {
+        guard let list, !list.contains(value) else { return [] }
+        return ["\(setting): \(value) is not among \(what) (\(list.joined(separator: ", ")))\(fix)"]
     }
 
     /// `oidc` logout needs an `end_session_endpoint`; a generic provider's default without one

@@ -52,6 +52,21 @@ extension RelyingPartySettings {
         }
     }
 
+    /// An RSA signing algorithm `setting` names (one of `ClientAssertion.algorithms`), `fallback`
+    /// when unset; nil with one problem line (ending in `note`) when it names another.
+    static func rsaAlgorithm(
+        _ setting: Setting, default fallback: SigningAlgorithm, note: String, _ reader: inout SettingsReader
+    ) -> SigningAlgorithm? {
+        let text = reader.text(setting, defaultShown: fallback.rawValue) ?? fallback.rawValue
+        if let algorithm = SigningAlgorithm(rawValue: text), ClientAssertion.algorithms.contains(algorithm) {
+            return algorithm
+        }
+        reader.problem(
+            setting,
+            "\"\(text)\" must be one of " + ClientAssertion.algorithms.map(\.rawValue).joined(separator: ", ") + note)
+        return nil
+    }
+
     /// `DPOP_KEY`'s P-256 key: one, since every worker must prove with the same.
     static func dpopKey(_ text: String?, _ reader: inout SettingsReader) -> ECPrivateKey? {
         let keys = privateKeys(

@@ -24,7 +24,7 @@ public struct RelyingPartySettings: Sendable {
         let provider = ProviderSettings.read(&reader)
         let idTokens = provider?.idTokenSigningAlgorithm
         let client = ClientSettings.read(&reader, idTokens: idTokens)
-        let binding = BindingSettings.read(&reader, authentication: client?.authentication, idTokens: idTokens)
+        let binding = BindingSettings.read(&reader, client: client, idTokens: idTokens)
         let sessions = SessionSettings.read(&reader)
         let assertions = IdentityAssertionSettings.read(&reader, baseURL: provider?.baseURL)
         guard let provider, let client, let binding, let sessions, let assertions else { return nil }

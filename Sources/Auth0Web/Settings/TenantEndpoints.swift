@@ -39,6 +39,11 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let pushedAuthorization: String?
     /// `require_pushed_authorization_requests`: the provider refuses a request that was not pushed.
     public let requiresPushedAuthorization: Bool
+    /// `request_parameter_supported` (OpenID Connect Discovery), when published: whether the
+    /// provider takes a request object (RFC 9101) in `request`.
+    public var takesRequestObjects: Bool? = nil
+    /// `request_object_signing_alg_values_supported`, when published.
+    public var requestObjectAlgorithms: [String]? = nil
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { RelyingPartySettings.withSlash(issuer) + "v2/logout" }
@@ -124,6 +129,8 @@ public struct TenantEndpoints: Sendable, Equatable {
             dpopAlgorithms: document["dpop_signing_alg_values_supported"]?.array?.compactMap(\.string),
             codeChallengeMethods: document["code_challenge_methods_supported"]?.array?.compactMap(\.string)
         )
+        takesRequestObjects = document["request_parameter_supported"]?.bool
+        requestObjectAlgorithms = document["request_object_signing_alg_values_supported"]?.array?.compactMap(\.string)
     }
 
     /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`; a problem

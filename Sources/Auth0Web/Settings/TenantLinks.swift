@@ -46,10 +46,17 @@ public struct TenantLinks: Sendable {
     public func authorize(
         _ transaction: LoginTransaction, uiLocales: String? = nil, sessionTransferToken: String? = nil
     ) -> String {
-        endpoints.authorization + "?"
-            + PercentEncoding.formEncode(
-                authorizationParameters(transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken))
+        authorize(
+            authorizationParameters(transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken))
     }
+
+    /// The authorization URL carrying `parameters` (a transaction's, or its request object's).
+    func authorize(_ parameters: [(String, String)]) -> String {
+        endpoints.authorization + "?" + PercentEncoding.formEncode(parameters)
+    }
+
+    /// The application's client id, which a request object travels beside.
+    var clientID: String { settings.client.id }
 
     /// The authorization URL for a request that was pushed: the client and the provider's
     /// reference to the rest (RFC 9126 §4).

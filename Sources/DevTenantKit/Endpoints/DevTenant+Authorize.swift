@@ -9,7 +9,7 @@ extension DevTenant {
         if let repeated = asked.repeatedName {
             return message(400, "invalid_request", "The parameter \(repeated) is repeated.")
         }
-        guard let query = authorizationQuery(asked) else {
+        guard var query = authorizationQuery(asked) else {
             return message(
                 400, "invalid_request_uri",
                 "The request_uri is unknown, was used already, has expired, or is another application's.")
@@ -21,6 +21,15 @@ extension DevTenant {
             return message(
                 400, "invalid_request", "Unknown client: the client_id is not an application of this tenant.")
         }
+        // A request object's parameters stand for the query's (RFC 9101 §6.3); a pushed request's
+        // object was read when it was pushed.
+        if asked["request_uri"] == nil {
+            switch requestObjectParameters(query.firstValues, client: client) {
+            case .failure(let refusal): return message(400, refusal.error, refusal.description)
+            case .success(let parameters):
+                query = FormData(pairs: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            }
+        }
         guard let redirectURI = query["redirect_uri"], client.callbacks.contains(redirectURI) else {
             return message(
                 400, "Callback URL mismatch",
@@ -31,6 +40,10 @@ extension DevTenant {
             var pairs = [("error", error), ("error_description", description)]
             if let state { pairs.append(("state", state)) }
             return DevTenant.answer(redirectURI, pairs, mode: query["response_mode"])
+        }
+        if client.isFAPI, asked["request_uri"] == nil {
+            return fail(
+                "invalid_request", "Pushed Authorization Requests are required by the configured compliance level")
         }
         if client.requiresPushedAuthorization, asked["request_uri"] == nil {
             return fail("invalid_request", "Pushed Authorization Requests are required for this application")
@@ -44,6 +57,9 @@ extension DevTenant {
         let method = query["code_challenge_method"] ?? "plain"
         if query["code_challenge"] != nil, method != "S256", method != "plain" {
             return fail("invalid_request", "Unsupported code_challenge_method")
+        }
+        if client.isFAPI, query["code_challenge"] == nil || method != "S256" {
+            return fail("invalid_request", "PKCE with S256 is required by the configured compliance level")
         }
         var pending: [String: JSONValue] = [
             "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
@@ -233,7 +249,8 @@ extension DevTenant {
                 codeChallenge: pending["code_challenge"]?.string, challengeMethod: pending["method"]?.string ?? "plain",
                 sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime),
                 authTime: pending["auth_time"]?.number, multiFactor: pending["mfa"]?.bool ?? false,
-                dpopJKT: pending["dpop_jkt"]?.string))
+                dpopJKT: pending["dpop_jkt"]?.string,
+                stateToHash: config.client(clientID)?.isFAPI == true ? pending["state"]?.string : nil))
         var pairs = [("code", code)]
         if let state = pending["state"]?.string { pairs.append(("state", state)) }
         return DevTenant.answer(redirectURI, pairs, mode: pending["response_mode"]?.string)

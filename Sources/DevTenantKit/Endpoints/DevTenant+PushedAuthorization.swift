@@ -23,6 +23,11 @@ extension DevTenant {
         guard let client = authenticatedClient(request, params) else {
             return oauthError(401, "invalid_client", "Client authentication failed")
         }
+        // A request object (JAR) carries the request: its parameters stand for the form's.
+        switch requestObjectParameters(params, client: client) {
+        case .failure(let refusal): return oauthError(400, refusal.error, refusal.description)
+        case .success(let parameters): params = parameters
+        }
         // RFC 9449 §10.1: a proof on the push binds the code to its key, as `dpop_jkt` would; both
         // given, they must name the same key.
         if config.allowsDPoP {

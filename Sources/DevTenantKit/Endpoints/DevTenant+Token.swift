@@ -104,7 +104,13 @@ extension DevTenant {
         return issueTokens(
             user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience, nonce: grant.nonce,
             sessionID: grant.sessionID, family: nil, familyExpiresAt: nil, authTime: grant.authTime,
-            multiFactor: grant.multiFactor, jkt: jkt)
+            multiFactor: grant.multiFactor, jkt: jkt, stateHash: grant.stateToHash.map(Self.stateHash))
+    }
+
+    /// `s_hash`, as Auth0 adds it at its FAPI compliance levels ("Configure FAPI Compliance"): the
+    /// left half of the SHA-256 of `state`, base64url (this tenant signs ID tokens with SHA-256 only).
+    static func stateHash(_ state: String) -> String {
+        Base64URL.encode(SHA256.hash(Array(state.utf8)).prefix(16))
     }
 
     /// A machine-to-machine token for the Management API with the scopes of the application's
@@ -201,7 +207,7 @@ extension DevTenant {
     private func issueTokens(
         user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
         sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil,
-        multiFactor: Bool = false, jkt: String? = nil
+        multiFactor: Bool = false, jkt: String? = nil, stateHash: String? = nil
     ) -> Response {
         let scopes = requested.split(separator: " ").map(String.init)
         // API scopes are granted only for the Management API audience.
@@ -239,6 +245,7 @@ extension DevTenant {
                     claims[rolesClaim] = .array((config.roles[user.userID] ?? []).map(JSONValue.string))
                 }
                 if let nonce { claims["nonce"] = .string(nonce) }
+                if let stateHash { claims["s_hash"] = .string(stateHash) }
                 if let authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
                 if multiFactor {
                     claims["amr"] = .array(["mfa"])

@@ -23,16 +23,14 @@ final class TenantSigner: Sendable {
         kid = String(Base64URL.encode(SHA256.hash(modulus)).prefix(22))
     }
 
-    /// The JWKS document (`/.well-known/jwks.json`).
-    var jwks: JSONValue {
-        .object([
-            "keys": .array([
-                .object([
-                    "alg": "RS256", "kty": "RSA", "use": "sig", "kid": .string(kid),
-                    "n": .string(Base64URL.encode(modulus)), "e": .string(Base64URL.encode(exponent)),
-                ])
-            ])
-        ])
+    /// The JWKS document (`/.well-known/jwks.json`): the key with `alg` RS256, or with none (`withoutAlg`).
+    func jwks(withoutAlg: Bool = false) -> JSONValue {
+        var key: [String: JSONValue] = [
+            "alg": "RS256", "kty": "RSA", "use": "sig", "kid": .string(kid),
+            "n": .string(Base64URL.encode(modulus)), "e": .string(Base64URL.encode(exponent)),
+        ]
+        if withoutAlg { key["alg"] = nil }
+        return .object(["keys": .array([.object(key)])])
     }
 
     /// A signed JWT with `typ: JWT`, `alg: RS256` and this key's `kid`.

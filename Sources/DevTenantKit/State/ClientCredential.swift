@@ -13,11 +13,26 @@ public struct ClientCredential: Sendable {
     let algorithm: String
     let kid: String?
 
-    /// The credentials of an application's entry; each problem one line naming the application.
+    /// The Private Key JWT credentials of an application's entry; each problem one line naming the application.
     static func all(in client: JSONValue, id: String, problems: inout [String]) -> [ClientCredential] {
-        let entries = client["client_authentication_methods"]?["private_key_jwt"]?["credentials"]?.array ?? []
+        all(
+            client["client_authentication_methods"]?["private_key_jwt"]?["credentials"]?.array ?? [], id: id,
+            kind: "private_key_jwt", problems: &problems)
+    }
+
+    /// The credentials JAR's request objects are checked with (`signed_request_object.credentials`,
+    /// Auth0's "Configure JWT-Secured Authorization Requests"): the same shape, at most two.
+    static func requestObjectKeys(in client: JSONValue, id: String, problems: inout [String]) -> [ClientCredential] {
+        all(
+            client["signed_request_object"]?["credentials"]?.array ?? [], id: id, kind: "signed_request_object",
+            problems: &problems)
+    }
+
+    private static func all(_ entries: [JSONValue], id: String, kind: String, problems: inout [String])
+        -> [ClientCredential]
+    {
         if entries.count > 2 {
-            problems.append("DEV_TENANT_CONFIG: \(id): at most two private_key_jwt credentials, as at Auth0")
+            problems.append("DEV_TENANT_CONFIG: \(id): at most two \(kind) credentials, as at Auth0")
         }
         return entries.enumerated().compactMap { index, entry in
             let algorithm = entry["alg"]?.string ?? "RS256"
@@ -25,7 +40,7 @@ public struct ClientCredential: Sendable {
                 let key = try? RSAPublicKey(pem: pem)
             else {
                 problems.append(
-                    "DEV_TENANT_CONFIG: \(id): private_key_jwt credential \(index + 1) needs a pem (an RSA public key "
+                    "DEV_TENANT_CONFIG: \(id): \(kind) credential \(index + 1) needs a pem (an RSA public key "
                         + "of 2048 bits or more) and an alg of \(algorithms.joined(separator: ", "))")
                 return nil
             }

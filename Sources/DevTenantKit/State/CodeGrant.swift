@@ -21,4 +21,6 @@ struct CodeGrant: ExpiringGrant {
     var multiFactor: Bool = false
     /// The DPoP key the code is bound to (`dpop_jkt`, RFC 9449 §10): only a proof by it redeems it.
     var dpopJKT: String? = nil
+    /// The request's `state`, for the ID token's `s_hash` (an application under a FAPI compliance level).
+    var stateToHash: String? = nil
 }

@@ -43,6 +43,30 @@ public struct TenantConfig: Sendable {
         /// Its Private Key JWT credentials: with any, it proves itself by a signed assertion
         /// alone (`private_key_jwt`), never its secret.
         public let credentials: [ClientCredential]
+        /// `signed_request_object.credentials`: the keys its request objects (JAR) are checked with.
+        public var requestObjectKeys: [ClientCredential] = []
+        /// `signed_request_object.required`: every authorization request must be a request object.
+        public var requiresRequestObjects = false
+        /// `compliance_level`: `fapi1_adv_pkj_par` (FAPI 1.0 Advanced with Private Key JWT and
+        /// PAR, as Auth0's "Configure FAPI Compliance" lists its rules), or nil.
+        public var complianceLevel: String? = nil
+
+        /// True under a FAPI compliance level.
+        var isFAPI: Bool { complianceLevel != nil }
+    }
+
+    /// An application's `compliance_level`: only `fapi1_adv_pkj_par` is tried here (the mTLS one
+    /// needs client certificates at the TLS layer, which this tenant's loopback HTTP has not).
+    static func complianceLevel(_ entry: JSONValue, id: String, _ problems: inout [String]) -> String? {
+        guard let level = entry["compliance_level"]?.string else { return nil }
+        guard level == "fapi1_adv_pkj_par" else {
+            problems.append("DEV_TENANT_CONFIG: \(id): compliance_level must be fapi1_adv_pkj_par (or left out)")
+            return nil
+        }
+        if entry["client_authentication_methods"]?["private_key_jwt"] == nil {
+            problems.append("DEV_TENANT_CONFIG: \(id): fapi1_adv_pkj_par needs private_key_jwt credentials")
+        }
+        return level
     }
 
     /// `tenant.allow_pushed_authorization_requests` (Auth0 Dashboard > Settings > Advanced, "Allow
@@ -54,6 +78,12 @@ public struct TenantConfig: Sendable {
     public let allowsDPoP: Bool
     /// `tenant.dpop_requires_nonce`: every proof must carry the tenant's nonce (`DPoP-Nonce`).
     public let dpopRequiresNonce: Bool
+    /// `tenant.remove_alg_from_jwks`: the signing key is published without its `alg` (RS256 by
+    /// default), so that it may sign PS256 too. Auth0's "Configure Auth0 to pass OpenID FAPI
+    /// certification tests" asks a tenant to remove that property for keys used beyond RS256;
+    /// a strict Relying Party refuses a PS256 token under a key published for RS256. (The name of
+    /// the tenant setting is this tenant's: Auth0's pages name the change, not the flag.)
+    public var removesAlgFromJWKS = false
 
     /// The APIs (`resource_servers`).
     public let resourceServers: [ResourceServer]
@@ -169,6 +199,7 @@ public struct TenantConfig: Sendable {
         var accessClaimsNamespace: String?
         var allowsPush = false
         var dpopFlags = (allowed: false, nonce: false)
+        var removesAlg = false
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
@@ -206,13 +237,18 @@ public struct TenantConfig: Sendable {
                                 .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm,
                             refreshTokenPolicies: RefreshTokenPolicy.all(in: entry),
                             requiresPushedAuthorization: entry["require_pushed_authorization_requests"]?.bool ?? false,
-                            credentials: credentials))
+                            credentials: credentials,
+                            requestObjectKeys: ClientCredential.requestObjectKeys(
+                                in: entry, id: id, problems: &problems),
+                            requiresRequestObjects: entry["signed_request_object"]?["required"]?.bool ?? false,
+                            complianceLevel: Self.complianceLevel(entry, id: id, &problems)))
                 }
                 users = document["users"]?.array ?? []
                 servers = ResourceServer.all(in: document, problems: &problems)
                 rolesClaimName = document["actions"]?["roles_claim"]?.string
                 accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
                 allowsPush = document["tenant"]?["allow_pushed_authorization_requests"]?.bool ?? false
+                removesAlg = document["tenant"]?["remove_alg_from_jwks"]?.bool ?? false
                 dpopFlags = (
                     document["tenant"]?["allow_dpop"]?.bool ?? false,
                     document["tenant"]?["dpop_requires_nonce"]?.bool ?? false
@@ -246,6 +282,7 @@ public struct TenantConfig: Sendable {
         accessTokenClaimsNamespace = accessClaimsNamespace
         allowsPushedAuthorization = allowsPush
         (allowsDPoP, dpopRequiresNonce) = dpopFlags
+        removesAlgFromJWKS = removesAlg
         if !allowsPush, let requiring = clients.first(where: \.requiresPushedAuthorization) {
             throw TenantConfigProblems(lines: [
                 "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "

@@ -68,10 +68,35 @@ import Web
         #expect(jwt.header["alg"] == "RS256" && jwt.claims["state"]?.string == transaction.state)
     }
 
+    /// A key of their own (`REQUEST_OBJECT_KEY`) signs request objects for an application that
+    /// authenticates with its secret (Auth0 keeps JAR credentials apart from Private Key JWT
+    /// ones); the client's key set publishes it, named for the algorithm it signs with.
+    @Test func requestObjectsHaveAKeyOfTheirOwnBesideASecret() throws {
+        let own = try RSAPrivateKey(generatingBits: 2048)
+        let settings = try settings(["REQUEST_OBJECT_KEY": try own.pem(), "REQUEST_OBJECTS": "on"])
+        #expect(settings.client.authentication == nil && settings.client.assertionKeys.isEmpty)
+        let mechanisms = try Auth0Mechanisms.testing(http: TenantScript(), clock: time.clock, settings: settings)
+        let transaction = LoginTransaction.begin(returnTo: "/", pendingAffirmation: nil, stepUp: nil)
+        let location = try mechanisms.loginStart.location(for: transaction)
+        let query = try FormData(urlEncoded: Array((location.split(separator: "?").last ?? "").utf8))
+        let jwt = try #require(query["request"].flatMap(JWT.init))
+        let (modulus, exponent) = try own.publicComponents()
+        let publicKey = try RSAPublicKey(modulus: modulus, exponent: exponent)
+        #expect(publicKey.verify(signature: jwt.signature, message: jwt.signedPart, digest: .sha256, pss: true))
+        let published = try #require(ClientKeySet(settings: settings).document.flatMap(JSONValue.parse))
+        let keys = published["keys"]?.array ?? []
+        #expect(
+            keys.count == 1 && keys.first?["alg"] == "PS256" && keys.first?["n"]?.string == Base64URL.encode(modulus))
+        // One key signing assertions RS256 and request objects PS256 names no alg.
+        let both = try self.settings(["CLIENT_ASSERTION_KEY": Self.keyPEM, "REQUEST_OBJECTS": "on"])
+        let shared = try #require(ClientKeySet(settings: both).document.flatMap(JSONValue.parse))
+        #expect(shared["keys"]?.array?.count == 1 && shared["keys"]?.array?.first?["alg"] == nil)
+    }
+
     @Test func eachMistakeIsOneLineNamingTheSetting() {
         #expect(
             TestSettings.problems(["REQUEST_OBJECTS": "on"]).first?.hasPrefix(
-                "REQUEST_OBJECTS: on signs each login's request with CLIENT_ASSERTION_KEY's first key") == true)
+                "REQUEST_OBJECTS: on signs each login's request with a key: give REQUEST_OBJECT_KEY") == true)
         #expect(TestSettings.problems(["REQUEST_OBJECTS": "yes"]) == ["REQUEST_OBJECTS: must be on or off"])
         #expect(
             TestSettings.problems(["CLIENT_ASSERTION_KEY": Self.keyPEM, "REQUEST_OBJECT_ALG": "ES256"]) == [

@@ -119,23 +119,40 @@ import Web
     /// endpoints (Glewlwyd checks the assertion with the client's registered public key); `signed`,
     /// the pushed request a request object (JAR, issue 50 item 4) Glewlwyd checks with that key.
     @Test(arguments: [false, true]) func privateKeyJWTWithPushedRequests(signed: Bool) throws {
-        let keys = try PrivateKeyJWTTests.newKeyPair(stack.runDir)
-        let publicFile = stack.runDir + "/glewlwyd-client.pem"
-        try keys.publicPEM.write(toFile: publicFile, atomically: true, encoding: .utf8)
-        let issuer = try startGlewlwyd(["--client-key", publicFile, "--par"])
-        try startWorker(
-            issuer: issuer,
-            [
-                "AUTH0_CLIENT_SECRET": "", "CLIENT_ASSERTION_KEY": keys.privatePEM,
-                "PUSHED_AUTHORIZATION_REQUESTS": "required", "REQUEST_OBJECTS": signed ? "on" : "off",
-                "REQUEST_OBJECT_ALG": "RS256",
-            ])
+        let issuer = try startWithPushedRequestsByKey(["REQUEST_OBJECTS": signed ? "on" : "off"])
         let browser = TestClient()
         #expect(try browser.startLogin(stack).contains("request_uri=urn"), "the request was pushed")
         let landed = try logIn(browser, issuer: issuer)
         #expect(
             landed.status == 302 && landed.header("location") == "/",
             "\(landed.body.prefix(400)) \(stack.logForAMessage("glewlwyd").suffix(1500))")
+    }
+
+    /// Glewlwyd checks a request object's signature: one signed by a key it does not hold for the
+    /// client (`REQUEST_OBJECT_KEY`, apart from the registered client key) is refused at the push,
+    /// and the person reads that the login could not start.
+    @Test func aRequestObjectSignedByAnotherKeyIsRefused() throws {
+        let other = try PrivateKeyJWTTests.newKeyPair(stack.runDir)
+        _ = try startWithPushedRequestsByKey(["REQUEST_OBJECTS": "on", "REQUEST_OBJECT_KEY": other.privatePEM])
+        let refused = try TestClient().get(stack.baseURL + "/login")
+        #expect(refused.status == 502, "\(refused.status) \(stack.logForAMessage("glewlwyd").suffix(1500))")
+        #expect(try stack.log("worker").contains("reason=authorization_push_failed"))
+    }
+
+    /// Glewlwyd with PAR and a client registered with a new key's public half, and the worker
+    /// proving itself with that key (private_key_jwt, requests pushed, request objects RS256),
+    /// with `extra` settings: Glewlwyd's issuer.
+    private func startWithPushedRequestsByKey(_ extra: [String: String]) throws -> String {
+        let keys = try PrivateKeyJWTTests.newKeyPair(stack.runDir)
+        let publicFile = stack.runDir + "/glewlwyd-client.pem"
+        try keys.publicPEM.write(toFile: publicFile, atomically: true, encoding: .utf8)
+        let issuer = try startGlewlwyd(["--client-key", publicFile, "--par"])
+        let settings = [
+            "AUTH0_CLIENT_SECRET": "", "CLIENT_ASSERTION_KEY": keys.privatePEM,
+            "PUSHED_AUTHORIZATION_REQUESTS": "required", "REQUEST_OBJECT_ALG": "RS256",
+        ]
+        try startWorker(issuer: issuer, settings.merging(extra) { $1 })
+        return issuer
     }
 
     /// `SECURITY_PROFILE=fapi2` against Glewlwyd with PAR, DPoP, the client's key and ES256: all

@@ -2,7 +2,7 @@ import OpenSSLCrypto
 import Web
 
 /// A login's authorization request as a request object (JAR, RFC 9101): its parameters as the
-/// claims of a JWT the application signs with its key, so that none can be changed or added on
+/// claims of a JWT the application signs with its key (`REQUEST_OBJECT_KEY`, else its client key), so that none can be changed or added on
 /// the way and the provider knows whose request it is. Made as Auth0's "Authorization Code Flow
 /// with JWT-Secured Authorization Requests" describes it: `alg` RS256, RS384 or PS256, `typ`
 /// `oauth-authz-req+jwt`, `iss` and `client_id` the application, `aud` the tenant's issuer
@@ -23,7 +23,7 @@ public struct RequestObject: Sendable {
     /// Request objects of the application `settings` describes for the provider at `endpoints`;
     /// nil when its requests are not signed.
     public init?(settings: RelyingPartySettings, endpoints: TenantEndpoints, clock: Clock) {
-        guard settings.binding.requestObjects, let key = settings.client.assertionKeys.first else { return nil }
+        guard settings.binding.requestObjects, let key = settings.binding.requestObjectKeys.first else { return nil }
         self.key = key
         algorithm = settings.binding.requestObjectAlgorithm
         clientID = settings.client.id

@@ -19,6 +19,9 @@ public struct BindingSettings: Sendable {
     public let requestObjects: Bool
     /// How request objects are signed (PS256 unless told).
     public let requestObjectAlgorithm: SigningAlgorithm
+    /// The keys request objects are signed with (`REQUEST_OBJECT_KEY`, the first signs), or, when
+    /// not given, `CLIENT_ASSERTION_KEY`'s: a request object needs no `private_key_jwt`.
+    public let requestObjectKeys: [RSAPrivateKey]
 
     /// Reads the group; `client` and `idTokens` are the other groups' values (nil when they were
     /// wrong), which a security profile judges too. Nil when any of it is wrong.
@@ -35,8 +38,11 @@ public struct BindingSettings: Sendable {
         let dpop = requirement(.dpop, &reader, profile: profile == .fapi2 ? profile : nil)
         let key = RelyingPartySettings.dpopKey(reader.secret(.dpopKey, optional: true), &reader)
         let push = requirement(.pushedAuthorizationRequests, &reader, profile: profile)
+        let ownKeys = RelyingPartySettings.clientAssertionKeys(
+            reader.secret(.requestObjectKey, optional: true), setting: .requestObjectKey, &reader)
+        let requestObjectKeys = ownKeys.isEmpty ? client?.assertionKeys ?? [] : ownKeys
         let (requestObjects, requestObjectAlgorithm) = readRequestObjects(
-            &reader, profile: profile, hasKeys: client.map { !$0.assertionKeys.isEmpty })
+            &reader, profile: profile, hasKeys: client == nil ? nil : !requestObjectKeys.isEmpty)
         if let profile {
             reader.problems(
                 profile.problems(
@@ -49,7 +55,8 @@ public struct BindingSettings: Sendable {
         else { return nil }
         return BindingSettings(
             securityProfile: profile, dpop: dpop, dpopKey: key, pushedAuthorization: push,
-            requestObjects: requestObjects, requestObjectAlgorithm: requestObjectAlgorithm)
+            requestObjects: requestObjects, requestObjectAlgorithm: requestObjectAlgorithm,
+            requestObjectKeys: requestObjectKeys)
     }
 
     /// `REQUEST_OBJECTS` (`on` or `off`; on under `fapi1-advanced`) and `REQUEST_OBJECT_ALG`
@@ -64,8 +71,9 @@ public struct BindingSettings: Sendable {
         if on == true, hasKeys == false {
             reader.problem(
                 .requestObjects,
-                "on signs each login's request with CLIENT_ASSERTION_KEY's first key: give CLIENT_ASSERTION_KEY "
-                    + "(`metadata-demo new-client-key`), and register its public half for request objects too")
+                "on signs each login's request with a key: give REQUEST_OBJECT_KEY (or CLIENT_ASSERTION_KEY, "
+                    + "whose first key then signs them; `metadata-demo new-client-key`), and register its public "
+                    + "half for request objects at the provider")
         }
         let algorithm = RelyingPartySettings.rsaAlgorithm(
             .requestObjectAlg, default: .ps256, note: " (Auth0 takes RS256, RS384 and PS256)", &reader)
@@ -91,6 +99,9 @@ extension Setting {
     static let requestObjects = Setting(
         "REQUEST_OBJECTS", "on or off: each authorization request a signed request object (JAR, RFC 9101)")
     static let requestObjectAlg = Setting("REQUEST_OBJECT_ALG", "how request objects are signed (PS256 unless told)")
+    static let requestObjectKey = Setting(
+        "REQUEST_OBJECT_KEY", "RSA private keys request objects are signed with (else CLIENT_ASSERTION_KEY's)",
+        secret: true, credential: "request-object-key")
     static let dpop = Setting("DPOP", "auto, required or off: tokens bound to DPOP_KEY (RFC 9449)")
     static let dpopKey = Setting(
         "DPOP_KEY", "the EC P-256 key tokens are bound to, the same on every worker", secret: true,

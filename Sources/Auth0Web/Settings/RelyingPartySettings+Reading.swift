@@ -43,9 +43,11 @@ extension RelyingPartySettings {
 
     /// `CLIENT_ASSERTION_KEY`'s RSA keys of 2048 bits or more (a shorter one has no public key
     /// the product would accept either).
-    static func clientAssertionKeys(_ text: String?, _ reader: inout SettingsReader) -> [RSAPrivateKey] {
+    static func clientAssertionKeys(
+        _ text: String?, setting: Setting = .clientAssertionKey, _ reader: inout SettingsReader
+    ) -> [RSAPrivateKey] {
         privateKeys(
-            text, setting: .clientAssertionKey, kind: "an RSA private key of 2048 bits or more",
+            text, setting: setting, kind: "an RSA private key of 2048 bits or more",
             command: "metadata-demo new-client-key", &reader
         ) { block in
             (try? RSAPrivateKey(pem: block)).flatMap { (try? $0.publicKey()) != nil ? $0 : nil }

@@ -69,7 +69,7 @@ public struct Auth0Mechanisms: Sendable {
             issuer: endpoints.issuer,
             issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger,
             stateHash: (
-                settings.provider.idTokenSigningAlgorithm, settings.binding.securityProfile == .fapi1Advanced
+                settings.provider.idTokenSigningAlgorithm, settings.binding.securityProfile?.requiresStateHash == true
             ))
     }
 }

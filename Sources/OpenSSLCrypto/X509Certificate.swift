@@ -8,6 +8,10 @@ public final class X509Certificate: @unchecked Sendable {
     private let certificate: OpaquePointer
     /// The certificate's DER encoding, what its thumbprints are taken of.
     public let der: [UInt8]
+    /// `x5t#S256`: its SHA-256 thumbprint (the bytes base64url encodes), taken once.
+    public let sha256Thumbprint: [UInt8]
+    /// `x5t`: its SHA-1 thumbprint (SHA-1 names the certificate here, it secures nothing).
+    public let sha1Thumbprint: [UInt8]
 
     private init(_ certificate: OpaquePointer) throws {
         self.certificate = certificate
@@ -26,6 +30,8 @@ public final class X509Certificate: @unchecked Sendable {
             throw CryptoError("i2d_X509")
         }
         der = bytes
+        sha256Thumbprint = SHA256.hash(bytes)
+        sha1Thumbprint = MessageDigest.of(bytes, EVP_sha1(), size: 20, name: "SHA-1")
     }
 
     deinit { X509_free(certificate) }
@@ -78,10 +84,4 @@ public final class X509Certificate: @unchecked Sendable {
     public func pem() throws -> String {
         try PrivateKeyPEM.text("PEM_write_bio_X509") { PEM_write_bio_X509($0, certificate) }
     }
-
-    /// `x5t#S256`: the base64url SHA-256 thumbprint, as bytes to be encoded.
-    public var sha256Thumbprint: [UInt8] { SHA256.hash(der) }
-
-    /// `x5t`: the SHA-1 thumbprint (SHA-1 names the certificate here, it secures nothing).
-    public var sha1Thumbprint: [UInt8] { MessageDigest.of(der, EVP_sha1(), size: 20, name: "SHA-1") }
 }

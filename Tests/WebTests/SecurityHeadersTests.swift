@@ -32,4 +32,15 @@ import Web
         #expect(framed.allHeaders.filter { $0.name == "Cache-Control" }.map(\.value) == ["public, max-age=60"])
         #expect(framed.header("Referrer-Policy") == "same-origin")
     }
+
+    /// A response with a policy of its own names who may frame it there (`frame-ancestors`):
+    /// no `X-Frame-Options: DENY` is added to contradict it; every other field still is.
+    @Test func aPolicyOfItsOwnSaysWhoMayFrameIt() {
+        var response = Response.text("")
+        response.add("Content-Security-Policy", "default-src 'none'; frame-ancestors https://sso.example.com")
+        SecurityHeaders().apply(to: &response)
+        #expect(response.header("X-Frame-Options") == nil)
+        #expect(response.allHeaders.filter { $0.name == "Content-Security-Policy" }.count == 1)
+        #expect(response.header("Referrer-Policy") == "same-origin" && response.header("Cache-Control") == "no-store")
+    }
 }

@@ -2,41 +2,38 @@ import OpenSSLCrypto
 import Web
 
 /// A login's authorization request as a request object (JAR, RFC 9101): its parameters as the
-/// claims of a JWT the application signs with its key (`REQUEST_OBJECT_KEY`, else its client key), so that none can be changed or added on
-/// the way and the provider knows whose request it is. Made as Auth0's "Authorization Code Flow
-/// with JWT-Secured Authorization Requests" describes it: `alg` RS256, RS384 or PS256, `typ`
-/// `oauth-authz-req+jwt`, `iss` and `client_id` the application, `aud` the tenant's issuer
-/// (`https://TENANT/`, with its slash), and `nbf`, `exp` (five minutes on: within the 60 that its
-/// FAPI compliance level allows) and `jti`; any other provider's `aud` is its issuer, exactly.
+/// claims of a JWT the application signs with its key (`REQUEST_OBJECT_KEY`, else its client
+/// key), so that none can be changed or added on the way and the provider knows whose it is.
+/// Made as Auth0's "Authorization Code Flow with JWT-Secured Authorization Requests" describes it:
+/// `alg` RS256, RS384 or PS256, `typ` `oauth-authz-req+jwt`, `iss` and `client_id` the
+/// application, `aud` the tenant's issuer (`https://TENANT/`, with its slash), and `nbf`, `exp`
+/// (five minutes on: within the 60 that its FAPI compliance level allows) and `jti`; any other
+/// provider's `aud` is its issuer, exactly.
 public struct RequestObject: Sendable {
     /// How long a request object stands: Auth0's FAPI levels take at most 60 minutes from `nbf`.
     public static let lifetimeSeconds: Int64 = 300
 
-    private let key: RSAPrivateKey
-    private let algorithm: SigningAlgorithm
+    private let signer: ClientSigner
     private let clientID: String
     private let audience: String
     private let clock: Clock
-    /// The `kid` the header names, or nil (Auth0 matches a `kid` against the ids it gave).
-    private let keyID: String?
 
     /// Request objects of the application `settings` describes for the provider at `endpoints`;
-    /// nil when its requests are not signed.
+    /// nil when its requests are not signed. A `kid` (the key's thumbprint) names the key for any
+    /// provider but Auth0, which matches one against the ids it gave.
     public init?(settings: RelyingPartySettings, endpoints: TenantEndpoints, clock: Clock) {
         guard settings.binding.requestObjects, let key = settings.binding.requestObjectKeys.first else { return nil }
-        self.key = key
-        algorithm = settings.binding.requestObjectAlgorithm
+        signer = ClientSigner(
+            key: key, algorithm: settings.binding.requestObjectAlgorithm, type: "oauth-authz-req+jwt",
+            namesKey: settings.provider.dialect.namesTheAssertionsKey)
         clientID = settings.client.id
         audience = endpoints.issuer
         self.clock = clock
-        keyID = settings.provider.dialect.namesTheAssertionsKey ? ClientKeySet.keyID(of: key) : nil
     }
 
     /// The request object carrying `parameters`; throws `AuthError` when it cannot be signed.
     public func sign(_ parameters: [(String, String)]) throws(AuthError) -> String {
         let now = Int64(clock.now())
-        var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": "oauth-authz-req+jwt"]
-        if let keyID { header["kid"] = .string(keyID) }
         var claims: [String: JSONValue] = [:]
         for (name, value) in parameters {
             // OpenID Connect Core §6.1: max_age is a number in a request object.
@@ -50,9 +47,7 @@ public struct RequestObject: Sendable {
         claims["exp"] = .number(Double(now + Self.lifetimeSeconds))
         claims["jti"] = .string(Base64URL.encode(SecureRandom.bytes(16)))
         do {
-            return try JWT.signed(header: .object(header), claims: .object(claims)) {
-                try key.sign($0, digest: algorithm.digest, pss: algorithm.isPSS)
-            }
+            return try signer.sign(.object(claims))
         } catch {
             throw AuthError(.requestObjectFailed, "\(error)")
         }

@@ -34,8 +34,7 @@ public struct BindingSettings: Sendable {
         if profileText != nil, profile == nil {
             reader.problem(.securityProfile, "must be fapi2 or fapi1-advanced, or left out")
         }
-        // FAPI 1.0 Advanced binds no token (its sender-constraining is Auth0's mTLS level's, not this one's).
-        let dpop = requirement(.dpop, &reader, profile: profile == .fapi2 ? profile : nil)
+        let dpop = requirement(.dpop, &reader, profile: profile?.bindsTokens == true ? profile : nil)
         let key = RelyingPartySettings.dpopKey(reader.secret(.dpopKey, optional: true), &reader)
         let push = requirement(.pushedAuthorizationRequests, &reader, profile: profile)
         let ownKeys = RelyingPartySettings.clientAssertionKeys(
@@ -64,7 +63,7 @@ public struct BindingSettings: Sendable {
     private static func readRequestObjects(_ reader: inout SettingsReader, profile: SecurityProfile?, hasKeys: Bool?)
         -> (Bool?, SigningAlgorithm?)
     {
-        let fallback = profile == .fapi1Advanced ? "on" : "off"
+        let fallback = profile?.signsRequests == true ? "on" : "off"
         let text = reader.text(.requestObjects, defaultShown: fallback) ?? fallback
         let on: Bool? = text == "on" ? true : text == "off" ? false : nil
         if on == nil { reader.problem(.requestObjects, "must be on or off") }

@@ -14,6 +14,14 @@ public enum SecurityProfile: String, Sendable {
     case fapi2
     case fapi1Advanced = "fapi1-advanced"
 
+    /// The profile binds tokens with DPoP (FAPI 2.0). FAPI 1.0 Advanced's sender-constraining is
+    /// Auth0's mTLS level's, not the Private Key JWT one this profile is.
+    var bindsTokens: Bool { self == .fapi2 }
+    /// The profile signs every authorization request into a request object (FAPI 1.0 Advanced).
+    var signsRequests: Bool { self == .fapi1Advanced }
+    /// Every ID token must carry `s_hash`, the response's `state` signed (FAPI 1.0 Advanced).
+    public var requiresStateHash: Bool { self == .fapi1Advanced }
+
     /// The ID token algorithms FAPI 2.0 allows (§5.4.1).
     static let fapi2Algorithms: [SigningAlgorithm] = [.ps256, .es256, .edDSA]
     /// The ID token algorithms FAPI 1.0 Advanced allows (§8.6).
@@ -47,7 +55,7 @@ public enum SecurityProfile: String, Sendable {
                 "\(name) takes ID tokens signed \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), not "
                     + "\(idTokens.rawValue) (ID_TOKEN_SIGNING_ALG, as the application is registered)")
         }
-        if self == .fapi2 {
+        if bindsTokens {
             if chosen.dpopMode == .off { problems.append("\(name) binds tokens: DPOP cannot be off") }
             if !chosen.hasDPoPKey {
                 problems.append("\(name) binds tokens: give DPOP_KEY (`metadata-demo new-dpop-key`)")
@@ -56,7 +64,7 @@ public enum SecurityProfile: String, Sendable {
         if chosen.push == .off {
             problems.append("\(name) pushes authorization requests: PUSHED_AUTHORIZATION_REQUESTS cannot be off")
         }
-        if self == .fapi1Advanced {
+        if signsRequests {
             if chosen.requestObjects == false {
                 problems.append("\(name) signs every authorization request: REQUEST_OBJECTS cannot be off")
             }

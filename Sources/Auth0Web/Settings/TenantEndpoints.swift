@@ -41,9 +41,9 @@ public struct TenantEndpoints: Sendable, Equatable {
     public let requiresPushedAuthorization: Bool
     /// `request_parameter_supported` (OpenID Connect Discovery), when published: whether the
     /// provider takes a request object (RFC 9101) in `request`.
-    public var takesRequestObjects: Bool? = nil
+    public private(set) var takesRequestObjects: Bool? = nil
     /// `request_object_signing_alg_values_supported`, when published.
-    public var requestObjectAlgorithms: [String]? = nil
+    public private(set) var requestObjectAlgorithms: [String]? = nil
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { RelyingPartySettings.withSlash(issuer) + "v2/logout" }

@@ -12,47 +12,27 @@ public struct ClientAssertion: Sendable {
     /// How long each assertion is valid: Auth0 takes at most five minutes and advises one.
     public static let lifetimeSeconds: Int64 = 60
 
-    private let key: RSAPrivateKey
-    private let algorithm: SigningAlgorithm
+    private let signer: ClientSigner
     private let clientID: String
     private let clock: Clock
-    /// The `kid` the header names, or nil (Auth0 takes only the id it gave the credential).
-    private let keyID: String?
-    /// The key's certificate, which the header names by its thumbprints, or nil.
-    private let certificate: X509Certificate?
 
-    /// Assertions of `clientID`, signed with `key` (the first of the configured ones: the others
-    /// are registered at the provider for rotation) by `algorithm`, an RSA one, naming `keyID`
-    /// and `certificate` (by its SHA-256 and SHA-1 thumbprints, RFC 7515 §4.1.8 and §4.1.7).
-    public init(
-        key: RSAPrivateKey, algorithm: SigningAlgorithm, clientID: String, clock: Clock, keyID: String? = nil,
-        certificate: X509Certificate? = nil
-    ) {
-        self.key = key
-        self.algorithm = algorithm
+    /// Assertions of `clientID`, made by `signer` (the first of the configured keys: the others
+    /// are registered at the provider for rotation).
+    init(signer: ClientSigner, clientID: String, clock: Clock) {
+        self.signer = signer
         self.clientID = clientID
         self.clock = clock
-        self.keyID = keyID
-        self.certificate = certificate
     }
 
     /// A new assertion for one request to `audience`.
     public func make(audience: String) throws -> String {
         let now = Int64(clock.now())
-        var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": "JWT"]
-        if let keyID { header["kid"] = .string(keyID) }
-        if let certificate {
-            header["x5t#S256"] = .string(Base64URL.encode(certificate.sha256Thumbprint))
-            header["x5t"] = .string(Base64URL.encode(certificate.sha1Thumbprint))
-        }
-        let claims: JSONValue = .object([
-            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
-            "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
-            "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
-        ])
-        return try JWT.signed(header: .object(header), claims: claims) {
-            try key.sign($0, digest: algorithm.digest, pss: algorithm.isPSS)
-        }
+        return try signer.sign(
+            .object([
+                "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
+                "iat": .number(Double(now)), "exp": .number(Double(now + Self.lifetimeSeconds)),
+                "jti": .string(Base64URL.encode(SecureRandom.bytes(16))),
+            ]))
     }
 
     /// The RSA algorithms an assertion may be signed with (`CLIENT_ASSERTION_ALG`); Auth0's

@@ -23,9 +23,11 @@ public enum ClientCredentials: Sendable {
                 clientID: client.id,
                 assertion: client.assertionKeys.first.map {
                     ClientAssertion(
-                        key: $0, algorithm: client.assertionAlgorithm, clientID: client.id, clock: clock,
-                        keyID: settings.provider.dialect.namesTheAssertionsKey ? ClientKeySet.keyID(of: $0) : nil,
-                        certificate: client.assertionCertificates.first ?? nil)
+                        signer: ClientSigner(
+                            key: $0, algorithm: client.assertionAlgorithm, type: "JWT",
+                            namesKey: settings.provider.dialect.namesTheAssertionsKey,
+                            certificate: client.assertionCertificates.first ?? nil),
+                        clientID: client.id, clock: clock)
                 })
         }
     }

@@ -19,21 +19,12 @@ extension DevTenant {
             let token = params["client_assertion"], params["client_secret"] == nil
         else { return refuse("client_assertion_type") }
         guard let jws = CompactJWS(token) else { return refuse("malformed") }
-        let (header, claims) = (jws.header, jws.claims)
+        let claims = jws.claims
         guard let id = claims["iss"]?.string, claims["sub"]?.string == id, params["client_id"] ?? id == id,
             let client = config.client(id), !client.credentials.isEmpty
         else { return refuse("iss") }
-        let algorithm = header["alg"]?.string ?? ""
-        let kid = header["kid"]?.string
-        let verified = client.credentials.contains { credential in
-            guard credential.algorithm == algorithm, kid == nil || kid == credential.kid else { return false }
-            let digest: Digest = algorithm == "RS384" ? .sha384 : .sha256
-            return credential.publicKey.verify(
-                signature: jws.signature, message: jws.signedPart, digest: digest, pss: algorithm == "PS256")
-        }
-        guard verified else { return refuse("signature") }
-        let audiences = claims["aud"]?.string.map { [$0] } ?? claims["aud"]?.array?.compactMap(\.string) ?? []
-        guard audiences.contains(config.issuer) else { return refuse("aud") }
+        guard ClientCredential.signed(jws, byOneOf: client.credentials) else { return refuse("signature") }
+        guard TenantSigner.audiences(claims).contains(config.issuer) else { return refuse("aud") }
         let now = now()
         guard let exp = claims["exp"]?.number, exp > now,
             exp - (claims["iat"]?.number ?? now) <= Self.assertionLifetimeLimit

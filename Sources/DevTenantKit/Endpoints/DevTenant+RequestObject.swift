@@ -39,19 +39,15 @@ extension DevTenant {
         guard let type = header["typ"]?.string, ["jwt", "oauth-authz-req+jwt"].contains(type.lowercased()) else {
             return refuse("typ must be jwt or oauth-authz-req+jwt")
         }
-        let kid = header["kid"]?.string
-        let verified = client.requestObjectKeys.contains { credential in
-            guard credential.algorithm == algorithm, kid == nil || kid == credential.kid else { return false }
-            return credential.publicKey.verify(
-                signature: jws.signature, message: jws.signedPart, digest: algorithm == "RS384" ? .sha384 : .sha256,
-                pss: algorithm == "PS256")
+        guard ClientCredential.signed(jws, byOneOf: client.requestObjectKeys) else {
+            return refuse("its signature is not by a registered key")
         }
-        guard verified else { return refuse("its signature is not by a registered key") }
         guard claims["iss"]?.string == client.clientID, claims["client_id"]?.string == client.clientID,
             params["client_id"] ?? client.clientID == client.clientID
         else { return refuse("iss and client_id must be the application's client_id") }
-        let audiences = claims["aud"]?.string.map { [$0] } ?? claims["aud"]?.array?.compactMap(\.string) ?? []
-        guard audiences.contains(config.issuer) else { return refuse("aud must be \(config.issuer)") }
+        guard TenantSigner.audiences(claims).contains(config.issuer) else {
+            return refuse("aud must be \(config.issuer)")
+        }
         if let why = requestObjectTimeProblem(claims, fapi: client.isFAPI) { return refuse(why) }
         if let jti = claims["jti"]?.string, jti.utf8.count > 64 { return refuse("jti is longer than 64 bytes") }
         var inside: [String: String] = [:]

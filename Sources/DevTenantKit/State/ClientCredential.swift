@@ -13,6 +13,19 @@ public struct ClientCredential: Sendable {
     let algorithm: String
     let kid: String?
 
+    /// True when one of `credentials` signed `jws`: its `alg` the credential's, its `kid` (when
+    /// sent) the credential's, the signature good (RS256, RS384 or PS256, as Auth0 takes them).
+    static func signed(_ jws: CompactJWS, byOneOf credentials: [ClientCredential]) -> Bool {
+        let algorithm = jws.header["alg"]?.string ?? ""
+        let kid = jws.header["kid"]?.string
+        return credentials.contains { credential in
+            guard credential.algorithm == algorithm, kid == nil || kid == credential.kid else { return false }
+            return credential.publicKey.verify(
+                signature: jws.signature, message: jws.signedPart, digest: algorithm == "RS384" ? .sha384 : .sha256,
+                pss: algorithm == "PS256")
+        }
+    }
+
     /// The Private Key JWT credentials of an application's entry; each problem one line naming the application.
     static func all(in client: JSONValue, id: String, problems: inout [String]) -> [ClientCredential] {
         all(

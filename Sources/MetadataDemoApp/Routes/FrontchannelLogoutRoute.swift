@@ -35,7 +35,8 @@ extension Routes {
 
     /// The iframe's answer: nothing to show, framed by the provider's origin alone, never kept
     /// (the specification's `Cache-Control: no-cache, no-store`). Its policy's `frame-ancestors`
-    /// takes the place of `X-Frame-Options`, which cannot name an origin.
+    /// names the provider; with a policy of its own, the answer gets no `X-Frame-Options`
+    /// (`SecurityHeaders`), which cannot name an origin.
     private func frontchannelAnswer() -> Response {
         let origin = services.settings.tenantOrigin
         return Response(
@@ -43,7 +44,7 @@ extension Routes {
             headers: [
                 ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache, no-store"),
                 ("Content-Security-Policy", "default-src 'none'; frame-ancestors \(origin); base-uri 'none'"),
-                ("X-Frame-Options", "ALLOW-FROM \(origin)"), ("Cross-Origin-Resource-Policy", "cross-origin"),
+                ("Cross-Origin-Resource-Policy", "cross-origin"),
             ],
             body: Array("<!doctype html><title>Logged out</title>\n".utf8))
     }

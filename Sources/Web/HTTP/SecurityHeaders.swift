@@ -14,6 +14,11 @@ public struct SecurityHeaders: Sendable {
     private static let cacheControl = "Cache-Control"
     /// `Cache-Control`'s bit among the fixed fields.
     private let cacheControlBit: UInt32
+    /// The policy's and `X-Frame-Options`' bits: a response with a policy of its own says who may
+    /// frame it there (`frame-ancestors`, which CSP Level 2 has browsers obey over
+    /// `X-Frame-Options`), so `DENY` is not added beside it.
+    private let policyBit: UInt32
+    private let frameOptionsBit: UInt32
 
     /// - Parameters:
     ///   - formTargets: origins besides `'self'` that forms may lead to (the tenant).
@@ -39,6 +44,8 @@ public struct SecurityHeaders: Sendable {
         ]
         fixedNames = fixed.map(\.name)
         cacheControlBit = 1 << fixed.firstIndex { $0.name == SecurityHeaders.cacheControl }!
+        policyBit = 1 << fixed.firstIndex { $0.name == "Content-Security-Policy" }!
+        frameOptionsBit = 1 << fixed.firstIndex { $0.name == "X-Frame-Options" }!
         every = PreparedHeaders(fixed)
         everyButCacheControl = PreparedHeaders(fixed.filter { $0.name != SecurityHeaders.cacheControl })
     }
@@ -48,8 +55,8 @@ public struct SecurityHeaders: Sendable {
         "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), "
         + "microphone=(), payment=(), usb=()"
 
-    /// Adds the headers that the response does not set itself: one look at the few it has (this
-    /// runs on every request).
+    /// Adds the headers that the response does not set itself (and no `X-Frame-Options` beside a
+    /// policy of its own): one look at the few it has (this runs on every request).
     public func apply(to response: inout Response) {
         var present: UInt32 = 0
         for header in response.headers {
@@ -57,6 +64,7 @@ public struct SecurityHeaders: Sendable {
                 present |= 1 << index
             }
         }
+        if present & policyBit != 0 { present |= frameOptionsBit }
         if present == 0 {
             response.preparedHeaders = every
         } else if present == cacheControlBit {

@@ -158,6 +158,11 @@ import Web
         let started = try ledger(store)
         started.startFollowing()
         #expect(started.rememberedEntries == 4)
+        // The bytes gauge follows what the entries hold: a long sid costs its length.
+        let bytes = started.rememberedBytes
+        #expect(bytes > 4 * 20 && bytes < 4 * 200, "\(bytes) bytes")
+        worker.endTenantSession(String(repeating: "s", count: 10_000))
+        #expect(eventually { started.rememberedBytes > bytes + 10_000 }, "the gauge reads \(started.rememberedBytes)")
     }
 
     /// An end of a person's sessions reaches those begun "at or before" its second: a login that

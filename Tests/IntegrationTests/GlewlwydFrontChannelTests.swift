@@ -10,10 +10,12 @@ import Web
 /// logout here: whatever ends a login is the front channel.
 extension GlewlwydTests {
     /// Two workers on Glewlwyd, sharing the session ledger (nginx reaches the first; the tests
-    /// ask each on its own socket).
+    /// ask each on its own socket), with front-channel logout on: Glewlwyd 2.7 calls it without
+    /// saying `frontchannel_logout_supported` in its discovery document, so it is set, as README says.
     private func startWorkers(issuer: String) throws {
-        try startWorker(issuer: issuer)
-        try stack.startWorker(2, issuer: issuer, clientID: Self.clientID, secret: Self.secret)
+        let on = ["FRONTCHANNEL_LOGOUT": "on"]
+        try startWorker(issuer: issuer, on)
+        try stack.startWorker(2, issuer: issuer, clientID: Self.clientID, secret: Self.secret, on)
     }
 
     /// The address Glewlwyd's page loads, as it writes it: `iss` and `sid` appended unencoded.
@@ -45,11 +47,16 @@ extension GlewlwydTests {
         let log = try stack.log("worker") + stack.log("worker-2")
         #expect(log.contains("front-channel logout refused") && log.contains("scope=session"))
 
-        // A provider on the product's own site sends the cookie instead.
+        // A provider on the product's own site sends the cookie instead, from its iframe alone:
+        // a top-level navigation from another site (a link) carries the cookie too, and ends nothing.
         let other = TestClient()
         #expect(try logIn(other, issuer: issuer).header("location") == "/")
         let copy = other.copy()
-        #expect(try other.get(stack.baseURL + "/frontchannel-logout").status == 200)
+        let link: [(name: String, value: String)] = [("Sec-Fetch-Dest", "document"), ("Sec-Fetch-Site", "cross-site")]
+        #expect(try other.get(stack.baseURL + "/frontchannel-logout", headers: link).status == 200)
+        #expect(try copy.copy().get(stack.baseURL + "/me").status == 200, "a link from another site logged out")
+        let framed: [(name: String, value: String)] = [("Sec-Fetch-Dest", "iframe"), ("Sec-Fetch-Site", "same-site")]
+        #expect(try other.get(stack.baseURL + "/frontchannel-logout", headers: framed).status == 200)
         try expectEachWorkerRefuses(copy, stack, workers: [1, 2], within: 5)
         #expect(try stack.metric("metadata_demo_frontchannel_logouts_total") >= 2)
     }

@@ -9,10 +9,10 @@ import Web
 enum TestServices {
     static func make(
         http: any HTTPClient = ScriptedHTTPClient(), clock: Clock = .system, extra: [String: String?] = [:],
-        miniApps: MiniApps = MiniApps()
+        miniApps: MiniApps = MiniApps(), store: MemorySharedStore? = nil
     ) throws -> AppServices {
         // In memory: the contract suite holds it to SQLite's and Redis's promises.
-        let store = MemorySharedStore(clock: clock)
+        let store = store ?? MemorySharedStore(clock: clock)
         let settings =
             extra.isEmpty ? TestSettings.auth0 : try RelyingPartySettings(environment: TestSettings.environment(extra))
         return try AppServices(

@@ -83,6 +83,13 @@ public final class MemorySharedStore: SharedStore, @unchecked Sendable {
         return held.value
     }
 
+    /// How many keys and map fields hold a value now (what a test counts to see nothing was written).
+    public var keyCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return keys.count + maps.values.reduce(0) { $0 + $1.count }
+    }
+
     /// Forgets everything, as a Redis restarted without persistence does (event numbers go on,
     /// as a restarted Redis's time-based stream ids do).
     public func wipe() {

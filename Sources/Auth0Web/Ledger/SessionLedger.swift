@@ -22,6 +22,8 @@ public final class SessionLedger: Sendable {
     public let logoutTokens: LogoutTokenReplay
     /// One revalidation per session per interval across every worker.
     public let revalidations: RevalidationClaims
+    /// The provider sessions logins were made in, which a front-channel logout may end.
+    public let providerSessions: ProviderSessions
     /// The mark that says whether the store lost its log.
     let generation: StoreGeneration
     let clock: Clock
@@ -32,10 +34,10 @@ public final class SessionLedger: Sendable {
     private let pending = Lock<[EndedSessions.Entry]>([])
     /// What `ended` holds, as written to the store, for writing again to a store that lost it.
     let remembered = Lock(RememberedEntries())
-    /// How many entries of the store's log this worker has read that are still in force, by the
-    /// minute they expire (pruning drops whole minutes): the size of the log a worker reads at
-    /// start, which the entries gauge reports.
-    let logEntriesByExpiry = Lock<[Int64: Int]>([:])
+    /// How many entries of the store's log this worker has read that are still in force, and
+    /// their bytes, by the minute they expire (pruning drops whole minutes): the size of the log a
+    /// worker reads at start, which the entries and bytes gauges report.
+    let logEntriesByExpiry = Lock<[Int64: (entries: Int, bytes: Int)]>([:])
     /// Whether the store answered last time, and the outage report when it does not.
     private let health: StoreHealth
     let cursor = Lock<String?>(nil)
@@ -65,6 +67,7 @@ public final class SessionLedger: Sendable {
             health.failed($0, $1)
         }
         revalidations = RevalidationClaims(store: store, clock: clock) { health.failed($0, $1) }
+        providerSessions = ProviderSessions(store: store, retentionSeconds: retentionSeconds) { health.failed($0, $1) }
         generation = StoreGeneration(store: store)
     }
 
@@ -220,7 +223,11 @@ public final class SessionLedger: Sendable {
     /// gauge: each logout, back-channel logout and end from "Your sessions" adds one, kept for
     /// the sessions' absolute lifetime): what a worker reads at start. Its memory holds fewer,
     /// one per thing ended (`EndedSessions.count`).
-    public var rememberedEntries: Int { logEntriesByExpiry.withLock { $0.values.reduce(0, +) } }
+    public var rememberedEntries: Int { logEntriesByExpiry.withLock { $0.values.reduce(0) { $0 + $1.entries } } }
+
+    /// The bytes of those entries as the store keeps them (a gauge: a long `sid` or `sub` makes
+    /// an entry larger, and memory follows bytes, not entries).
+    public var rememberedBytes: Int { logEntriesByExpiry.withLock { $0.values.reduce(0) { $0 + $1.bytes } } }
 
     /// How many ended sessions this worker could not write to the store yet (a gauge: above 0
     /// only while the store is unreachable; other workers do not know of these until it returns).
@@ -249,7 +256,13 @@ public final class SessionLedger: Sendable {
         let now = now()
         let live = entries.filter { $0.until > now }
         if fromLog {
-            logEntriesByExpiry.withLock { counts in for entry in live { counts[entry.until / 60, default: 0] += 1 } }
+            let sizes = live.map { ($0.until / 60, $0.encoded.count) }
+            logEntriesByExpiry.withLock { counts in
+                for (minute, bytes) in sizes {
+                    counts[minute, default: (0, 0)].entries += 1
+                    counts[minute, default: (0, 0)].bytes += bytes
+                }
+            }
         }
         ended.withLock { copy in
             for entry in live { copy.apply(entry) }

@@ -63,10 +63,7 @@ public struct BindingSettings: Sendable {
     private static func readRequestObjects(_ reader: inout SettingsReader, profile: SecurityProfile?, hasKeys: Bool?)
         -> (Bool?, SigningAlgorithm?)
     {
-        let fallback = profile?.signsRequests == true ? "on" : "off"
-        let text = reader.text(.requestObjects, defaultShown: fallback) ?? fallback
-        let on: Bool? = text == "on" ? true : text == "off" ? false : nil
-        if on == nil { reader.problem(.requestObjects, "must be on or off") }
+        let on = reader.onOff(.requestObjects, default: profile?.signsRequests == true) ?? nil
         if on == true, hasKeys == false {
             reader.problem(
                 .requestObjects,

@@ -31,6 +31,15 @@ public struct ProviderSettings: Sendable {
     public let timeoutSeconds: Double
     /// How the provider signs this application's ID tokens; a token signed otherwise is refused.
     public let idTokenSigningAlgorithm: SigningAlgorithm
+    /// `FRONTCHANNEL_LOGOUT`: whether `/frontchannel-logout` answers; nil (not set): where the
+    /// provider's discovery document says `frontchannel_logout_supported` (never Auth0's, which
+    /// sends none), see `frontchannelLogout(on:)`.
+    public let frontchannelLogoutSetting: Bool?
+
+    /// Whether front-channel logout is on with the provider at `endpoints`.
+    public func frontchannelLogout(on endpoints: TenantEndpoints) -> Bool {
+        frontchannelLogoutSetting ?? endpoints.frontchannelLogoutSupported
+    }
 
     /// The provider's name on the pages a person reads: Auth0, or the issuer's host.
     public var name: String {
@@ -73,14 +82,18 @@ public struct ProviderSettings: Sendable {
         let scopeText = reader.text(.auth0Scope)
         let scope = scopeText ?? dialect.defaultScope
         reader.shows(.auth0Scope, scope)
-        guard reader.problems.count == start, let issuer, let baseURL, let algorithm, let logout, let timeout else {
+        let frontchannel = reader.onOff(
+            .frontchannelLogout, default: nil, defaultShown: "as the provider's discovery document says")
+        guard reader.problems.count == start, let issuer, let baseURL, let algorithm, let logout, let timeout,
+            let frontchannel
+        else {
             return nil
         }
         return ProviderSettings(
             issuer: issuer, issuerSetting: issuerURL == nil ? Setting.auth0Domain.name : Setting.issuerBaseURL.name,
             dialect: dialect, baseURL: baseURL, audience: audience, scope: scope, scopeIsDefault: scopeText == nil,
             logoutMode: logout, logoutModeIsDefault: logoutText == nil, timeoutSeconds: timeout,
-            idTokenSigningAlgorithm: algorithm)
+            idTokenSigningAlgorithm: algorithm, frontchannelLogoutSetting: frontchannel)
     }
 
     /// `OIDC_PROVIDER`, or Auth0 for `AUTH0_DOMAIN` and issuers on Auth0's domain.
@@ -115,6 +128,9 @@ extension Setting {
     static let auth0Domain = Setting(
         "AUTH0_DOMAIN", "the Auth0 tenant's host (https), or an http:// URL on loopback; or set ISSUER_BASE_URL",
         shippedExample: "your-tenant.us.auth0.com", guideStep: configure)
+    static let frontchannelLogout = Setting(
+        "FRONTCHANNEL_LOGOUT",
+        "on: /frontchannel-logout ends logins a provider's logout page names; off: 404 (unset: as discovery says)")
     static let issuerBaseURL = Setting(
         "ISSUER_BASE_URL", "instead of AUTH0_DOMAIN: another provider's issuer URL exactly as it publishes it",
         guideStep: configure)

@@ -44,6 +44,9 @@ public struct TenantEndpoints: Sendable, Equatable {
     public private(set) var takesRequestObjects: Bool? = nil
     /// `request_object_signing_alg_values_supported`, when published.
     public private(set) var requestObjectAlgorithms: [String]? = nil
+    /// `frontchannel_logout_supported` (OpenID Connect Front-Channel Logout 1.0): the provider's
+    /// logout page loads the relying parties' front-channel logout URIs (Auth0 publishes none).
+    public private(set) var frontchannelLogoutSupported = false
 
     /// Auth0's own logout, `/v2/logout`: not an OpenID endpoint, so discovery never names it.
     public var auth0Logout: String { RelyingPartySettings.withSlash(issuer) + "v2/logout" }
@@ -131,6 +134,7 @@ public struct TenantEndpoints: Sendable, Equatable {
         )
         takesRequestObjects = document["request_parameter_supported"]?.bool
         requestObjectAlgorithms = document["request_object_signing_alg_values_supported"]?.array?.compactMap(\.string)
+        frontchannelLogoutSupported = document["frontchannel_logout_supported"]?.bool == true
     }
 
     /// Fetches and reads the discovery document of `issuer`, within `timeoutSeconds`; a problem

@@ -70,6 +70,9 @@ extension Routes {
             context.startSession(login.session)
             services.registry.loggedIn(
                 login.session, device: DeviceName(userAgent: context.request.header("user-agent")))
+            if services.frontchannelLogout, let sid = login.session.tenantSessionID {
+                services.ledger.providerSessions.began(sid)  // what a front-channel logout may end
+            }
             context.log(.info, "login", ["user": login.session.profile.sub])
             services.metrics.login()
             response = .redirect(to: login.returnTo)

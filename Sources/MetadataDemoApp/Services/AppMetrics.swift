@@ -15,6 +15,7 @@ public final class AppMetrics: Sendable {
     private let jwksFetches: Gauge
     private let ledgerAvailable: Gauge
     private let ledgerEntries: Gauge
+    private let ledgerBytes: Gauge
     private let ledgerPending: Gauge
     private let ledgerFailovers: Gauge
     private let ledgerResets: Counter
@@ -75,6 +76,10 @@ public final class AppMetrics: Sendable {
                 help:
                     "Ended sessions, tenant sessions and people this worker remembers (each kept for the sessions' absolute lifetime)"
             ))
+        ledgerBytes = registry.makeGauge(
+            descriptor: Self.name(
+                "session_ledger", unit: "bytes",
+                help: "The bytes of those entries as the store keeps them: what a worker reads at start"))
         ledgerPending = registry.makeGauge(
             descriptor: Self.name(
                 "session_ledger_pending_entries",
@@ -169,6 +174,7 @@ public final class AppMetrics: Sendable {
     func render(jwksFetches count: Int, ledger: SessionLedger) -> [UInt8] {
         jwksFetches.set(Int64(count))
         ledgerEntries.set(Int64(ledger.rememberedEntries))
+        ledgerBytes.set(Int64(ledger.rememberedBytes))
         ledgerPending.set(Int64(ledger.pendingEntries))
         ledgerFailovers.set(Int64(ledger.storeFailovers))
         checkAnswerLargest.set(Int64(largestCheckAnswer.load(ordering: .relaxed)))

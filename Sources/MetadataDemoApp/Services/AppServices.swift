@@ -41,6 +41,9 @@ public struct AppServices: Sendable {
     public let miniApps: MiniApps
     /// The person's access tokens for mini apps' APIs.
     public let apiTokens: APITokens
+    /// Whether `/frontchannel-logout` answers (`FRONTCHANNEL_LOGOUT`, else the provider's
+    /// discovery document): logins then record their provider session for it to match.
+    public let frontchannelLogout: Bool
 
     /// Builds the services for the tenant at `endpoints` (discovered at start-up) over an HTTP
     /// client (libcurl in the worker, a double in unit tests), with the session ledger kept in
@@ -85,6 +88,7 @@ public struct AppServices: Sendable {
         apiTokens = try APITokens(
             renewer: mechanisms.renewer, ledger: ledger, secrets: settings.sessions.cookieSecrets, clock: clock)
         logoutTokens = mechanisms.logoutTokens
+        frontchannelLogout = settings.provider.frontchannelLogout(on: endpoints)
     }
 
     /// The security headers for this deployment: forms may lead to the tenant (logout, login),

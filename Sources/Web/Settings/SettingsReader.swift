@@ -145,3 +145,19 @@ extension SettingsReader {
         return number
     }
 }
+
+extension SettingsReader {
+    /// `setting` as `on` (true) or `off` (false), `fallback` when unset (shown as `defaultShown`,
+    /// or as `fallback`'s word); a problem, and nil, for anything else.
+    public mutating func onOff(_ setting: Setting, default fallback: Bool?, defaultShown: String? = nil) -> Bool?? {
+        let shownDefault = defaultShown ?? fallback.map { $0 ? "on" : "off" }
+        switch text(setting, defaultShown: shownDefault) {
+        case nil: return .some(fallback)
+        case "on": return .some(true)
+        case "off": return .some(false)
+        default:
+            problem(setting, "must be on or off" + (defaultShown.map { " (or left out: \($0))" } ?? ""))
+            return nil
+        }
+    }
+}

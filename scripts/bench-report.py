@@ -9,6 +9,7 @@ rows = load(sys.argv[1])
 rss_kb, connections, seconds = int(sys.argv[2]), sys.argv[3], sys.argv[4]
 rss_pages_kb = int(sys.argv[5]) if len(sys.argv) > 5 else rss_kb
 micro = sys.argv[6] if len(sys.argv) > 6 else ""
+tokens = sys.argv[7] if len(sys.argv) > 7 else ""
 rounds = max(r.rounds for r in rows)
 
 
@@ -45,3 +46,5 @@ if with_apps and without and with_apps.cpu_us != "-" and without.cpu_us != "-":
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")
 if micro:
     print(f"\nMicro-benchmarks (one thread, in-process): {micro}")
+if tokens:
+    print(f"\nLogout tokens refused at /backchannel-logout (one thread, in-process; each against the forged small one): {tokens}")

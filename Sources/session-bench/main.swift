@@ -10,6 +10,25 @@ import Web
 // the request's records (cookie opened, page rendered, headers added, request counted): as a
 // page thread answers it, and as the waiting pool would. Prints microseconds per operation;
 // used by `make bench`, run from the repository root (it reads Templates/ and Public/).
+// The product's settings in every bench: Auth0 at a made-up tenant, a secret-authenticated client.
+let benchSettings = try RelyingPartySettings(environment: [
+    "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "bench", "AUTH0_CLIENT_SECRET": "bench-secret",
+    "AUTH0_SECRET": "3f9c1a7be04d5628c1f0e9b7a4d23c856e1fb07a9d3c42e8b5f6019a7c3e2d4b",
+    "APP_BASE_URL": "https://demo.example.com",
+])
+let ledgerFolder = NSTemporaryDirectory() + "session-bench-\(getpid())"
+defer { try? FileManager.default.removeItem(atPath: ledgerFolder) }
+if CommandLine.arguments.dropFirst().first == "logout-tokens" {
+    let services = try AppServices(
+        settings: benchSettings, endpoints: .documented(issuer: "https://tenant.example.com/"), http: BenchJWKS(),
+        store: try SQLiteSharedStore(path: ledgerFolder + "/ledger.sqlite3"))
+    let pages = try LocalizedPages(directory: "Templates", assets: StaticAssets(directory: "Public"))
+    let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
+    logoutTokensBench(
+        services: services, app: app, iterations: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200)
+    try? FileManager.default.removeItem(atPath: ledgerFolder)
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "ledger-start" {
     try ledgerStartBench(entries: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 200_000)
     exit(0)
@@ -63,14 +82,8 @@ precondition(opened == 2 * cookieIterations, "a session failed to open")
 // The logged-in page, through the product's responder with its real templates, and a session
 // ledger (SQLite, as `make run` has it) remembering a thousand ended logins and people: every
 // page view looks its session up in the ledger's in-memory copy.
-let ledgerFolder = NSTemporaryDirectory() + "session-bench-\(getpid())"
-defer { try? FileManager.default.removeItem(atPath: ledgerFolder) }
 let services = try AppServices(
-    settings: RelyingPartySettings(environment: [
-        "AUTH0_DOMAIN": "tenant.example.com", "AUTH0_CLIENT_ID": "bench", "AUTH0_CLIENT_SECRET": "bench-secret",
-        "AUTH0_SECRET": "3f9c1a7be04d5628c1f0e9b7a4d23c856e1fb07a9d3c42e8b5f6019a7c3e2d4b",
-        "APP_BASE_URL": "https://demo.example.com",
-    ]),
+    settings: benchSettings,
     endpoints: .documented(issuer: "https://tenant.example.com/"),
     http: RefusingHTTPClient(), store: try SQLiteSharedStore(path: ledgerFolder + "/ledger.sqlite3"))
 for index in 0..<1000 {

@@ -140,4 +140,28 @@ import Web
         let get = app.respond(to: Request(method: "GET", path: "/backchannel-logout", headers: [:]))
         #expect(get.status == 405)
     }
+
+    /// The fifth review's finding 2: every claim of any posted token under 64 KB was parsed before
+    /// its signature was looked at (a 60 KB token of small objects cost ~35 ms of CPU). Now the
+    /// signature is judged first (a forged token's claims, however made, are never read: one
+    /// that is not even JSON is refused for its signature), and a logout token has a limit near
+    /// its real size.
+    @Test func aForgedTokenIsRefusedByItsSignatureBeforeItsClaimsAreRead() throws {
+        let header = Base64URL.encode(JSONValue.object(["alg": "RS256", "kid": .string(keys.kid)]).serialized())
+        let junkClaims = Base64URL.encode(Array("not JSON at all".utf8))
+        let forged = header + "." + junkClaims + "." + Base64URL.encode(Array(repeating: 7, count: 256))
+        let answer = post(forged)
+        #expect(answer.status == 400)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains("signature"), "\(answer.body)")
+        // Object-heavy claims past the logout token's limit: refused unread, as malformed.
+        let heavy = try keys.token(
+            claims: claims(["x": .array(Array(repeating: .object([:]), count: 4000))]),
+            signature: Array(repeating: 7, count: 256))
+        #expect(heavy.utf8.count > LogoutTokenVerifier.longest)
+        let refused = post(heavy)
+        #expect(refused.status == 400)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("malformed"), "\(refused.body)")
+        // A real one stays well inside it.
+        #expect(try keys.token(claims: claims()).utf8.count < LogoutTokenVerifier.longest / 4)
+    }
 }

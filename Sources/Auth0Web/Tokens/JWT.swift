@@ -1,7 +1,7 @@
 import Foundation
 import Web
 
-/// A compact JWS (`header.payload.signature`) split and decoded, not yet trusted.
+/// A compact JWS (`header.payload.signature`) split and decoded, claims and all.
 public struct JWT: Sendable {
     /// The longest token read: a provider that lists many groups or roles makes ID and access
     /// tokens of tens of kilobytes (16 KB refused a login whose ID token listed 650 groups).
@@ -15,20 +15,23 @@ public struct JWT: Sendable {
     /// `header.payload` as sent: the bytes the signature covers.
     public let signedPart: [UInt8]
 
-    /// Splits and decodes a token; nil when it is not three base64url parts of JSON objects, or
-    /// longer than `longest`.
+    /// Splits and decodes a token, claims and all, without checking its signature: for a token
+    /// whose sender is already trusted. A verifier reads `CompactJWS` first and then
+    /// `init(verified:)`. Nil when it is not three base64url parts of JSON objects, or longer
+    /// than `longest`.
     public init?(_ token: String) {
-        guard token.utf8.count < Self.longest else { return nil }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
-            let claimBytes = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),
-            let header = JSONValue.parse(headerBytes), header.object != nil,
-            let claims = JSONValue.parse(claimBytes), claims.object != nil
-        else { return nil }
-        self.header = header
+        guard let jws = CompactJWS(token) else { return nil }
+        self.init(verified: jws)
+    }
+
+    /// The token whose signature was checked, its claims parsed now; nil when they are not a
+    /// JSON object.
+    public init?(verified jws: CompactJWS) {
+        guard let claims = jws.claims() else { return nil }
+        header = jws.header
         self.claims = claims
-        self.signature = signature
-        signedPart = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        signature = jws.signature
+        signedPart = jws.signedPart
     }
 
     /// A compact JWS of `header` and `claims`, its signature `sign`'s over the signing input.

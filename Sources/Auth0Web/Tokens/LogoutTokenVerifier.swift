@@ -12,6 +12,9 @@ public struct LogoutTokenVerifier: Sendable {
     /// A logout token only ends sessions, and its `jti` is refused a second time, so a short
     /// life from `iat` is taken instead of refusing the provider's logouts altogether.
     public static let lifetimeWithoutExpiry: Int64 = 120
+    /// The longest logout token read: Auth0's are about 1 KB (a few claims, one RS256 signature);
+    /// anyone may post one, so a token past this is refused unread.
+    public static let longest = 8 * 1024
     private let tenant: TenantJWT
     /// The provider whose logouts it takes (its issuer identifier, as its ID tokens say it): a
     /// front-channel logout names it in `iss`.
@@ -35,6 +38,7 @@ public struct LogoutTokenVerifier: Sendable {
         var tenant = tenant
         tenant.accepted.insert(.rs256)
         tenant.lifetimeWithoutExpiry = Self.lifetimeWithoutExpiry
+        tenant.longest = Self.longest
         self.tenant = tenant
     }
 

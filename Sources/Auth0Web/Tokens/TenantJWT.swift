@@ -16,9 +16,12 @@ struct TenantJWT: Sendable {
     let clientSecret: [UInt8]
     /// How long after its `iat` a token without `exp` is valid; nil: `exp` is required.
     var lifetimeWithoutExpiry: Int64?
+    /// The longest token read (a logout token's limit is far below an ID token's).
+    var longest = JWT.longest
 
     func verify(_ token: String) throws(AuthError) -> JWT {
-        guard let jwt = JWT(token) else { throw AuthError(.malformedToken) }
+        // The header and the signature first: claims are parsed only once the signature holds.
+        guard let jwt = CompactJWS(token, longest: longest) else { throw AuthError(.malformedToken) }
         let named = jwt.header["alg"]?.string
         guard let algorithm = named.flatMap(SigningAlgorithm.init(rawValue:)), accepted.contains(algorithm) else {
             throw AuthError(.unsupportedAlgorithm, named ?? "none")
@@ -41,9 +44,10 @@ struct TenantJWT: Sendable {
                 }
             }
         }
-        let claims = jwt.claims
+        guard let verified = JWT(verified: jwt) else { throw AuthError(.malformedToken) }
+        let claims = verified.claims
         guard claims["iss"]?.string == issuer else { throw AuthError(.wrongIssuer) }
-        guard jwt.audiences.contains(clientID) else { throw AuthError(.wrongAudience) }
+        guard verified.audiences.contains(clientID) else { throw AuthError(.wrongAudience) }
         let now = clock.now()
         guard claims["exp"] != nil || lifetimeWithoutExpiry != nil else { throw AuthError(.missingClaim, "exp") }
         guard claims["iat"] != nil else { throw AuthError(.missingClaim, "iat") }
@@ -54,7 +58,7 @@ struct TenantJWT: Sendable {
         let leeway = claims["exp"] == nil ? 0 : IDTokenVerifier.leewaySeconds
         guard now < Double(exp) + leeway else { throw AuthError(.expired) }
         guard Double(iat) <= now + IDTokenVerifier.leewaySeconds else { throw AuthError(.issuedInFuture) }
-        return jwt
+        return verified
     }
 
     /// When a token issued at `iat` with `claims` expires: its `exp`, else `iat` plus

@@ -9,6 +9,13 @@ extension Routes {
     /// is its own proof. 200 when done; 400 with an OAuth error body when refused.
     func backchannelLogout(_ context: RequestContext) -> Response {
         let ledger = services.ledger
+        // Percent-encoded, a token of the longest may take three bytes a character; a body past
+        // that is refused before it is parsed at all.
+        guard context.request.body.count <= 3 * LogoutTokenVerifier.longest + 256 else {
+            return backchannelRefused(
+                AuthError.Code.malformedToken.rawValue, "the logout token is longer than a logout token may be",
+                context)
+        }
         guard let form = try? context.request.formBody(), let token = form["logout_token"], !token.isEmpty else {
             return backchannelRefused("missing_logout_token", "the form field logout_token is required", context)
         }

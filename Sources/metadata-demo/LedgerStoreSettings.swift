@@ -35,14 +35,13 @@ struct LedgerStoreSettings {
     static func read(_ reader: inout SettingsReader) -> LedgerStoreSettings? {
         let stateText = reader.text(.stateDir, defaultShown: "state")
         let stateDirectory = stateText ?? "state"
-        // A Redis URL may hold a password: the list shows it as set, never its value.
+        // A Redis URL may hold a password: the setting hides its userinfo wherever it is shown.
         let storeText = reader.text(.sessionStore, defaultShown: "sqlite") ?? "sqlite"
         let store: LedgerStore
         switch storeText {
         case "sqlite": store = .sqlite(path: stateDirectory + "/session-ledger.sqlite3")
         case let url
         where url.hasPrefix("redis://") || url.hasPrefix("rediss://") || url.hasPrefix("redis-sentinel://"):
-            reader.shows(.sessionStore, url.contains("@") ? "(a Redis URL with a password)" : url)
             do { store = .redis(try RedisAddress(url: url)) } catch {
                 reader.problem(.sessionStore, error.description)
                 return nil
@@ -59,6 +58,6 @@ struct LedgerStoreSettings {
 
 extension Setting {
     static let sessionStore = Setting(
-        "SESSION_STORE", "the session ledger: sqlite, redis://… or redis-sentinel://…")
+        "SESSION_STORE", "the session ledger: sqlite, redis://… or redis-sentinel://…", hidesUserinfo: true)
     static let stateDir = Setting("STATE_DIR", "the folder of the embedded ledger (session-ledger.sqlite3)")
 }

@@ -23,6 +23,8 @@ enum SettingsList {
                 read.setting.name + " = " + shown(read.shown),
                 read.source == .unset && read.shown == "(not set)" ? "(unset)" : "(\(read.source))",
                 read.setting.meaning + (read.setting.formerName.map { " (formerly \($0))" } ?? "")
+                    + (read.setting.isSecret
+                        ? " (a secret: never shown)" : read.setting.hidesUserinfo ? " (its password never shown)" : "")
             )
         }
         let first = rows.map(\.0.count).max() ?? 0

@@ -121,4 +121,67 @@ import Testing
                 "\(start)\n\(result.output)")
         }
     }
+
+    /// The fifth review's finding 4: `settings --env-file` and `check-config --env-file` printed
+    /// parts of secrets after ordinary mistakes in the file (60 characters of a secret followed by
+    /// a comment, 40 of each line of a PEM key pasted without quotes, a Redis URL's password
+    /// whose scheme was not spelled `redis://`). Every setting the list marks as a secret, held
+    /// to "never printed" through each mistake, by both commands.
+    @Test func noMistakeInTheFilePrintsAnyPartOfASecret() throws {
+        let (_, list) = try listed()
+        let secrets = list.split(separator: "\n").filter { $0.contains("never shown") }
+            .compactMap { line in line.range(of: " = ").map { String(line[..<$0.lowerBound]) } }
+        for known in [
+            "AUTH0_SECRET", "AUTH0_CLIENT_SECRET", "CLIENT_ASSERTION_KEY", "REQUEST_OBJECT_KEY", "DPOP_KEY",
+            "IDENTITY_ASSERTION_KEY", "SESSION_STORE",
+        ] {
+            #expect(secrets.contains(known), "\(known) is not marked as a secret:\n\(list)")
+        }
+        let folder = NSTemporaryDirectory() + "secret-mistakes-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func hidden() -> String {
+            (0..<4).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined()
+        }
+        for name in secrets {
+            let (pemA, pemB, password) = (hidden(), hidden().prefix(40) + "==", hidden())
+            // A URL's password is its secret part; another setting's secret is all of it.
+            let value = name == "SESSION_STORE" ? "redis://:\(password)@10.0.0.5:6379/0" : hidden()
+            var mistakes = [
+                "\(name)=\(value)   # the new one, \(value.suffix(8)) was the old",
+                "\(name)=-----BEGIN PRIVATE KEY-----\n\(pemA)\n\(pemB)\n-----END PRIVATE KEY-----",
+                "\(name)=\(value)\n\(name)=\(value)x",
+            ]
+            if name == "SESSION_STORE" {
+                mistakes += [
+                    "SESSION_STORE=Redis://:\(password)@10.0.0.5:6379/0",
+                    "SESSION_STORE=redis+sentinel://:\(password)@10.0.0.5:26379/main/0",
+                    "SESSION_STORE=rediss://worker:\(password)@10.0.0.5:6380/0   # TLS",
+                    "SESSION_STORE=REDIS://:\(password)@[::1:6379/0",
+                ]
+            }
+            for (index, mistake) in mistakes.enumerated() {
+                let file = folder + "/settings.env"
+                try (mistake + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+                for command in ["settings", "check-config"] {
+                    let result = try Stack.run(
+                        Stack.binDir + "/metadata-demo", [command, "--env-file", file],
+                        environment: ["CREDENTIALS_DIRECTORY": folder], clean: true)
+                    for secret in name == "SESSION_STORE"
+                        ? [password, pemA, String(pemB)] : [value, pemA, String(pemB)]
+                    {
+                        for start in stride(from: 0, to: secret.count - 8, by: 4) {
+                            let piece = String(secret.dropFirst(start).prefix(8))
+                            #expect(
+                                !result.output.contains(piece),
+                                "\(command) printed part of \(name)'s secret after:\n\(mistake)\n\(result.output)")
+                        }
+                    }
+                    if command == "check-config", index < 3 {
+                        #expect(result.output.contains("settings.env: line "), "\(mistake)\n\(result.output)")
+                    }
+                }
+            }
+        }
+    }
 }

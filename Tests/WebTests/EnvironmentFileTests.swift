@@ -89,12 +89,39 @@ import Web
                 OPEN="never closed
                 """)
         #expect(file.values["LOG_LEVEL"] == "warning")
-        #expect(file.problems.contains { $0.hasPrefix("line 1: \"export LOG_LEVEL\" is not a setting name") })
+        #expect(file.problems.contains { $0.hasPrefix("line 1: the text before \"=\" is not a setting name") })
         #expect(file.problems.contains { $0.contains("write LOG_LEVEL=") })
-        #expect(file.problems.contains { $0.hasPrefix("line 2: \"9LIVES\" is not a setting name") })
-        #expect(file.problems.contains { $0.hasPrefix("line 3:") && $0.contains("is not NAME=value") })
+        #expect(file.problems.contains { $0.hasPrefix("line 2: the text before \"=\" is not a setting name") })
+        #expect(file.problems.contains { $0.hasPrefix("line 3:") && $0.contains("not NAME=value") })
         #expect(file.problems.contains { $0 == "line 5: LOG_LEVEL is set twice; the last one wins" })
         #expect(file.problems.contains { $0 == "line 6: AFTER: text after the closing quote" })
         #expect(file.problems.contains { $0.hasPrefix("line 7: OPEN: a quote or a continued line is still open") })
+    }
+
+    /// The fifth review's finding 4: a problem quoted the line or the value (40 characters of each
+    /// line of a PEM key pasted without quotes, 60 of a secret followed by a comment). No problem
+    /// quotes any of a file's text now: the line's number, the setting and lengths.
+    @Test func noProblemQuotesAValueOrALine() {
+        let secret = "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0"
+        let pemLines = ["MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7qLmZ1c0nQz", "Xk4uQ1p2N8Zs0aPq==", "a=b"]
+        let file = EnvironmentFile(
+            text: """
+                AUTH0_SECRET=\(secret)   # the new one
+                CLIENT_ASSERTION_KEY=-----BEGIN PRIVATE KEY-----
+                \(pemLines.joined(separator: "\n"))
+                -----END PRIVATE KEY-----
+                """)
+        #expect(file.problems.count == 6, "\(file.problems)")
+        let said = file.problems.joined(separator: "\n")
+        for text in [secret, "BEGIN PRIVATE", "END PRIVATE"] + pemLines {
+            for start in stride(from: 0, to: max(1, text.count - 6), by: 3) {
+                let piece = String(text.dropFirst(start).prefix(6))
+                #expect(!said.contains(piece), "\(piece) of \(text.prefix(12))… printed:\n\(said)")
+            }
+        }
+        #expect(said.contains("line 1: AUTH0_SECRET: the value ends with a comment after its first 64 characters"))
+        #expect(said.contains("line 2: CLIENT_ASSERTION_KEY: a key of several lines without quotes"))
+        for line in 3...6 { #expect(said.contains("line \(line): a line of CLIENT_ASSERTION_KEY's key")) }
+        #expect(file.values["a"] == nil, "a key's line taken as a setting")
     }
 }

@@ -13,7 +13,8 @@ import Foundation
 /// Where systemd would quietly do something a person did not mean, this says so instead:
 /// `AUTH0_LOGOUT=v2   # or oidc` is the value `v2   # or oidc` to systemd, so a `#` after
 /// whitespace in an unquoted value is a problem; so is a name that is not one, `export NAME=`,
-/// a quote left open, or a name given twice.
+/// a quote left open, or a name given twice. No problem quotes a value or a line: any of them may
+/// be a secret's, so each names the line's number, the setting and lengths.
 public struct EnvironmentFile: Sendable {
     /// The settings (a later line for the same name wins, as in systemd).
     public private(set) var values: [String: String] = [:]
@@ -25,20 +26,34 @@ public struct EnvironmentFile: Sendable {
         // A CRLF file splits too ("\r\n" is one Character in Swift).
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
         var index = 0
+        var unquotedPEM: String?
         while index < lines.count {
             let number = index + 1
             // systemd drops spaces, tabs and carriage returns around a line's parts.
             let line = lines[index].trimmingSpaces()
             index += 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            // A PEM key pasted without quotes: its lines are the key's, whatever systemd makes of
+            // them (a base64 line ending in `==` reads as NAME=value), and are never quoted back.
+            if let key = unquotedPEM {
+                problems.append(
+                    "line \(number): a line of \(key)'s key, which systemd does not take as part of it: put the "
+                        + "whole key in double quotes, or in a file named by \(key)_FILE")
+                if line.hasPrefix("-----END ") { unquotedPEM = nil }
+                continue
+            }
+            // No problem quotes the line: it may be a secret's.
             guard let equals = line.unicodeScalars.firstIndex(of: "=") else {
-                problems.append("line \(number): \"\(line.prefix(40))\" is not NAME=value (systemd skips it)")
+                problems.append("line \(number): not NAME=value (systemd skips it)")
                 continue
             }
             let name = String(line.unicodeScalars[..<equals]).trimmingSpaces()
             guard Self.isName(name) else {
-                let hint = name.hasPrefix("export ") ? " (systemd has no export: write \(name.dropFirst(7))=…)" : ""
-                problems.append("line \(number): \"\(name.prefix(40))\" is not a setting name\(hint)")
+                let exported = String(name.dropFirst(7)).trimmingSpaces()
+                let hint =
+                    name.hasPrefix("export ") && Self.isName(exported)
+                    ? " (systemd has no export: write \(exported)=…)" : ""
+                problems.append("line \(number): the text before \"=\" is not a setting name\(hint)")
                 continue
             }
             // A quote left open or a backslash at the end takes in the lines that follow. The
@@ -54,11 +69,18 @@ public struct EnvironmentFile: Sendable {
                 outcome = Self.value(of: rest.trimmingSpaces())
             }
             switch outcome {
+            case .value(let text, _) where text.hasPrefix("-----BEGIN ") && !text.contains("-----END "):
+                unquotedPEM = name
+                problems.append(
+                    "line \(number): \(name): a key of several lines without quotes: systemd takes its first line "
+                        + "alone; put the whole key in double quotes, or in a file named by \(name)_FILE")
+                values[name] = text
             case .value(let text, let comment):
-                if comment {
+                if let comment {
                     problems.append(
-                        "line \(number): \(name): the value ends with a comment, which systemd keeps as part of "
-                            + "it (\"\(text.prefix(60))\"): put the comment on a line of its own")
+                        "line \(number): \(name): the value ends with a comment after its first \(comment) "
+                            + "characters, which systemd keeps as part of it (\(text.count) characters in all): put "
+                            + "the comment on a line of its own")
                 }
                 if values[name] != nil { problems.append("line \(number): \(name) is set twice; the last one wins") }
                 values[name] = text
@@ -86,8 +108,8 @@ public struct EnvironmentFile: Sendable {
     }
 
     private enum Outcome {
-        /// The value, and whether it ends in what looks like a comment.
-        case value(String, comment: Bool)
+        /// The value, and where what looks like a comment starts in it (characters before its blank), if any.
+        case value(String, comment: Int?)
         /// A quote or a backslash continues on the next line.
         case open
         case invalid(String)
@@ -115,7 +137,7 @@ public struct EnvironmentFile: Sendable {
     private static func value(of text: String) -> Outcome {
         let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
-        var comment = false
+        var comment: Int?
         var position = 0
         if let quote = scalars.first, quote == "'" || quote == "\"" {
             position = 1
@@ -140,7 +162,7 @@ public struct EnvironmentFile: Sendable {
             guard scalars[(position + 1)...].allSatisfy(\.properties.isWhitespace) else {
                 return .invalid("text after the closing quote")
             }
-            return .value(String(result), comment: false)
+            return .value(String(result), comment: nil)
         }
         while position < scalars.count {
             let scalar = scalars[position]
@@ -150,8 +172,10 @@ public struct EnvironmentFile: Sendable {
                 position += 2
                 continue
             }
-            if scalar == "#", position > 0, scalars[position - 1] == " " || scalars[position - 1] == "\t" {
-                comment = true
+            if scalar == "#", comment == nil, position > 0,
+                scalars[position - 1] == " " || scalars[position - 1] == "\t"
+            {
+                comment = String(String.UnicodeScalarView(result)).trimmingSpaces().count
             }
             result.append(scalar)
             position += 1

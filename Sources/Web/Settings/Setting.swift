@@ -9,6 +9,12 @@ public struct Setting: Sendable, Hashable {
     public let meaning: String
     /// A secret: it may come from `NAME_FILE` or a systemd credential, and its value is never shown.
     public let isSecret: Bool
+    /// A URL whose userinfo (`user:password@`) is a secret: shown with it hidden, whatever the
+    /// URL's scheme or spelling (a Redis URL with a password).
+    public let hidesUserinfo: Bool
+    /// True when any part of its value is a secret (`isSecret` or `hidesUserinfo`): no list,
+    /// problem or file check prints that part.
+    public var carriesSecret: Bool { isSecret || hidesUserinfo }
     /// The systemd credential (`LoadCredential=`) it is read from when neither it nor `NAME_FILE` is set.
     public let credential: String?
     /// The name it was read under before, still read (with a start-up note) when it is not set.
@@ -20,12 +26,13 @@ public struct Setting: Sendable, Hashable {
 
     /// A setting named `name`.
     public init(
-        _ name: String, _ meaning: String, secret: Bool = false, credential: String? = nil, formerName: String? = nil,
-        shippedExample: String? = nil, guideStep: String? = nil
+        _ name: String, _ meaning: String, secret: Bool = false, hidesUserinfo: Bool = false, credential: String? = nil,
+        formerName: String? = nil, shippedExample: String? = nil, guideStep: String? = nil
     ) {
         self.name = name
         self.meaning = meaning
         self.isSecret = secret
+        self.hidesUserinfo = hidesUserinfo
         self.credential = credential
         self.formerName = formerName
         self.shippedExample = shippedExample
@@ -69,4 +76,15 @@ public struct SettingRead: Sendable {
     public let givenAs: String
     /// Its value in effect as the settings list shows it: a secret only as set or not set.
     public var shown: String
+}
+
+extension Setting {
+    /// `value` as a list or a problem may show it: a secret only as set; a URL's userinfo, up to
+    /// its last `@` (where a URL reader takes it to end), as `(hidden)`.
+    public func shown(_ value: String) -> String {
+        if isSecret { return "(set)" }
+        guard hidesUserinfo, let at = value.lastIndex(of: "@") else { return value }
+        let scheme = value.range(of: "://").map { value[..<$0.upperBound] } ?? ""
+        return scheme + "(hidden)" + value[at...]
+    }
 }

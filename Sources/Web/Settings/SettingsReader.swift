@@ -112,7 +112,7 @@ public struct SettingsReader {
         guard let index = reads.firstIndex(where: { $0.setting.name == setting.name }), !setting.isSecret else {
             return
         }
-        reads[index].shown = value ?? "(not set)"
+        reads[index].shown = value.map(setting.shown) ?? "(not set)"
     }
 
     private mutating func noteFormerName(_ former: String, of setting: Setting) {
@@ -126,7 +126,7 @@ public struct SettingsReader {
 
     private mutating func record(_ setting: Setting, _ source: SettingSource, _ shown: String, givenAs: String? = nil) {
         guard !reads.contains(where: { $0.setting.name == setting.name }) else { return }
-        let shown = setting.isSecret && shown != "(not set)" ? "(set)" : shown
+        let shown = shown == "(not set)" ? shown : setting.shown(shown)
         reads.append(SettingRead(setting: setting, source: source, givenAs: givenAs ?? setting.name, shown: shown))
     }
 }

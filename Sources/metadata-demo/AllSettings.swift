@@ -24,9 +24,11 @@ struct AllSettings {
         let miniAppsFile = reader.text(MiniApps.fileSetting)
         if let provider = relyingParty?.provider {
             do {
+                let assertions = relyingParty?.assertions
                 miniApps = try MiniApps(
                     file: miniAppsFile, baseURL: provider.baseURL, dialect: provider.dialect,
-                    loginAudience: provider.audience)
+                    loginAudience: provider.audience,
+                    siblingAudience: assertions?.keys.isEmpty == false ? assertions?.audience : nil)
             } catch {
                 reader.problems(error.lines)
             }

@@ -7,16 +7,18 @@ import Web
 /// `MINI_APPS_FILE`: read whole at start-up, every problem said at once, one line each naming the
 /// app and the key; no file, no mini apps.
 @Suite struct MiniAppsFileTests {
-    private func read(_ json: String) throws(SettingsProblems) -> MiniApps {
+    private func read(_ json: String, siblingAudience: String? = nil) throws(SettingsProblems) -> MiniApps {
         let path = FileManager.default.temporaryDirectory.path + "/mini-apps-\(UUID().uuidString).json"
         FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try MiniApps(environment: ["MINI_APPS_FILE": path], baseURL: "https://demo.example.com")
+        return try MiniApps(
+            environment: ["MINI_APPS_FILE": path], baseURL: "https://demo.example.com", siblingAudience: siblingAudience
+        )
     }
 
-    private func problems(_ json: String) -> [String] {
+    private func problems(_ json: String, siblingAudience: String? = nil) -> [String] {
         do {
-            _ = try read(json)
+            _ = try read(json, siblingAudience: siblingAudience)
             return []
         } catch { return error.lines }
     }
@@ -166,6 +168,28 @@ import Web
             lines == [
                 "MINI_APPS_FILE: app \"b\": path: /shop/admin/ overlaps app \"a\"'s /shop/",
                 "MINI_APPS_FILE: app \"a\": name: another app has this name",
+            ])
+    }
+
+    /// The fifth review: two apps could share one assertion audience (or take the sibling app's),
+    /// so an assertion for the less guarded one opened the other.
+    @Test func anAssertionAudienceNamesOneAppAlone() {
+        let lines = problems(
+            #"""
+            {"apps": [{"name": "open", "title": {"en": "O", "zh": "O"}, "path": "/open/",
+                       "assertion_audience": "https://apps.example/shared"},
+                      {"name": "guarded", "title": {"en": "G", "zh": "G"}, "path": "/guarded/",
+                       "assertion_audience": "https://apps.example/shared", "allow": {"app_metadata_flag": "staff"}},
+                      {"name": "mini", "title": {"en": "M", "zh": "M"}, "path": "/elsewhere/",
+                       "assertion_audience": "https://demo.example.com/mini/"}]}
+            """#, siblingAudience: "https://demo.example.com/mini/")
+        #expect(
+            lines == [
+                "MINI_APPS_FILE: app \"guarded\": assertion_audience: https://apps.example/shared is app \"open\"'s too: "
+                    + "an assertion for one would open the other; give each its own",
+                "MINI_APPS_FILE: app \"mini\": assertion_audience: https://demo.example.com/mini/ is "
+                    + "IDENTITY_ASSERTION_AUDIENCE (the sibling app)'s too: an assertion for one would open the other; "
+                    + "give each its own",
             ])
     }
 

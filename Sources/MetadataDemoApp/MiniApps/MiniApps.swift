@@ -39,19 +39,26 @@ public struct MiniApps: Sendable {
 
     /// The apps of the file `environment` names in `MINI_APPS_FILE` (see `init(file:)`).
     public init(
-        environment: [String: String], baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil
+        environment: [String: String], baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil,
+        siblingAudience: String? = nil
     )
         throws(SettingsProblems)
     {
         var reader = SettingsReader(environment: environment)
         try self.init(
-            file: reader.text(Self.fileSetting), baseURL: baseURL, dialect: dialect, loginAudience: loginAudience)
+            file: reader.text(Self.fileSetting), baseURL: baseURL, dialect: dialect, loginAudience: loginAudience,
+            siblingAudience: siblingAudience)
     }
 
     /// The apps of the file at `path` (none without one), whose assertions default to `baseURL`
     /// with the app's path; an API other than `loginAudience` needs a provider whose `dialect` issues tokens for other APIs.
+    /// No two apps, nor an app and the sibling app under /mini/ (`siblingAudience`, when identity
+    /// assertions are signed), may share an assertion audience: an assertion for one would open the other.
     /// Throws `SettingsProblems`, every problem at once.
-    public init(file path: String?, baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil)
+    public init(
+        file path: String?, baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil,
+        siblingAudience: String? = nil
+    )
         throws(SettingsProblems)
     {
         guard let path else {
@@ -65,7 +72,8 @@ public struct MiniApps: Sendable {
         do { document = try JSONValue.decode(Array(data)) } catch {
             throw SettingsProblems(lines: ["\(Self.fileSetting.name): \(path) is not JSON (\(error))"])
         }
-        var reader = MiniAppsReader(baseURL: baseURL, dialect: dialect, loginAudience: loginAudience)
+        var reader = MiniAppsReader(
+            baseURL: baseURL, dialect: dialect, loginAudience: loginAudience, siblingAudience: siblingAudience)
         let apps = reader.read(document)
         guard reader.problems.isEmpty else {
             throw SettingsProblems(lines: reader.problems.map { "\(Self.fileSetting.name): \($0)" })

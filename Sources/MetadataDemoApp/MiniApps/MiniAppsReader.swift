@@ -14,11 +14,16 @@ struct MiniAppsReader {
     /// Every name and path given so far, read well or not, so a repeat is said either way.
     private var names: Set<String> = []
     private var paths: [(name: String, path: String)] = []
+    /// Every app's assertion audience so far, and the sibling app's: each names one app alone.
+    private var audiences: [(owner: String, audience: String)] = []
 
-    init(baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil) {
+    init(
+        baseURL: String, dialect: ProviderDialect = .auth0, loginAudience: String? = nil, siblingAudience: String? = nil
+    ) {
         self.baseURL = baseURL
         issuesTokensForOtherAPIs = dialect.issuesTokensForOtherAPIs
         self.loginAudience = loginAudience
+        if let siblingAudience { audiences.append(("IDENTITY_ASSERTION_AUDIENCE (the sibling app)", siblingAudience)) }
     }
 
     /// The product's own first path segments (from its route table): a mini app under one would
@@ -92,6 +97,16 @@ struct MiniAppsReader {
         if let given = fields["assertion_audience"] {
             audience = given.string.flatMap { $0.hasPrefix("https://") || $0.hasPrefix("http://") ? $0 : nil }
             if audience == nil { problem("assertion_audience", "must be an http(s) URL naming the app") }
+        }
+        if let given = audience {
+            if let other = audiences.first(where: { $0.audience == given }) {
+                problem(
+                    "assertion_audience",
+                    "\(given) is \(other.owner)'s too: an assertion for one would open the other; give each its own")
+                audience = nil
+            } else {
+                audiences.append(("app \"\(nameText)\"", given))
+            }
         }
         let api = readAPI(fields["api"], problem)
         let authentication = readAuthentication(fields["authentication"], problem)

@@ -162,9 +162,15 @@ extension BootedUnitTests {
         ] {
             #expect(guide.contains(command.replacingOccurrences(of: "1.0.2", with: "1.0.1")), "the guide: \(command)")
             let views = PageViews(of: app + "/", as: skippy.copy())
+            let appViews = PageViews(of: app + "/announcements/", as: skippy.copy())
             let upgraded = try debian.run("cd /root && \(command) < /dev/null")
             let (served, failed) = views.stop()
+            let (appServed, appFailed) = appViews.stop()
             #expect(upgraded.status == 0, "\(upgraded.output.suffix(800))")
+            // Issue 59, item 3: the example app and its API restart on their held sockets.
+            #expect(
+                appServed > 20 && appFailed.isEmpty,
+                "Announcements: \(appServed) answered, failed: \(appFailed.prefix(5))")
             let installed = try debian.check(
                 "dpkg-query -W -f='${Version} ' metadata-demo metadata-demo-trial; dpkg-query -W -f='${Status}' metadata-demo-trial"
             )
@@ -173,6 +179,33 @@ extension BootedUnitTests {
             #expect(try debian.check("metadata-demo-trial status").hasPrefix("on:"))
             #expect(try skippy.get(app + "/announcements/").status == 200)
         }
+
+        // Five restarts of Announcements and its API, hammered meanwhile: nothing dropped.
+        let views = PageViews(of: app + "/announcements/", as: skippy.copy())
+        for _ in 0..<5 {
+            try debian.check(
+                "systemctl restart metadata-demo-example-api@trial-announcements metadata-demo-example-app@trial-announcements"
+            )
+        }
+        let (served, failed) = views.stop()
+        #expect(served > 5 && failed.isEmpty, "through 5 restarts: \(served) answered, failed: \(failed.prefix(5))")
+
+        // Issue 58, item 6: nginx's user alone reaches an app's socket, the example apps alone an
+        // API's; a local account reaches neither (before: 0666 sockets in 0755 folders).
+        let appSocket = "/run/metadata-demo-example-apps/trial-announcements/app.sock"
+        let apiSocket = "/run/metadata-demo-example-apis/trial-announcements/api.sock"
+        #expect(
+            try debian.check("stat -c '%a %U %G' \(appSocket) \(apiSocket)")
+                == "660 root www-data\n660 root metadata-demo-apis\n")
+        func connects(_ user: String, _ group: String, _ socket: String) throws -> Bool {
+            let probe = "import socket; s = socket.socket(socket.AF_UNIX); s.connect('\(socket)')"
+            return try debian.run("setpriv --reuid=\(user) --regid=\(group) --clear-groups python3 -c \"\(probe)\"")
+                .status == 0
+        }
+        #expect(try connects("www-data", "www-data", appSocket), "nginx's user reaches the app")
+        #expect(try !connects("nobody", "nogroup", appSocket), "a local account reaches the app")
+        #expect(try !connects("nobody", "nogroup", apiSocket), "a local account reaches the API")
+        #expect(try !connects("www-data", "www-data", apiSocket), "nginx's user reaches the API")
     }
 }
 

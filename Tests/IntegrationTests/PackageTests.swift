@@ -44,6 +44,9 @@ import Testing
             "./usr/share/metadata-demo/example-apps/mini_api.py",
             "./lib/systemd/system/metadata-demo-example-app@.service",
             "./lib/systemd/system/metadata-demo-example-api@.service",
+            "./lib/systemd/system/metadata-demo-example-app@.socket",
+            "./lib/systemd/system/metadata-demo-example-api@.socket",
+            "./usr/lib/sysusers.d/metadata-demo.conf",
             "./usr/share/doc/metadata-demo/examples/mini-app/mini-apps.json",
             "./usr/share/man/man1/metadata-demo.1.gz",
         ] {

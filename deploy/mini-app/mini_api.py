@@ -130,6 +130,7 @@ def main():
     server.claims = args.claims
     server.keys = Keys(args.jwks or args.issuer.rstrip("/") + "/.well-known/jwks.json")
     server.serve_forever()
+    server.server_close()  # waits for the requests begun (stop_on_sigterm)
 
 
 if __name__ == "__main__":

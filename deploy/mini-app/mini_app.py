@@ -36,6 +36,7 @@ import http.server
 import json
 import os
 import re
+import signal
 import socket
 import socketserver
 import sys
@@ -302,16 +303,45 @@ def call_api(api, token):
 
 
 class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
+    # Requests in progress are finished, not cut, when the server stops (see stop_on_sigterm).
+    daemon_threads = False
+    block_on_close = True
 
 
 class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
+    daemon_threads = False
+    block_on_close = True
+
+
+def socket_from_systemd():
+    """The listening socket systemd passed (sd_listen_fds: LISTEN_PID and LISTEN_FDS, the first
+    at fd 3), as a .socket unit holds it: it stays open while this program restarts."""
+    if os.environ.get("LISTEN_PID") != str(os.getpid()) or int(os.environ.get("LISTEN_FDS", "0")) < 1:
+        raise SystemExit("mini_app: --listen systemd needs the socket from a .socket unit (LISTEN_FDS)")
+    listener = socket.socket(fileno=3)
+    for name in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
+        os.environ.pop(name, None)
+    return listener
+
+
+def stop_on_sigterm(server):
+    """On SIGTERM (systemctl stop, restart, an upgrade), stops taking new connections and exits
+    once the requests begun are answered; with systemd's socket, what arrives meanwhile waits in
+    its queue for the next start. No request is cut."""
+    def stop(_signal, _frame):
+        threading.Thread(target=server.shutdown, daemon=True).start()
+    signal.signal(signal.SIGTERM, stop)
 
 
 def serve(listen, handler=None):
     handler = handler or Handler
-    if listen.startswith("unix:"):
+    if listen == "systemd":
+        listener = socket_from_systemd()
+        server_class = UnixServer if listener.family == socket.AF_UNIX else TCPServer
+        server = server_class(listener.getsockname(), handler, bind_and_activate=False)
+        server.socket.close()
+        server.socket = listener
+    elif listen.startswith("unix:"):
         path = listen[len("unix:"):]
         if os.path.exists(path):  # left by a killed run: nothing answers on it any more
             probe = socket.socket(socket.AF_UNIX)
@@ -327,6 +357,7 @@ def serve(listen, handler=None):
     else:
         host, _, port = listen.rpartition(":")
         server = TCPServer((host, int(port)), handler)
+    stop_on_sigterm(server)
     tell_systemd_ready()
     return server
 
@@ -363,6 +394,7 @@ def main():
     server.titles = {"en": args.title, "zh": args.title_zh or args.title}
     server.api = args.api
     server.serve_forever()
+    server.server_close()  # waits for the requests begun (stop_on_sigterm)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@ import Web
         let dir = NSTemporaryDirectory() + "units-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let units = [
-            "metadata-demo@.socket", "metadata-demo@.service", "metadata-demo-example-app@.service",
+            "metadata-demo@.socket", "metadata-demo@.service", "metadata-demo-example-app@.socket",
+            "metadata-demo-example-app@.service", "metadata-demo-example-api@.socket",
             "metadata-demo-example-api@.service",
         ]
         for unit in units {
@@ -62,7 +63,9 @@ import Web
             "/usr/bin/systemd-analyze",
             [
                 "verify", dir + "/metadata-demo@1.socket", dir + "/metadata-demo@1.service",
+                dir + "/metadata-demo-example-app@announcements.socket",
                 dir + "/metadata-demo-example-app@announcements.service",
+                dir + "/metadata-demo-example-api@announcements.socket",
                 dir + "/metadata-demo-example-api@announcements.service",
             ])
         #expect(verify.status == 0)

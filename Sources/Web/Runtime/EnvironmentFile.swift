@@ -33,14 +33,19 @@ public struct EnvironmentFile: Sendable {
             let line = lines[index].trimmingSpaces()
             index += 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            // A PEM key pasted without quotes: its lines are the key's, whatever systemd makes of
-            // them (a base64 line ending in `==` reads as NAME=value), and are never quoted back.
-            if let key = unquotedPEM {
-                problems.append(
-                    "line \(number): a line of \(key)'s key, which systemd does not take as part of it: put the "
-                        + "whole key in double quotes, or in a file named by \(key)_FILE")
-                if line.hasPrefix("-----END ") { unquotedPEM = nil }
-                continue
+            // A PEM key pasted without quotes: each of its lines is read as systemd reads it (a
+            // base64 line ending in `==` is NAME=value to it), but its problems are one line
+            // naming the key, never its text or a name made of it.
+            let pastedKey = unquotedPEM
+            let problemsBefore = problems.count
+            defer {
+                if let key = pastedKey {
+                    problems.removeSubrange(problemsBefore...)
+                    problems.append(
+                        "line \(number): a line of \(key)'s key, which systemd does not take as part of it: put "
+                            + "the whole key in double quotes, or in a file named by \(key)_FILE")
+                    if line.hasPrefix("-----END ") { unquotedPEM = nil }
+                }
             }
             // No problem quotes the line: it may be a secret's.
             guard let equals = line.unicodeScalars.firstIndex(of: "=") else {
@@ -69,7 +74,8 @@ public struct EnvironmentFile: Sendable {
                 outcome = Self.value(of: rest.trimmingSpaces())
             }
             switch outcome {
-            case .value(let text, _) where text.hasPrefix("-----BEGIN ") && !text.contains("-----END "):
+            case .value(let text, _)
+            where pastedKey == nil && text.hasPrefix("-----BEGIN ") && !text.contains("-----END "):
                 unquotedPEM = name
                 problems.append(
                     "line \(number): \(name): a key of several lines without quotes: systemd takes its first line "

@@ -18,8 +18,9 @@ struct AllSettings {
     /// Every setting read, in order.
     var reads: [SettingRead] = []
 
-    init(environment: [String: String]) {
-        var reader = SettingsReader(environment: environment)
+    /// Every setting of `environment`, each labelled with its source from `origins` (`--env-file`).
+    init(environment: [String: String], origins: [String: SettingSource] = [:]) {
+        var reader = SettingsReader(environment: environment, origins: origins)
         relyingParty = RelyingPartySettings(reading: &reader)
         let miniAppsFile = reader.text(MiniApps.fileSetting)
         if let provider = relyingParty?.provider {

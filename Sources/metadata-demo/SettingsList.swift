@@ -6,8 +6,10 @@ import Web
 /// means, as `postconf -n` or `nginx -T` show an operator what a server runs with. Problems
 /// follow on standard error, as start-up would report them; the exit status is 1 when there are any.
 enum SettingsList {
-    static func run(environment: [String: String], problems earlier: [String] = []) -> Int32 {
-        let all = AllSettings(environment: environment)
+    static func run(
+        environment: [String: String], origins: [String: SettingSource] = [:], problems earlier: [String] = []
+    ) -> Int32 {
+        let all = AllSettings(environment: environment, origins: origins)
         // Written at once, so the list is whole before any problem line when both go to one pipe.
         FileHandle.standardOutput.write(Data((lines(all.reads).joined(separator: "\n") + "\n").utf8))
         let problems = earlier + all.problems

@@ -9,13 +9,22 @@ import Web
 // Wiring only: read settings, load templates, start the FastCGI server.
 var environment = ProcessInfo.processInfo.environment
 var arguments = Array(CommandLine.arguments.dropFirst())
-let envFileProblems = EnvFileOption.apply(arguments: &arguments, environment: &environment)
+if Usage.isAsked(arguments) {
+    print(Usage.text, terminator: "")
+    exit(0)
+}
+var origins: [String: SettingSource] = [:]
+let envFileProblems = EnvFileOption.apply(arguments: &arguments, environment: &environment, origins: &origins)
 if arguments.first == "check-config" {
     exit(CheckConfig.run(environment: environment, problems: envFileProblems))
 }
 // `metadata-demo settings`: every setting read, its value in effect and where it came from.
 if arguments.first == "settings" {
-    exit(SettingsList.run(environment: environment, problems: envFileProblems))
+    // With the service's settings file, what the service runs with: its unit's own settings too.
+    if CommandLine.arguments.contains("--env-file") {
+        ServiceUnitEnvironment.layer(into: &environment, origins: &origins)
+    }
+    exit(SettingsList.run(environment: environment, origins: origins, problems: envFileProblems))
 }
 guard envFileProblems.isEmpty else {
     AllSettings.report(envFileProblems)

@@ -111,7 +111,10 @@ import Testing
 
         // 4. Configure (the editor's part done with sed), 5. check: refused with the empty
         // client secret, accepted once it is written.
-        try walk.configure(["AUTH0_DOMAIN", "AUTH0_CLIENT_ID"], from: walk.stack.devEnvironment)
+        // The three step 4 names (the shipped APP_BASE_URL is a placeholder check-config refuses).
+        try walk.configure(
+            ["AUTH0_DOMAIN", "AUTH0_CLIENT_ID", "APP_BASE_URL"],
+            from: walk.stack.devEnvironment.merging(["APP_BASE_URL": "https://demo.example.com"]) { $1 })
         let checkCommand =
             "CREDENTIALS_DIRECTORY=/etc/metadata-demo metadata-demo check-config --env-file /etc/metadata-demo/metadata-demo.env"
         let refused = try walk.guide(checkCommand)

@@ -113,6 +113,7 @@ import Testing
         for start in [
             "AUTH0_DOMAIN: still the shipped settings file's example (your-tenant.us.auth0.com)",
             "AUTH0_CLIENT_ID: still the shipped settings file's example (your-client-id)",
+            "APP_BASE_URL: still the shipped settings file's example (https://your-site.example.com)",
             "AUTH0_CLIENT_SECRET: cannot read \(folder)/client-secret",
             "AUTH0_SECRET: cannot read \(folder)/cookie-secret",
         ] {
@@ -183,5 +184,36 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Issue 59, item 8: `--help` (and `help`, `-h`) started the worker (five "missing" lines, exit
+    /// 2). Now each prints the commands and exits 0, starting nothing, whatever the settings.
+    @Test func helpPrintsTheCommandsAndStartsNothing() throws {
+        for asked in ["--help", "help", "-h"] {
+            let result = try Stack.run(Stack.binDir + "/metadata-demo", [asked], clean: true)
+            #expect(result.status == 0, "\(asked): \(result.output)")
+            #expect(result.output.hasPrefix("usage: metadata-demo"), "\(result.output)")
+            for command in ["check-config", "settings", "publish-static", "new-client-key", "new-dpop-key"] {
+                #expect(result.output.contains("  " + command), "\(asked) does not name \(command)")
+            }
+            #expect(!result.output.contains("missing"), "\(result.output)")
+        }
+    }
+
+    /// Issue 59, item 5: values from `--env-file` were labelled "(environment)". Each is now
+    /// labelled with the file's path, and one from the process's environment stays "environment".
+    @Test func aValueFromTheSettingsFileIsLabelledWithItsPath() throws {
+        let file = NSTemporaryDirectory() + "labelled-\(UUID().uuidString.prefix(8)).env"
+        try "AUTH0_DOMAIN=tenant.example.com\nLOG_LEVEL=warning\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try Stack.run(
+            Stack.binDir + "/metadata-demo", ["settings", "--env-file", file], environment: ["AUTH0_CLIENT_ID": "c"],
+            clean: true)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        func line(_ name: String) -> String { lines.first { $0.hasPrefix(name + " = ") } ?? "" }
+        #expect(line("AUTH0_DOMAIN").contains("(\(file))"), "\(result.output)")
+        #expect(line("LOG_LEVEL").contains("(\(file))"))
+        #expect(line("AUTH0_CLIENT_ID").contains("(environment)"))
     }
 }

@@ -47,6 +47,24 @@ import Web
         return app.respond(to: Request(method: "GET", path: path, headers: HeaderFields(headers)))
     }
 
+    /// Issue 59, item 4: an app's location added before its entry in the mini-apps file was a
+    /// bare nginx 500 (the check's 404 is no status `auth_request` takes). Its check now refuses
+    /// with `unknown_app`, and its refusal page says the app is not set up, in either language.
+    @Test func aCheckForAnAppTheFileDoesNotNameIsRefusedWithAPageThatSaysSo() throws {
+        for session in [nil, person()] {
+            let check = try get("/auth/check/mine", as: session)
+            #expect(check.status == 403 && check.header("X-Auth-Refusal") == "unknown_app")
+        }
+        let page = try get("/auth/refused/mine", as: person())
+        #expect(page.status == 403)
+        #expect(String(decoding: page.body, as: UTF8.self).contains("mine is not set up on this site"))
+        let chinese = try get("/auth/refused/mine", as: nil, language: "zh")
+        #expect(String(decoding: chinese.body, as: UTF8.self).contains("本网站尚未设置「mine」"))
+        // What is no app's name stays a plain 404.
+        #expect(try get("/auth/check/Not_A_Name", as: nil).status == 404)
+        #expect(try get("/auth/refused/", as: nil).status == 404)
+    }
+
     @Test func aVisitorIsSentToLogInAndBackToThePage() throws {
         let answer = try get("/auth/check/announcements", as: nil)
         #expect(answer.status == 401)
@@ -125,9 +143,12 @@ import Web
         #expect(chinese.header("X-Auth-Language") == "zh")
     }
 
+    /// Nobody enters an app the file does not name: its check refuses (403, `unknown_app`; it was
+    /// a 404, which nginx turned into a bare 500: issue 59, item 4) and its refusal page says so.
     @Test func anAppNotConfiguredHasNoDoor() throws {
-        #expect(try get("/auth/check/other", as: person()).status == 404)
-        #expect(try get("/auth/refused/other", as: person()).status == 404)
+        let check = try get("/auth/check/other", as: person(flags: ["display_announcement"]))
+        #expect(check.status == 403 && check.header("X-Auth-Assertion") == nil)
+        #expect(try get("/auth/refused/other", as: person()).status == 403)
     }
 
     /// An app with an API: its first check waits (the token is fetched: on a page thread it

@@ -137,7 +137,8 @@ extension Setting {
     static let oidcProvider = Setting(
         "OIDC_PROVIDER", "auth0 or generic: whether Auth0's own features (Management API, /v2/logout) are used")
     static let appBaseURL = Setting(
-        "APP_BASE_URL", "where people reach this site (https, or http on loopback)", guideStep: configure)
+        "APP_BASE_URL", "where people reach this site (https, or http on loopback)",
+        shippedExample: "https://your-site.example.com", guideStep: configure)
     /// The deployment guide's step that sets the application's settings.
     static let configure = "the deployment guide's step 4, Configure"
     static let idTokenSigningAlg = Setting(

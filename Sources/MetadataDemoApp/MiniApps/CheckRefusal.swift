@@ -8,6 +8,8 @@ enum CheckRefusal: String, CaseIterable, Sendable {
     case apiUnavailable = "api_unavailable"
     /// What the check would hand the app does not fit nginx's buffer.
     case tooLarge = "too_large"
+    /// The mini-apps file names no app of the check's name (a location added before the file's entry).
+    case unknownApp = "unknown_app"
 
     /// The header the check's 403 carries it in.
     static let header = "X-Auth-Refusal"
@@ -16,7 +18,7 @@ enum CheckRefusal: String, CaseIterable, Sendable {
     var wordsKey: String {
         switch self {
         case .permissions: EntryRule.wordsKey(.permissions)
-        case .apiUnavailable, .tooLarge: "mini_app.refused." + rawValue
+        case .apiUnavailable, .tooLarge, .unknownApp: "mini_app.refused." + rawValue
         }
     }
 }

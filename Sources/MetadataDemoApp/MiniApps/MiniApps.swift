@@ -10,6 +10,8 @@ public struct MiniApps: Sendable {
     public let apps: [MiniApp]
     /// The ID token's claim that lists roles, when a rule reads roles.
     public let rolesClaim: String?
+    /// The file they were read from (`MINI_APPS_FILE`), to name where an app is missing from.
+    public private(set) var file: String?
 
     /// No mini apps.
     public init() {
@@ -79,5 +81,6 @@ public struct MiniApps: Sendable {
             throw SettingsProblems(lines: reader.problems.map { "\(Self.fileSetting.name): \($0)" })
         }
         self.init(apps: apps, rolesClaim: reader.rolesClaim)
+        file = path
     }
 }

@@ -16,6 +16,8 @@ public struct MetadataDemo: Responder {
     private let revalidation: SessionRevalidation
     private let record: RequestRecord
     private let log: Log
+    /// A check or refusal page for a mini app the mini-apps file does not name (`Routes`).
+    private let unknownMiniApp: @Sendable (RequestContext) -> Response?
 
     /// The product with its pages and services, logging to `log`.
     public init(pages: LocalizedPages, services: AppServices, log: Log) {
@@ -26,7 +28,9 @@ public struct MetadataDemo: Responder {
         registry = services.registry
         revalidation = SessionRevalidation(services: services)
         record = RequestRecord(security: services.securityHeaders, metrics: services.metrics, log: log)
-        router = Routes(services: services).router()
+        let routes = Routes(services: services)
+        router = routes.router()
+        unknownMiniApp = { routes.unknownMiniApp($0) }
     }
 
     /// Every route the product answers, and whether it is declared to wait (`Route.waits`): for
@@ -65,7 +69,9 @@ public struct MetadataDemo: Responder {
             if route.waits && !mayWait { return nil }
             return serve(route, context(request, mayWait: mayWait)).map { ($0, request.path) }
         case .notFound:
-            return (context(request, mayWait: mayWait).pages.notFound(), "unmatched")
+            let context = context(request, mayWait: mayWait)
+            if let answer = unknownMiniApp(context) { return (answer, "unknown_mini_app") }
+            return (context.pages.notFound(), "unmatched")
         case .methodNotAllowed(let allow):
             return (context(request, mayWait: mayWait).pages.methodNotAllowed(allow: allow), request.path)
         }

@@ -42,8 +42,12 @@ public struct Setting: Sendable, Hashable {
 
 /// Where a setting's value came from, as the settings list says it.
 public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
-    /// The process's environment (the unit's `Environment=`/`EnvironmentFile=`, or `--env-file`).
+    /// The process's environment.
     case environment
+    /// A settings file read with `--env-file` (its path), as the unit's `EnvironmentFile=` is.
+    case settingsFile(String)
+    /// The service unit's own `Environment=` (the unit's name), as `--env-file` reads it beside the file.
+    case unit(String)
     /// The environment, under the setting's former name.
     case formerName(String)
     /// The file `NAME_FILE` names.
@@ -57,6 +61,8 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .environment: "environment"
+        case .settingsFile(let path): path
+        case .unit(let name): "unit \(name)"
         case .formerName(let name): "environment, as \(name)"
         case .file(let path): "file \(path)"
         case .credential(let name): "systemd credential \(name)"

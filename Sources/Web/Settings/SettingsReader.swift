@@ -14,14 +14,22 @@ public struct SettingsReader {
     /// Every setting read, in the order first read.
     public private(set) var reads: [SettingRead] = []
 
-    /// A reader of `environment`.
-    public init(environment: [String: String]) { self.environment = environment }
+    /// Where a name's value in `environment` came from, when not the process's own environment
+    /// (a settings file, the service unit).
+    private let origins: [String: SettingSource]
+
+    /// A reader of `environment`, each name's value from `origins`' source (the process's
+    /// environment for a name it lacks).
+    public init(environment: [String: String], origins: [String: SettingSource] = [:]) {
+        self.environment = environment
+        self.origins = origins
+    }
 
     /// `setting`'s text, or nil when it is not set; recorded with `defaultShown` as its value in
     /// effect when unset (a group whose default depends on others says it later with `shows`).
     public mutating func text(_ setting: Setting, defaultShown: String? = nil) -> String? {
         if let value = raw(setting.name) {
-            record(setting, .environment, value)
+            record(setting, origins[setting.name] ?? .environment, value)
             if value == setting.shippedExample {
                 problem(setting, "still the shipped settings file's example (\(value)): set it to your own")
             }
@@ -44,7 +52,7 @@ public struct SettingsReader {
         let givenAs = [setting.name, setting.formerName].compactMap { $0 }.first { raw($0) != nil }
         if let givenAs, let value = raw(givenAs) {
             if givenAs == setting.name {
-                record(setting, .environment, "(set)")
+                record(setting, origins[givenAs] ?? .environment, "(set)")
             } else {
                 noteFormerName(givenAs, of: setting)
                 record(setting, .formerName(givenAs), "(set)", givenAs: givenAs)

@@ -10,10 +10,11 @@ import Web
 /// only where `STATE_DIR` names it: run by hand, without it, check-config makes no `state/`
 /// folder here, nor a file in the service's own folder that its user could not write.
 enum CheckConfig {
-    /// Checks everything, reporting `problems` found before (in the env file) with the rest.
-    static func run(environment: [String: String], problems earlier: [String] = []) -> Int32 {
+    /// Checks everything, reporting the problems found in the settings file (`envFile`), a name
+    /// in it that no setting is read under among them, with the rest.
+    static func run(environment: [String: String], envFile: EnvFileOption.Read = .init()) -> Int32 {
         let all = AllSettings(environment: environment)
-        var problems = earlier + all.problems
+        var problems = envFile.problems + EnvFileOption.unknownNames(in: envFile, reads: all.reads) + all.problems
         // The trial's settings work (the worker serves them) but are no production's.
         if let trial = all.worker?.trialMode {
             problems.append(

@@ -14,9 +14,10 @@ if Usage.isAsked(arguments) {
     exit(0)
 }
 var origins: [String: SettingSource] = [:]
-let envFileProblems = EnvFileOption.apply(arguments: &arguments, environment: &environment, origins: &origins)
+let envFile = EnvFileOption.apply(arguments: &arguments, environment: &environment, origins: &origins)
+let envFileProblems = envFile.problems
 if arguments.first == "check-config" {
-    exit(CheckConfig.run(environment: environment, problems: envFileProblems))
+    exit(CheckConfig.run(environment: environment, envFile: envFile))
 }
 // `metadata-demo settings`: every setting read, its value in effect and where it came from.
 if arguments.first == "settings" {

@@ -164,7 +164,10 @@ import Web
         defer { stack.stop() }
         let path = stack.runDir + "/metadata-demo.env"
         var lines = ["# written by the test", ""]
-        for (name, value) in stack.devEnvironment.sorted(by: { $0.key < $1.key }) where name != "AUTH0_SCOPE" {
+        // The worker's settings alone: the dev tenant's own (DEV_TENANT_*) are no setting of the
+        // worker, and check-config names such a line (a misspelt name does nothing).
+        for (name, value) in stack.devEnvironment.sorted(by: { $0.key < $1.key })
+        where name != "AUTH0_SCOPE" && !name.hasPrefix("DEV_TENANT_") {
             lines.append("\(name)=\(value)")
         }
         lines.append("AUTH0_SCOPE=openid profile email offline_access")  // unquoted spaces: fine for systemd

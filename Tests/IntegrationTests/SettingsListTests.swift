@@ -216,4 +216,25 @@ import Testing
         #expect(line("LOG_LEVEL").contains("(\(file))"))
         #expect(line("AUTH0_CLIENT_ID").contains("(environment)"))
     }
+
+    /// Issue 61, item 2: a misspelt name in the settings file was silently ignored, by systemd and
+    /// the worker alike. `check-config --env-file` names its line, with the nearest known name.
+    @Test func checkConfigNamesALineNoSettingReads() throws {
+        let file = NSTemporaryDirectory() + "misspelt-\(UUID().uuidString.prefix(8)).env"
+        let text = "AUTH0_DOMAIN=tenant.example.com\nAUTHO_CLIENT_ID=c\nLOG_LEVEL=info\nWHATEVER_THIS_IS=1\n"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try Stack.run(
+            Stack.binDir + "/metadata-demo", ["check-config", "--env-file", file], clean: true)
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains(
+                "\(file): line 2: AUTHO_CLIENT_ID is no setting the worker reads, so it does nothing "
+                    + "(did you mean AUTH0_CLIENT_ID?)"), "\(result.output)")
+        #expect(
+            result.output.contains(
+                "\(file): line 4: WHATEVER_THIS_IS is no setting the worker reads, so it does nothing\n"))
+        #expect(
+            !result.output.contains("AUTH0_DOMAIN is no setting") && !result.output.contains("LOG_LEVEL is no setting"))
+    }
 }

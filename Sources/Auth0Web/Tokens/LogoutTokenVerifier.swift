@@ -20,18 +20,6 @@ public struct LogoutTokenVerifier: Sendable {
     /// front-channel logout names it in `iss`.
     public var issuer: String { tenant.issuer }
 
-    /// Checks tokens from `issuer` for the application `clientID`, signed as its ID tokens are
-    /// (`algorithm`) or with RS256 and the tenant's keys, which every provider publishes.
-    public init(
-        issuer: String, clientID: String, keys: JWKSCache, clock: Clock, algorithm: SigningAlgorithm = .rs256,
-        clientSecret: String = ""
-    ) {
-        self.init(
-            tenant: TenantJWT(
-                issuer: issuer, clientID: clientID, keys: keys, clock: clock, accepted: [algorithm],
-                clientSecret: Array(clientSecret.utf8)))
-    }
-
     /// Checks the application's tokens as `tenant` does, with RS256 too and a short life for a
     /// token without `exp`.
     init(tenant: TenantJWT) {

@@ -41,9 +41,7 @@ extension Routes {
         if let session = framedSession(context),
             sid == nil || session.tenantSessionID == nil || session.tenantSessionID == sid
         {
-            services.ledger.endLogin(session)
-            services.registry.loggedOut(session)
-            context.endSession()
+            services.endLogin(session, context)
             outcome = "ended"
             context.log(.info, "front-channel logout", ["user": session.profile.sub, "scope": "cookie"])
         }

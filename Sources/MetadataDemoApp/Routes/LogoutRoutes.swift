@@ -17,8 +17,7 @@ extension Routes {
             return .redirect(to: "/logged-out", status: 303)
         }
         try checkForm(try context.request.formBody(), context)
-        services.ledger.endLogin(session)  // a store that is away is reported; this worker refuses it at once
-        services.registry.loggedOut(session)
+        services.endLogin(session, context)
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {
@@ -27,7 +26,6 @@ extension Routes {
                 context.log(.warning, "refresh token revocation failed", ["error": "\(error)"])
             }
         }
-        context.endSession()
         context.log(.info, "logout", ["user": session.profile.sub])
         var response = Response.redirect(
             to: services.links.logout(

@@ -97,11 +97,18 @@ public struct AppServices: Sendable {
         SecurityHeaders(formTargets: [settings.tenantOrigin], imageSources: [settings.tenantOrigin])
     }
 
-    /// Ends a session the tenant ended (it refused the refresh token): in this browser and,
-    /// through the ledger, for every copy of its cookie on every worker at once, not at each
-    /// copy's own next check.
-    func endEndedByTenant(_ context: RequestContext) {
-        if let session = context.session { ledger.endLogin(session) }
+    /// Ends one login of this product, the one way every route ends one (a logout here or at the
+    /// provider, a session the tenant ended): the ledger refuses every copy of its cookie on every
+    /// worker at once, "Your sessions" lists it no more, and this browser's cookies are cleared.
+    func endLogin(_ session: Session, _ context: RequestContext) {
+        ledger.endLogin(session)  // a store that is away is reported; this worker refuses it at once
+        registry.loggedOut(session)
         context.endSession()
+    }
+
+    /// Ends a session the tenant ended (it refused the refresh token), as `endLogin` does.
+    func endEndedByTenant(_ context: RequestContext) {
+        guard let session = context.session else { return context.endSession() }
+        endLogin(session, context)
     }
 }

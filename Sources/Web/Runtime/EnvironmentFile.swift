@@ -20,6 +20,8 @@ public struct EnvironmentFile: Sendable {
     public private(set) var values: [String: String] = [:]
     /// One line per problem, each naming the file's line and, when it has one, the setting.
     public private(set) var problems: [String] = []
+    /// The line each setting was (last) given on (not a line of a key pasted without quotes).
+    public private(set) var lineNumbers: [String: Int] = [:]
 
     /// Parses the text of an environment file.
     public init(text: String) {
@@ -77,6 +79,7 @@ public struct EnvironmentFile: Sendable {
             case .value(let text, _)
             where pastedKey == nil && text.hasPrefix("-----BEGIN ") && !text.contains("-----END "):
                 unquotedPEM = name
+                lineNumbers[name] = number
                 problems.append(
                     "line \(number): \(name): a key of several lines without quotes: systemd takes its first line "
                         + "alone; put the whole key in double quotes, or in a file named by \(name)_FILE")
@@ -90,6 +93,7 @@ public struct EnvironmentFile: Sendable {
                 }
                 if values[name] != nil { problems.append("line \(number): \(name) is set twice; the last one wins") }
                 values[name] = text
+                if pastedKey == nil { lineNumbers[name] = number }  // a key's line names no setting
             case .open:
                 problems.append(
                     "line \(number): \(name): a quote or a continued line is still open at the end of the file")

@@ -27,13 +27,8 @@ struct ByteReader {
     mutating func readInt64() throws -> Int64 {
         guard remaining >= 8 else { throw Malformed() }
         defer { position += 8 }
-        return Int64(bitPattern: load(UInt64.self))
-    }
-
-    /// The big-endian `T` at the reader's position (the caller checked it is there):
-    /// one load, not a bounds-checked subscript per byte (a session has some twenty fields).
-    private func load<T: FixedWidthInteger>(_: T.Type) -> T {
-        ByteSlices.bigEndian(T.self, in: bytes, at: position)
+        // One load, not a bounds-checked subscript per byte (a session has some twenty fields).
+        return Int64(bitPattern: ByteSlices.uint64(bigEndianIn: bytes, at: position))
     }
 
     mutating func readBool() throws -> Bool {
@@ -57,7 +52,7 @@ struct ByteReader {
     /// Where the next length-prefixed field lies (indices of the bytes read), without reading it.
     mutating func readRange() throws -> Range<Int> {
         guard remaining >= 4 else { throw Malformed() }
-        let count = Int(load(UInt32.self))
+        let count = Int(ByteSlices.uint32(bigEndianIn: bytes, at: position))
         position += 4
         guard remaining >= count else { throw Malformed() }
         defer { position += count }

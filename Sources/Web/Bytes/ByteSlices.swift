@@ -2,9 +2,20 @@
 /// where it lies, a UTF-8 field checked and made a `String` without an intermediate array (a
 /// session has some twenty fields, opened on every page view), a text's fingerprint.
 public enum ByteSlices {
-    /// The big-endian `T` at `offset` of `bytes` (the caller checked it is there).
-    public static func bigEndian<T: FixedWidthInteger>(_: T.Type, in bytes: ArraySlice<UInt8>, at offset: Int) -> T {
-        T(bigEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: T.self) })
+    /// The big-endian `UInt64` at `offset` of `bytes` (the caller checked it is there). One
+    /// function per width, not one generic: a generic called from another module runs
+    /// unspecialised, looking its types' metadata up at every call (18 a page view).
+    public static func uint64(bigEndianIn bytes: ArraySlice<UInt8>, at offset: Int) -> UInt64 {
+        bytes.withUnsafeBytes {
+            UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: UInt64.self))
+        }
+    }
+
+    /// The big-endian `UInt32` at `offset` of `bytes` (the caller checked it is there).
+    public static func uint32(bigEndianIn bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
+        bytes.withUnsafeBytes {
+            UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: UInt32.self))
+        }
     }
 
     /// The field as text, or nil when it is not valid UTF-8.

@@ -65,6 +65,17 @@ import Web
         #expect(try get("/auth/refused/", as: nil).status == 404)
     }
 
+    /// The headers nginx hands an app carry no control characters, whatever the provider put in
+    /// a name; everything else of it, non-ASCII included, is handed on as it is.
+    @Test func theIdentityHeadersCarryNoControlCharacters() throws {
+        var named = person(flags: ["display_announcement"])
+        named.profile.name = "Ada\u{1}\tLöwe 李\u{7F}\r\n"
+        let answer = try get("/auth/check/announcements", as: named)
+        #expect(answer.status == 204)
+        #expect(answer.header("X-Auth-Name") == "AdaLöwe 李")
+        #expect(answer.header("X-Auth-Email") == "ada@example.com")
+    }
+
     @Test func aVisitorIsSentToLogInAndBackToThePage() throws {
         let answer = try get("/auth/check/announcements", as: nil)
         #expect(answer.status == 401)

@@ -75,8 +75,12 @@ extension Routes {
         return Response.json(JSONValue.object(fields).serialized())
     }
 
-    /// Header values carry no control characters (a name could hold anything).
+    /// Header values carry no control characters (a name could hold anything). By byte: in UTF-8
+    /// those are single ASCII bytes, so dropping them leaves valid text; most values have none and
+    /// are handed on as they are (by scalar, this cost a mini app's check ~15,000 instructions).
     static func headerSafe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        func isControl(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
+        guard text.utf8.contains(where: isControl) else { return text }
+        return String(decoding: text.utf8.filter { !isControl($0) }, as: UTF8.self)
     }
 }

@@ -66,8 +66,8 @@ public final class APITokens: Sendable {
     private let clock: Clock
     /// Renewed this long before it expires.
     static let marginSeconds: Int64 = 60
-    /// The tokens this worker has seen, by store key; forgotten whole past `memoLimit`.
-    private let memo = Lock<[String: APIToken]>([:])
+    /// The tokens this worker has seen; forgotten whole past `memoLimit`.
+    private let memo = Lock(APITokenMemo())
     static let memoLimit = 10_000
 
     /// Tokens renewed through `renewer`, kept in `ledger`'s store (whose outage report hears of its
@@ -83,27 +83,25 @@ public final class APITokens: Sendable {
     /// The token of `session` for `audience` and `scopes` this worker has seen, when it is good for
     /// another minute: no store, no tenant, nothing that waits.
     public func remembered(for session: Session, audience: String, scopes: [String]) -> APIToken? {
-        remembered(as: Self.memoKey(session, audience, scopes))
-    }
-
-    private func remembered(as name: String) -> APIToken? {
-        guard let token = memo.withLock({ $0[name] }) else { return nil }
+        let scope = Self.scope(scopes)
+        guard let token = memo.withLock({ $0.token(login: session.csrfToken, audience: audience, scope: scope) })
+        else { return nil }
         return token.expiresAt - Int64(clock.now()) > Self.marginSeconds ? token : nil
     }
 
-    private func remember(_ token: APIToken, as name: String) {
+    private func remember(_ token: APIToken, for session: Session, audience: String, scopes: [String]) {
+        let scope = Self.scope(scopes)
         memo.withLock { memo in
-            if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
-            memo[name] = token
+            if memo.count >= Self.memoLimit { memo.removeAll() }
+            memo.remember(token, login: session.csrfToken, audience: audience, scope: scope)
         }
     }
 
     /// The kept token of `session` for `audience` and `scopes`, when there is one good for another
     /// minute; calls nobody but the store.
     public func kept(for session: Session, audience: String, scopes: [String]) -> APIToken? {
-        let memoName = Self.memoKey(session, audience, scopes)
-        if let token = remembered(as: memoName) { return token }
-        let name = Self.key(memoName)
+        if let token = remembered(for: session, audience: audience, scopes: scopes) { return token }
+        let name = Self.key(Self.memoKey(session, audience, scopes))
         let now = Int64(clock.now())
         let sealed: [UInt8]?
         do { sealed = try store.get(name) } catch {
@@ -116,7 +114,7 @@ public final class APITokens: Sendable {
             let checked = Self.checked(token, audience: audience, scopes: scopes, now: now),
             checked.expiresAt - now > Self.marginSeconds
         else { return nil }
-        remember(checked, as: memoName)
+        remember(checked, for: session, audience: audience, scopes: scopes)
         return checked
     }
 
@@ -148,24 +146,27 @@ public final class APITokens: Sendable {
         token = APIToken(
             value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions,
             scopes: token.scopes)
-        let memoName = Self.memoKey(session, audience, scopes)
-        let name = Self.key(memoName)
+        let name = Self.key(Self.memoKey(session, audience, scopes))
         let ttl = token.expiresAt - now - Self.marginSeconds
         if ttl > 0, let sealed = try? sealer.seal(Array(token.value.utf8), name: name, lifetime: ttl + 1) {
             // Unkept, the next check asks again.
             do { try store.set(name, Array(sealed.utf8), ttl: Double(ttl)) } catch { reportFailure("set", error) }
-            remember(token, as: memoName)
+            remember(token, for: session, audience: audience, scopes: scopes)
         }
         return token
     }
 
-    /// What names one login's token for one API and set of scopes (in any order) in this worker's
-    /// memory: the login's own random token (two logins of one person in one second, the second
-    /// with a second factor, never share a token; read as it is, since a page asks this on every
-    /// view and the login's public id is a digest of it), the API and the scopes.
+    /// What names one login's token for one API and set of scopes (in any order), digested for the
+    /// store's key: the login's own random token (two logins of one person in one second, the
+    /// second with a second factor, never share a token), the API and the scopes. (A worker's
+    /// memory, `APITokenMemo`, keeps the three apart.)
     static func memoKey(_ session: Session, _ audience: String, _ scopes: [String]) -> String {
-        let scope = scopes.count == 1 ? scopes[0] : scopes.sorted().joined(separator: " ")
-        return session.csrfToken + "\u{0}" + audience + "\u{0}" + scope
+        session.csrfToken + "\u{0}" + audience + "\u{0}" + scope(scopes)
+    }
+
+    /// Scopes in any order as one text (one scope as it is: no string made on a page view).
+    static func scope(_ scopes: [String]) -> String {
+        scopes.count == 1 ? scopes[0] : scopes.sorted().joined(separator: " ")
     }
 
     /// The store's key for a memory key: a digest, so neither the login's token nor the API is

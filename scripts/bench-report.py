@@ -10,6 +10,7 @@ rss_kb, connections, seconds = int(sys.argv[2]), sys.argv[3], sys.argv[4]
 rss_pages_kb = int(sys.argv[5]) if len(sys.argv) > 5 else rss_kb
 micro = sys.argv[6] if len(sys.argv) > 6 else ""
 tokens = sys.argv[7] if len(sys.argv) > 7 else ""
+instructions = sys.argv[8] if len(sys.argv) > 8 else ""
 rounds = max(r.rounds for r in rows)
 
 
@@ -43,6 +44,8 @@ with_apps, without = by_name.get("GET / logged in"), by_name.get("GET / logged i
 if with_apps and without and with_apps.cpu_us != "-" and without.cpu_us != "-":
     print(f"\nMini apps (make run's two) against none, same machine and rounds: the logged-in page's worker "
           f"CPU {float(with_apps.cpu_us) / float(without.cpu_us) - 1:+.1%}, its rate {with_apps.rate / without.rate - 1:+.1%}.")
+if instructions:
+    print(f"\nInstructions per request (callgrind, the worker through nginx; the same on any machine of this kind): {instructions}")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")
 if micro:
     print(f"\nMicro-benchmarks (one thread, in-process): {micro}")

@@ -64,8 +64,9 @@ public struct MetadataDemo: Responder {
     /// The route stage: a response and the route's label for the metrics (bounded: never the raw
     /// path of a 404); nil for a route that waits when the request may not.
     private func route(_ request: Request, mayWait: Bool) -> (response: Response, label: String)? {
-        switch router.match(request) {
-        case .handler(let route):
+        switch router.resolve(request) {
+        case .found(let index):
+            let route = router.route(at: index)
             if route.waits && !mayWait { return nil }
             return serve(route, context(request, mayWait: mayWait)).map { ($0, request.path) }
         case .notFound:

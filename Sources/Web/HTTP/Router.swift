@@ -35,12 +35,37 @@ public struct Router<Route: Sendable>: Sendable {
 
     /// Finds the route for a request.
     public func match(_ request: Request) -> Match {
-        switch table.match(method: request.method, path: request.path) {
+        switch resolve(request) {
         case .found(let index): .handler(handlers[index])
         case .notFound: .notFound
         case .methodNotAllowed(let allow): .methodNotAllowed(allow: allow)
         }
     }
+
+    /// Where a request's route is among the routes added (`route(at:)`), as a type of no generic
+    /// parameter: a responder in another module that switches on `Match` has the runtime look its
+    /// metadata up on every request (about a thousand instructions of a `/healthz`).
+    public func resolve(_ request: Request) -> RouteResolution {
+        switch table.match(method: request.method, path: request.path) {
+        case .found(let index): .found(index)
+        case .notFound: .notFound
+        case .methodNotAllowed(let allow): .methodNotAllowed(allow: allow)
+        }
+    }
+
+    /// The route at a place `resolve(_:)` gave.
+    public func route(at index: Int) -> Route { handlers[index] }
+}
+
+/// Where a request's route is in a `Router`: its place, no route for the path, or other methods
+/// only (listed for `Allow`).
+public enum RouteResolution: Sendable, Equatable {
+    /// The place of the route for this method and path.
+    case found(Int)
+    /// No route has this path.
+    case notFound
+    /// The path exists for other methods, listed for `Allow`.
+    case methodNotAllowed(allow: String)
 }
 
 /// Each path's routes by method (one to three, compared in a row), the paths themselves in a

@@ -22,7 +22,7 @@ if arguments.first == "check-config" {
 // `metadata-demo settings`: every setting read, its value in effect and where it came from.
 if arguments.first == "settings" {
     // With the service's settings file, what the service runs with: its unit's own settings too.
-    if CommandLine.arguments.contains("--env-file") {
+    if envFile.path != nil {
         ServiceUnitEnvironment.layer(into: &environment, origins: &origins)
     }
     exit(SettingsList.run(environment: environment, origins: origins, problems: envFileProblems))

@@ -34,12 +34,14 @@ public final class ProviderSessions: Sendable {
     public func take(_ sid: String) throws(SharedStoreError) -> Bool {
         guard Self.isLookupable(sid) else { return false }
         let key = Self.key(sid)
+        var operation = "get"
         do {
             guard try store.get(key) != nil else { return false }
+            operation = "remove"
             try store.remove(key, ifValue: [1])
             return true
         } catch {
-            reportFailure("get", error)
+            reportFailure(operation, error)
             throw error
         }
     }

@@ -72,7 +72,7 @@ extension SessionLedger {
             next = after
             inLog.formUnion(read)
             if let event = read.last, let after { noteRead(event, at: after) }
-            apply(read.compactMap(EndedSessions.Entry.init(encoded:)), fromLog: true)
+            applyFromLog(read)
             if read.count < type(of: store).pageSize { break }
         }
         cursor.withLock { $0 = next }

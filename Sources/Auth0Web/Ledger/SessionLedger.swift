@@ -205,7 +205,7 @@ public final class SessionLedger: Sendable {
             }
             cursor.withLock { $0 = next }
             if let event = read.last, let next { noteRead(event, at: next) }
-            apply(read.compactMap(EndedSessions.Entry.init(encoded:)), fromLog: true)
+            applyFromLog(read)
             try flushPending()
             if health.answeredAgain() {
                 events.ledgerRecovered()
@@ -249,26 +249,36 @@ public final class SessionLedger: Sendable {
         pending.withLock { $0.removeFirst(waiting.count) }
     }
 
-    /// Takes `entries` into this worker's memory (`fromLog`: as read from the store's log, and
-    /// counted as such).
-    func apply(_ entries: [EndedSessions.Entry], fromLog: Bool = false) {
-        guard !entries.isEmpty else { return }
+    /// Takes `entries` into this worker's memory.
+    func apply(_ entries: [EndedSessions.Entry]) {
         let now = now()
         let live = entries.filter { $0.until > now }
-        if fromLog {
-            let sizes = live.map { ($0.until / 60, $0.encoded.count) }
-            logEntriesByExpiry.withLock { counts in
-                for (minute, bytes) in sizes {
-                    counts[minute, default: (0, 0)].entries += 1
-                    counts[minute, default: (0, 0)].bytes += bytes
-                }
-            }
-        }
+        guard !live.isEmpty else { return }
         ended.withLock { copy in
             for entry in live { copy.apply(entry) }
             hasEntries.store(!copy.isEmpty, ordering: .releasing)
         }
         remembered.withLock { for entry in live { $0.remember(entry) } }
+    }
+
+    /// Takes the events read from the store's log into this worker's memory, counting those in
+    /// force and their bytes as the log holds them (for the gauges) as they are read.
+    func applyFromLog(_ events: [[UInt8]]) {
+        let now = now()
+        var entries: [EndedSessions.Entry] = []
+        var sizes: [(minute: Int64, bytes: Int)] = []
+        for event in events {
+            guard let entry = EndedSessions.Entry(encoded: event) else { continue }
+            entries.append(entry)
+            if entry.until > now { sizes.append((entry.until / 60, event.count)) }
+        }
+        logEntriesByExpiry.withLock { counts in
+            for (minute, bytes) in sizes {
+                counts[minute, default: (0, 0)].entries += 1
+                counts[minute, default: (0, 0)].bytes += bytes
+            }
+        }
+        apply(entries)
     }
 
     func failed(_ operation: String, _ error: any Error) { health.failed(operation, error) }

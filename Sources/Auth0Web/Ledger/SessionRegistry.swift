@@ -80,8 +80,7 @@ public final class SessionRegistry: Sendable {
     /// last 5 minutes (and notes it now). A page view pays this: eight bytes of the token (random
     /// per login, sealed in the cookie, so nobody chooses it) as a key, a clock read and a look-up.
     public func isDue(csrfToken token: String) -> Bool {
-        var key: UInt64 = 0
-        for byte in token.utf8.prefix(8) { key = key << 8 | UInt64(byte) }
+        let key = Session.loginKey(csrfToken: token)
         let now = Int64(clock.now())
         return touched.withLock { memo -> Bool in
             if let last = memo[key], now - last < Self.touchSeconds { return false }

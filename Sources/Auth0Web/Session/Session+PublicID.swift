@@ -7,4 +7,14 @@ extension Session {
     public var publicID: String {
         Base64URL.encode(SHA256.hash(Array(("session-id\u{0}" + String(csrfToken)).utf8)).prefix(16))
     }
+
+    /// Eight bytes of a login's CSRF token as one number: what a worker's per-login memories (the
+    /// registry's touches, the API tokens seen) are keyed by on a page view, with no string hashed.
+    /// The token is random per login and sealed in its cookie, so nobody chooses these bytes;
+    /// a memory that must tell two logins apart compares the whole token behind the key.
+    static func loginKey(csrfToken: String) -> UInt64 {
+        var key: UInt64 = 0
+        for byte in csrfToken.utf8.prefix(8) { key = key << 8 | UInt64(byte) }
+        return key
+    }
 }

@@ -1,7 +1,7 @@
 /// The API tokens one worker has seen, by login, API and scopes: found on a page view without
-/// making or hashing a string. A login's entries sit under eight bytes of its CSRF token (random
-/// per login, sealed in its cookie, so nobody chooses them), and each is then compared whole with
-/// the login's token, the API and the scopes, so two logins whose first bytes agree never share.
+/// making or hashing a string. A login's entries sit under its `Session.loginKey`, and each is then
+/// compared whole with the login's token, the API and the scopes, so two logins whose first bytes
+/// agree never share.
 struct APITokenMemo {
     private struct Entry {
         let login: String
@@ -38,9 +38,5 @@ struct APITokenMemo {
         count = 0
     }
 
-    private static func bucket(_ login: String) -> UInt64 {
-        var key: UInt64 = 0
-        for byte in login.utf8.prefix(8) { key = key << 8 | UInt64(byte) }
-        return key
-    }
+    private static func bucket(_ login: String) -> UInt64 { Session.loginKey(csrfToken: login) }
 }

@@ -101,7 +101,7 @@ public final class APITokens: Sendable {
     /// minute; calls nobody but the store.
     public func kept(for session: Session, audience: String, scopes: [String]) -> APIToken? {
         if let token = remembered(for: session, audience: audience, scopes: scopes) { return token }
-        let name = Self.key(Self.memoKey(session, audience, scopes))
+        let name = Self.storeKey(session, audience, scopes)
         let now = Int64(clock.now())
         let sealed: [UInt8]?
         do { sealed = try store.get(name) } catch {
@@ -146,7 +146,7 @@ public final class APITokens: Sendable {
         token = APIToken(
             value: token.value, expiresAt: min(token.expiresAt, now + tokens.expiresIn), permissions: token.permissions,
             scopes: token.scopes)
-        let name = Self.key(Self.memoKey(session, audience, scopes))
+        let name = Self.storeKey(session, audience, scopes)
         let ttl = token.expiresAt - now - Self.marginSeconds
         if ttl > 0, let sealed = try? sealer.seal(Array(token.value.utf8), name: name, lifetime: ttl + 1) {
             // Unkept, the next check asks again.
@@ -156,23 +156,18 @@ public final class APITokens: Sendable {
         return token
     }
 
-    /// What names one login's token for one API and set of scopes (in any order), digested for the
-    /// store's key: the login's own random token (two logins of one person in one second, the
-    /// second with a second factor, never share a token), the API and the scopes. (A worker's
-    /// memory, `APITokenMemo`, keeps the three apart.)
-    static func memoKey(_ session: Session, _ audience: String, _ scopes: [String]) -> String {
-        session.csrfToken + "\u{0}" + audience + "\u{0}" + scope(scopes)
+    /// The store's key of one login's token for one API and set of scopes (in any order): a
+    /// digest of the login's own random token (two logins of one person in one second, the second
+    /// with a second factor, never share a token), the API and the scopes, so none of them is
+    /// readable in the store. (A worker's memory, `APITokenMemo`, keeps the three apart.)
+    static func storeKey(_ session: Session, _ audience: String, _ scopes: [String]) -> String {
+        let named = session.csrfToken + "\u{0}" + audience + "\u{0}" + scope(scopes)
+        return "api-token:" + Base64URL.encode(SHA256.hash(Array(named.utf8)))
     }
 
     /// Scopes in any order as one text (one scope as it is: no string made on a page view).
     static func scope(_ scopes: [String]) -> String {
         scopes.count == 1 ? scopes[0] : scopes.sorted().joined(separator: " ")
-    }
-
-    /// The store's key for a memory key: a digest, so neither the login's token nor the API is
-    /// readable in the store.
-    static func key(_ memoKey: String) -> String {
-        "api-token:" + Base64URL.encode(SHA256.hash(Array(memoKey.utf8)))
     }
 
     /// OpenID Connect's own scopes, which name no API's power.

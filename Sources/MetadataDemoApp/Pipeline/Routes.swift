@@ -25,6 +25,11 @@ struct Route: Sendable {
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
     let services: AppServices
+    /// The warnings anyone can cause without logging in (a refused front- or back-channel logout,
+    /// a check for an app the mini-apps file does not name): each said at most once a minute per
+    /// worker, with how many there were, so such requests cost the log a line a minute, not a
+    /// line each (the request's own line at `info` stays).
+    let anonymousWarnings = AnonymousWarnings()
 
     /// Every route of the product but the mini apps' doors, as data: method, path, and the route
     /// for these services. Mini apps may not take a path whose first segment is one of these.
@@ -103,4 +108,11 @@ struct Routes: Sendable {
         response.setCookie(cookie)
         return response
     }
+}
+
+/// One `RateLimitedCount` per warning an anonymous request can cause (see `Routes.anonymousWarnings`).
+struct AnonymousWarnings: Sendable {
+    let frontchannelRefused = RateLimitedCount(every: .seconds(60))
+    let backchannelRefused = RateLimitedCount(every: .seconds(60))
+    let unknownMiniApp = RateLimitedCount(every: .seconds(60))
 }

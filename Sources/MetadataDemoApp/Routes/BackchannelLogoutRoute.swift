@@ -50,7 +50,10 @@ extension Routes {
         _ reason: String, _ description: String, _ context: RequestContext, detail: String = ""
     ) -> Response {
         services.metrics.backchannelLogout(outcome: reason)
-        context.log(.warning, "back-channel logout refused", ["reason": reason, "detail": detail])
+        if let count = anonymousWarnings.backchannelRefused.add() {
+            context.log(
+                .warning, "back-channel logout refused", ["reason": reason, "detail": detail, "count": String(count)])
+        }
         return backchannelAnswer(400, error: "invalid_request", description)
     }
 

@@ -61,7 +61,9 @@ extension Routes {
 
     private func frontchannelRefused(_ context: RequestContext, reason: String) -> Response {
         services.metrics.frontchannelLogout(outcome: "refused")
-        context.log(.warning, "front-channel logout refused", ["reason": reason])
+        if let count = anonymousWarnings.frontchannelRefused.add() {
+            context.log(.warning, "front-channel logout refused", ["reason": reason, "count": String(count)])
+        }
         return frontchannelAnswer()
     }
 

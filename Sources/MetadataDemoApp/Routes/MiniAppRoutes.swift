@@ -143,8 +143,9 @@ extension Routes {
 extension Routes {
     /// A check or refusal page for a mini app the mini-apps file does not name (an app's nginx
     /// location added before its entry in the file): the check refuses with `unknown_app`, and a
-    /// warning names the app and the file, so nginx shows a page saying the app is not set up
-    /// rather than its bare 500 for an unexpected status; nil for any other path.
+    /// warning (at most one a minute: anyone can ask) names the app and the file, so nginx shows a
+    /// page saying the app is not set up rather than its bare 500 for an unexpected status; nil
+    /// for any other path.
     func unknownMiniApp(_ context: RequestContext) -> Response? {
         let path = context.request.path
         for (prefix, isCheck) in [("/auth/check/", true), ("/auth/refused/", false)] where path.hasPrefix(prefix) {
@@ -154,9 +155,14 @@ extension Routes {
                 return context.pages.problem(
                     status: 403, key: CheckRefusal.unknownApp.wordsKey, arguments: ["app": name])
             }
-            context.log(
-                .warning, "mini app check for an app the mini-apps file does not name",
-                ["app": name, "file": services.miniApps.file ?? "(none: MINI_APPS_FILE is not set)"])
+            if let count = anonymousWarnings.unknownMiniApp.add() {
+                context.log(
+                    .warning, "mini app check for an app the mini-apps file does not name",
+                    [
+                        "app": name, "file": services.miniApps.file ?? "(none: MINI_APPS_FILE is not set)",
+                        "count": String(count),
+                    ])
+            }
             return refusal(.unknownApp)
         }
         return nil

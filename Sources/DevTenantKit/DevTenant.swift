@@ -17,8 +17,9 @@ public struct DevTenant: Responder {
     let pagesByLanguage: [String: TenantPages]
     /// Attempt limits and used form tickets.
     let guardian = LoginGuard()
-    /// The Management API's rate windows.
+    /// The Management API's rate windows (a person's own token) and bucket (machine-to-machine).
     let rateWindows: RateWindows
+    let managementBucket: RateBucket
     /// Sends back-channel logout tokens; nil in unit tests that send none.
     let http: (any HTTPClient)?
     /// The language of the request being answered (`en` or `zh`): each request is answered by a
@@ -43,6 +44,8 @@ public struct DevTenant: Responder {
         self.log = log
         store = try TenantStore(config: config, clock: clock)
         rateWindows = RateWindows(clock: clock)
+        managementBucket = RateBucket(
+            limit: config.managementBurst, perSecond: Double(config.managementRatePerSecond), clock: clock)
         signer = try TenantSigner(keyFile: config.keyFile)
         sealer = TenantSealer(key: try DevTenant.sealingKey(besides: config.keyFile))
         var pagesByLanguage: [String: TenantPages] = [:]
@@ -88,6 +91,8 @@ public struct DevTenant: Responder {
                 response = deleteSessions(request)
             } else if request.path.hasPrefix("/api/v2/users/") {
                 response = management(request)
+            } else if request.path.hasPrefix("/api/v2/") {
+                response = administer(request)
             } else if request.path.hasPrefix("/avatars/") {
                 response = avatar(request.path)
             } else {
@@ -184,6 +189,9 @@ public struct DevTenant: Responder {
 
     func now() -> Double { clock.now() }
 
+    /// The tenant's applications, APIs and other objects the Management API keeps.
+    var directory: TenantDirectory { store.directory }
+
     private static func sealingKey(besides keyFile: String) throws -> [UInt8] {
         let path = keyFile + ".seal"
         if let data = FileManager.default.contents(atPath: path), data.count == 32 { return Array(data) }
@@ -198,7 +206,6 @@ public struct DevTenant: Responder {
             "issuer": .string(i), "authorization_endpoint": .string(i + "authorize"),
             "token_endpoint": .string(i + "oauth/token"), "userinfo_endpoint": .string(i + "userinfo"),
             "jwks_uri": .string(i + ".well-known/jwks.json"), "revocation_endpoint": .string(i + "oauth/revoke"),
-            "end_session_endpoint": .string(i + "oidc/logout"),
             "response_types_supported": .array(["code"]),
             "response_modes_supported": .array(["query", "fragment", "form_post"]),
             "code_challenge_methods_supported": .array(["S256", "plain"]),
@@ -215,6 +222,7 @@ public struct DevTenant: Responder {
             ]),
             "subject_types_supported": .array(["public"]),
         ]
+        if directory.discoversEndSession { document["end_session_endpoint"] = .string(i + "oidc/logout") }
         if config.allowsDPoP { document["dpop_signing_alg_values_supported"] = .array(["ES256"]) }
         if config.allowsPushedAuthorization {
             document["pushed_authorization_request_endpoint"] = .string(i + "oauth/par")

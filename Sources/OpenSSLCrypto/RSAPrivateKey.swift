@@ -52,14 +52,17 @@ public final class RSAPrivateKey: @unchecked Sendable {
         try PrivateKeyPEM.sign(key, message, digest: digest, pss: pss)
     }
 
-    private func component(_ name: UnsafePointer<CChar>) throws -> [UInt8] {
-        var number: OpaquePointer?
-        guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {
-            throw CryptoError("EVP_PKEY_get_bn_param")
-        }
-        defer { BN_free(number) }
-        var bytes = [UInt8](repeating: 0, count: (Int(BN_num_bits(number)) + 7) / 8)
-        _ = BN_bn2bin(number, &bytes)
-        return bytes
+    private func component(_ name: UnsafePointer<CChar>) throws -> [UInt8] { try rsaComponent(key, name) }
+}
+
+/// One big-number parameter of an RSA key (its modulus or exponent) as big-endian bytes.
+func rsaComponent(_ key: OpaquePointer, _ name: UnsafePointer<CChar>) throws -> [UInt8] {
+    var number: OpaquePointer?
+    guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {
+        throw CryptoError("EVP_PKEY_get_bn_param")
     }
+    defer { BN_free(number) }
+    var bytes = [UInt8](repeating: 0, count: (Int(BN_num_bits(number)) + 7) / 8)
+    _ = BN_bn2bin(number, &bytes)
+    return bytes
 }

@@ -67,6 +67,11 @@ public final class RSAPublicKey: @unchecked Sendable {
 
     deinit { EVP_PKEY_free(key) }
 
+    /// The modulus and exponent as big-endian bytes (for a JWK or its thumbprint).
+    public func components() throws -> (modulus: [UInt8], exponent: [UInt8]) {
+        (try rsaComponent(key, COpenSSL_PKEY_PARAM_RSA_N), try rsaComponent(key, COpenSSL_PKEY_PARAM_RSA_E))
+    }
+
     /// True when `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message`.
     public func verifyRS256(signature: [UInt8], message: [UInt8]) -> Bool {
         verify(signature: signature, message: message, digest: .sha256, pss: false)

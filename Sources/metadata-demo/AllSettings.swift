@@ -11,6 +11,8 @@ struct AllSettings {
     var relyingParty: RelyingPartySettings?
     /// The mini apps (read only once the base URL their audiences default to is known).
     var miniApps: MiniApps?
+    /// The tenant set-up's own settings (`metadata-demo auth0`, check-config's tenant check).
+    var tenantSetup: TenantSetupSettings?
     /// One line per problem, naming the setting.
     var problems: [String] = []
     /// Lines worth saying that stop nothing (a former name still in use).
@@ -35,6 +37,7 @@ struct AllSettings {
             }
         }
         worker = WorkerSettings.read(&reader, environment: environment)
+        tenantSetup = TenantSetupSettings.read(&reader)
         problems = reader.problems.map { Self.namingComment($0, in: environment) }
         notes = reader.notes
         reads = reader.reads

@@ -11,6 +11,8 @@ enum Usage {
         Commands:
           check-config          check every setting, the templates, the provider and the session ledger
           settings              list every setting with its value in effect and where it came from
+          auth0 plan|apply      what the Auth0 tenant must hold for this site, compared with what it
+                                holds; apply makes it so (AUTH0_MANAGEMENT_CLIENT_ID), deleting nothing
           publish-static DIR    write the static files under their fingerprinted names for nginx
           new-client-key [--certificate FILE [--name NAME] [--days N]]
                                 a new RSA key for CLIENT_ASSERTION_KEY or REQUEST_OBJECT_KEY (PEM)

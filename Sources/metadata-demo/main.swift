@@ -19,6 +19,10 @@ let envFileProblems = envFile.problems
 if arguments.first == "check-config" {
     exit(CheckConfig.run(environment: environment, envFile: envFile))
 }
+// `metadata-demo auth0 plan|apply`: the Auth0 tenant set up for this site (Auth0Command).
+if arguments.first == "auth0" {
+    exit(Auth0Command.run(Array(arguments.dropFirst()), environment: environment, envFile: envFile))
+}
 // `metadata-demo settings`: every setting read, its value in effect and where it came from.
 if arguments.first == "settings" {
     // With the service's settings file, what the service runs with: its unit's own settings too.

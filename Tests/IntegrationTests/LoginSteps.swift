@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Testing
 import Web
 
 /// The demo people of `deploy/dev-tenant/tenant.json`.
@@ -48,6 +49,22 @@ extension TestClient {
         let code = try code ?? OneTimeCodes.fresh(for: email, at: tenant)
         return try post(
             tenant + "/u/mfa", form: [("tx", tx), ("code", code), ("action", "verify")], headers: [("Origin", tenant)])
+    }
+
+    /// Opens `page` of a mini app (Account), which asks for a second factor: the check's login link asks for
+    /// it, the tenant asks for the code (the person's current one), and the browser comes back
+    /// to `page`, answered.
+    func stepUp(_ stack: any TestSite, _ email: String, at page: String, code: String? = nil) throws -> Answer {
+        let first = try get(stack.baseURL + page)
+        guard first.status == 302, let login = first.header("location") else { return first }
+        let authorize = try #require(try get(login).header("location"))
+        let tenant = authorize.components(separatedBy: "/authorize")[0]
+        var answer = try passCode(try get(authorize), tenant: tenant, email: email, code: code)
+        answer = try acceptConsent(answer, tenant: tenant)
+        guard answer.status == 302, let callback = answer.header("location") else { return answer }
+        let back = try get(callback)
+        #expect(back.header("location") == page)
+        return try get(stack.baseURL + page)
     }
 
     /// The tenant's "Authorize App" screen (a person's first login to the app) answered with

@@ -13,22 +13,10 @@ import Web
     private let skippy = MiniAppPage.loggedIn("skippy@example.com")
     private let random = MiniAppPage.loggedIn("randomuser@example.com")
 
-    /// Opens `page` of Account, which asks for a second factor: the check's login link asks for
-    /// it, the tenant asks for the code (the person's current one), and the browser comes back
-    /// to `page`, answered.
     private func stepUp(_ browser: TestClient, _ email: String, at page: String, code: String? = nil) throws
         -> TestClient.Answer
     {
-        let first = try browser.get(stack.baseURL + page)
-        guard first.status == 302, let login = first.header("location") else { return first }
-        let authorize = try #require(try browser.get(login).header("location"))
-        let tenant = authorize.components(separatedBy: "/authorize")[0]
-        var answer = try browser.passCode(try browser.get(authorize), tenant: tenant, email: email, code: code)
-        answer = try browser.acceptConsent(answer, tenant: tenant)
-        guard answer.status == 302, let callback = answer.header("location") else { return answer }
-        let back = try browser.get(callback)
-        #expect(back.header("location") == page)
-        return try browser.get(stack.baseURL + page)
+        try browser.stepUp(stack, email, at: page, code: code)
     }
 
     /// Account needs a second factor (the multi-factor policy, within 10 minutes): the check

@@ -48,6 +48,34 @@ enum TestTenant {
         }
     }
 
+    /// The Management API scopes a management application needs to set the tenant up
+    /// (`metadata-demo auth0 apply`), and to end a person's sessions.
+    static let setupScopes = [
+        "read:clients", "create:clients", "update:clients", "read:client_credentials", "create:client_credentials",
+        "read:resource_servers", "create:resource_servers", "update:resource_servers", "read:client_grants",
+        "create:client_grants", "update:client_grants", "read:connections", "update:connections", "read:actions",
+        "create:actions", "update:actions", "read:guardian_factors", "update:guardian_factors", "read:tenant_settings",
+        "update:tenant_settings", "delete:sessions",
+    ]
+
+    /// A tenant as a new Auth0 tenant is before the site is set up: `make run`'s people, no
+    /// application but a management one (`admin`, granted `scopes`), no API, no Action, no MFA
+    /// factor enabled.
+    static func writeBare(
+        into directory: String, admin: (id: String, secret: String), scopes: [String] = setupScopes
+    ) throws -> String {
+        try write(into: directory, name: "tenant-bare.json") { document in
+            document["clients"] = .array([
+                .object([
+                    "name": "tenant admin", "client_id": .string(admin.id), "client_secret": .string(admin.secret),
+                    "app_type": "non_interactive", "grant_types": .array(["client_credentials"]),
+                    "management_api_scopes": .array(scopes.map(JSONValue.string)),
+                ])
+            ])
+            for key in ["resource_servers", "actions", "guardian_factors", "tenant"] { document[key] = nil }
+        }
+    }
+
     /// `make run`'s tenant as `edit` changes it, written into `directory` as `name`.
     static func write(
         into directory: String, name: String, _ edit: (inout [String: JSONValue]) throws -> Void

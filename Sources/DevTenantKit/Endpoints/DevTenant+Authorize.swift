@@ -17,7 +17,7 @@ extension DevTenant {
         // The pages speak the language the pushed request asks for, as they would the query's.
         if asked["request_uri"] != nil { speak(request, uiLocales: query["ui_locales"]) }
         // An unknown client or a callback not allowed gets an error page, never a redirect.
-        guard let clientID = query["client_id"], let client = config.client(clientID) else {
+        guard let clientID = query["client_id"], let client = directory.client(clientID) else {
             return message(
                 400, "invalid_request", "Unknown client: the client_id is not an application of this tenant.")
         }
@@ -40,6 +40,10 @@ extension DevTenant {
             var pairs = [("error", error), ("error_description", description)]
             if let state { pairs.append(("state", state)) }
             return DevTenant.answer(redirectURI, pairs, mode: query["response_mode"])
+        }
+        // The login page offers the database connection only to an application it is enabled for.
+        guard directory.connectionEnabled(for: clientID) else {
+            return fail("invalid_request", "no connections enabled for the client")
         }
         if client.isFAPI, asked["request_uri"] == nil {
             return fail(
@@ -171,7 +175,7 @@ extension DevTenant {
         let form = try request.formBody()
         guard let tx = form["tx"], let (ticket, pending) = readTicket(tx, purpose: "login", request: request),
             let redirectURI = pending["redirect_uri"]?.string, let clientID = pending["client_id"]?.string,
-            let client = config.client(clientID)
+            let client = directory.client(clientID)
         else { return loginExpired() }
         speak(request, uiLocales: pending["ui_locales"]?.string)
         var errorPairs: [(String, String)] = []
@@ -250,7 +254,7 @@ extension DevTenant {
                 sessionID: sessionID, expiresAt: now() + Double(config.codeLifetime),
                 authTime: pending["auth_time"]?.number, multiFactor: pending["mfa"]?.bool ?? false,
                 dpopJKT: pending["dpop_jkt"]?.string,
-                stateToHash: config.client(clientID)?.isFAPI == true ? pending["state"]?.string : nil))
+                stateToHash: directory.client(clientID)?.isFAPI == true ? pending["state"]?.string : nil))
         var pairs = [("code", code)]
         if let state = pending["state"]?.string { pairs.append(("state", state)) }
         return DevTenant.answer(redirectURI, pairs, mode: pending["response_mode"]?.string)

@@ -10,7 +10,7 @@ extension DevTenant {
     /// `sub` ended, or (no `sid`) that every session of `sub` did.
     func sendLogoutTokens(sid: String?, sub: String) {
         guard let http else { return }
-        for client in config.clients {
+        for client in directory.clients {
             for url in client.backchannelLogoutURLs {
                 let issuedAt = now().rounded(.down)
                 var claims: [String: JSONValue] = [

@@ -21,7 +21,7 @@ extension DevTenant {
         guard let jws = CompactJWS(token) else { return refuse("malformed") }
         let claims = jws.claims
         guard let id = claims["iss"]?.string, claims["sub"]?.string == id, params["client_id"] ?? id == id,
-            let client = config.client(id), !client.credentials.isEmpty
+            let client = directory.client(id), !client.credentials.isEmpty
         else { return refuse("iss") }
         guard ClientCredential.signed(jws, byOneOf: client.credentials) else { return refuse("signature") }
         guard TenantSigner.audiences(claims).contains(config.issuer) else { return refuse("aud") }

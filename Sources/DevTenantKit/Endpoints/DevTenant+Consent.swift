@@ -11,7 +11,7 @@ extension DevTenant {
     func afterLogin(
         _ pending: JSONValue, user: TenantUser, sessionID: String, newSession: SetCookie? = nil
     ) throws -> Response {
-        guard let clientID = pending["client_id"]?.string, let client = config.client(clientID),
+        guard let clientID = pending["client_id"]?.string, let client = directory.client(clientID),
             let redirectURI = pending["redirect_uri"]?.string
         else { return message(400, "invalid_request", "The login request is incomplete.") }
         let scope = pending["scope"]?.string ?? "openid"

@@ -5,7 +5,7 @@ import Web
 extension DevTenant {
     func logoutV2(_ request: Request) throws -> Response {
         let query = try request.queryParameters()
-        let clients = query["client_id"].flatMap { config.client($0) }.map { [$0] } ?? config.clients
+        let clients = query["client_id"].flatMap { directory.client($0) }.map { [$0] } ?? directory.clients
         if query["client_id"] != nil, clients.isEmpty {
             return message(400, "invalid_request", "Unknown client_id.")
         }
@@ -83,7 +83,7 @@ extension DevTenant {
     }
 
     private func allowedPostLogoutURI(_ query: FormData) -> String? {
-        let clients = query["client_id"].flatMap { config.client($0) }.map { [$0] } ?? config.clients
+        let clients = query["client_id"].flatMap { directory.client($0) }.map { [$0] } ?? directory.clients
         guard let uri = query["post_logout_redirect_uri"] else { return clients.first?.logoutURLs.first }
         return clients.flatMap(\.logoutURLs).contains(uri) ? uri : nil
     }

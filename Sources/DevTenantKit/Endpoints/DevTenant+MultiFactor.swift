@@ -35,6 +35,12 @@ extension DevTenant {
         existing: String? = nil, status: Int = 200
     ) throws -> Response {
         let redirectURI = pending["redirect_uri"]?.string ?? ""
+        guard directory.factorEnabled("otp") else {
+            return message(
+                403, "Multi-factor authentication needed",
+                "The application asks for a second factor, and no factor is enabled at this tenant (Security > Multi-factor Auth)."
+            )
+        }
         guard user.totpSecret != nil else {
             return message(
                 403, "Multi-factor authentication needed",

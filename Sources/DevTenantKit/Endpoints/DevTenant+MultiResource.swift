@@ -15,7 +15,7 @@ extension DevTenant {
     {
         guard let audience = params["audience"], audience != grant.audience,
             let policy = client.refreshTokenPolicies.first(where: { $0.audience == audience }),
-            let api = config.resourceServer(audience)
+            let api = directory.resourceServer(audience)
         else { return nil }
         return (policy, api)
     }

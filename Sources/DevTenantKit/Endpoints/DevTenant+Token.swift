@@ -25,6 +25,13 @@ extension DevTenant {
         log(
             .info, "token grant",
             ["grant_type": params["grant_type"] ?? "", "client": client.clientID, "bound": jkt == nil ? "no" : "dpop"])
+        // Each grant only as the application's `grant_types` allow it.
+        let grantType = params["grant_type"] ?? ""
+        if ["authorization_code", "refresh_token", "client_credentials"].contains(grantType),
+            !client.grantTypes.contains(grantType)
+        {
+            return oauthError(403, "unauthorized_client", "Grant type '\(grantType)' not allowed for the client.")
+        }
         switch params["grant_type"] {
         case "authorization_code": return exchangeCode(params, client: client, jkt: jkt)
         case "refresh_token" where params["audience"] == config.sessionTransferAudience:
@@ -72,7 +79,7 @@ extension DevTenant {
             secret = PercentEncoding.decodeOrSelf(String(decoded[decoded.index(after: colon)...]))
         }
         // An application with Private Key JWT credentials proves itself with them alone.
-        guard let clientID, let client = config.client(clientID), client.credentials.isEmpty else { return nil }
+        guard let clientID, let client = directory.client(clientID), client.credentials.isEmpty else { return nil }
         // A public application (a native app) has no secret to prove, and must not send one.
         guard let expected = client.clientSecret else { return secret == nil ? client : nil }
         guard let secret, ConstantTime.equal(Array(secret.utf8), Array(expected.utf8)) else { return nil }
@@ -116,11 +123,12 @@ extension DevTenant {
     /// A machine-to-machine token for the Management API with the scopes of the application's
     /// client grant (all of them, or those asked for that it holds).
     private func clientCredentials(_ params: [String: String], client: TenantConfig.Client) -> Response {
-        guard params["audience"] == config.managementAudience, !client.managementScopes.isEmpty else {
+        guard params["audience"] == config.managementAudience, !directory.managementScopes(of: client.clientID).isEmpty
+        else {
             return oauthError(
                 403, "access_denied", "Client is not authorized to access \"\(params["audience"] ?? "")\".")
         }
-        var scopes = client.managementScopes
+        var scopes = directory.managementScopes(of: client.clientID)
         if let asked = params["scope"] {
             let wanted = Set(asked.split(separator: " ").map(String.init))
             scopes = scopes.filter { wanted.contains($0) }
@@ -241,7 +249,7 @@ extension DevTenant {
                 claims["iat"] = .number(issuedAt)
                 claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
                 claims["sid"] = .string(sessionID)
-                if let rolesClaim = config.rolesClaim {
+                if let rolesClaim = directory.rolesClaim {
                     claims[rolesClaim] = .array((config.roles[user.userID] ?? []).map(JSONValue.string))
                 }
                 if let nonce { claims["nonce"] = .string(nonce) }
@@ -251,11 +259,13 @@ extension DevTenant {
                     claims["amr"] = .array(["mfa"])
                     claims["acr"] = .string(Self.multiFactorPolicy)
                 }
-                let client = config.client(clientID)
+                let client = directory.client(clientID)
                 body["id_token"] = .string(
                     try signer.sign(claims, as: client?.idTokenAlgorithm ?? "RS256", secret: client?.clientSecret))
             }
-            if granted.contains("offline_access") {
+            if granted.contains("offline_access"),
+                directory.client(clientID)?.grantTypes.contains("refresh_token") == true
+            {
                 body["refresh_token"] = .string(
                     try store.addRefreshToken(
                         RefreshGrant(

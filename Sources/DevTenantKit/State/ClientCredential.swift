@@ -45,7 +45,7 @@ public struct ClientCredential: Sendable {
         -> [ClientCredential]
     {
         if entries.count > 2 {
-            problems.append("DEV_TENANT_CONFIG: \(id): at most two \(kind) credentials, as at Auth0")
+            problems.append("\(id): at most two \(kind) credentials, as at Auth0")
         }
         return entries.enumerated().compactMap { index, entry in
             let algorithm = entry["alg"]?.string ?? "RS256"
@@ -53,7 +53,7 @@ public struct ClientCredential: Sendable {
                 let key = try? RSAPublicKey(pem: pem)
             else {
                 problems.append(
-                    "DEV_TENANT_CONFIG: \(id): \(kind) credential \(index + 1) needs a pem (an RSA public key "
+                    "\(id): \(kind) credential \(index + 1) needs a pem (an RSA public key "
                         + "of 2048 bits or more) and an alg of \(algorithms.joined(separator: ", "))")
                 return nil
             }

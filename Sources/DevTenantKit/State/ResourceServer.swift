@@ -22,7 +22,7 @@ public struct ResourceServer: Sendable, Equatable {
         var servers: [ResourceServer] = []
         for entry in document["resource_servers"]?.array ?? [] {
             guard let identifier = entry["identifier"]?.string, !identifier.isEmpty else {
-                problems.append("DEV_TENANT_CONFIG: a resource server has no identifier")
+                problems.append("a resource server has no identifier")
                 continue
             }
             servers.append(
@@ -41,7 +41,7 @@ public struct ResourceServer: Sendable, Equatable {
     private static func lifetime(_ entry: JSONValue, _ identifier: String, _ problems: inout [String]) -> Int64? {
         guard let value = entry["token_lifetime"] else { return nil }
         guard let seconds = value.number, seconds == seconds.rounded(), seconds >= 60, seconds <= 2_592_000 else {
-            problems.append("DEV_TENANT_CONFIG: \(identifier)'s token_lifetime is not 60 to 2592000 seconds")
+            problems.append("\(identifier)'s token_lifetime is not 60 to 2592000 seconds")
             return nil
         }
         return Int64(seconds)

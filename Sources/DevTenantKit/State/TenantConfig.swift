@@ -4,71 +4,6 @@ import Web
 /// The dev tenant's settings: its application(s) and seed users from a JSON file, its address
 /// and behaviour from the environment.
 public struct TenantConfig: Sendable {
-    /// An application registered at the tenant.
-    public struct Client: Sendable {
-        /// Its display name.
-        public let name: String
-        /// `client_id`.
-        public let clientID: String
-        /// `client_secret`; nil for a public application (`token_endpoint_auth_method: none`,
-        /// a native app), which proves nothing at the token endpoint but its `client_id`.
-        public let clientSecret: String?
-        /// Allowed Callback URLs.
-        public let callbacks: [String]
-        /// Allowed Logout URLs.
-        public let logoutURLs: [String]
-        /// Back-channel logout URLs (`oidc_logout.backchannel_logout_urls`): where logout tokens go.
-        public let backchannelLogoutURLs: [String]
-        /// Management API scopes this application may get with `client_credentials` (its client grant).
-        public let managementScopes: [String]
-        /// `session_transfer.can_create_session_transfer_token`: it may exchange a refresh token
-        /// for a session transfer token (a native app; Native to Web SSO).
-        public let canCreateSessionTransferToken: Bool
-        /// `session_transfer.enforce_device_binding`: `ip` binds its tokens to the address they
-        /// were issued to; nil binds them to nothing.
-        public let sessionTransferBinding: String?
-        /// `session_transfer.allowed_authentication_methods`: how a session transfer token may
-        /// reach `/authorize` for this (web) application: `query` and/or `cookie`.
-        public let sessionTransferMethods: [String]
-        /// `jwt_configuration.alg`: how its ID tokens are signed, `RS256` (the default) with the
-        /// tenant's key, `PS256` likewise, or `HS256` with its client secret (the Management API's
-        /// application setting, "JSON Web Token Signature Algorithm").
-        public let idTokenAlgorithm: String
-        /// `refresh_token.policies`: the APIs its refresh tokens may be exchanged for (Multi-Resource
-        /// Refresh Token).
-        public let refreshTokenPolicies: [RefreshTokenPolicy]
-        /// `require_pushed_authorization_requests`: `/authorize` refuses a request it was not
-        /// pushed (the application setting "Require Pushed Authorization Requests (PAR)").
-        public let requiresPushedAuthorization: Bool
-        /// Its Private Key JWT credentials: with any, it proves itself by a signed assertion
-        /// alone (`private_key_jwt`), never its secret.
-        public let credentials: [ClientCredential]
-        /// `signed_request_object.credentials`: the keys its request objects (JAR) are checked with.
-        public var requestObjectKeys: [ClientCredential] = []
-        /// `signed_request_object.required`: every authorization request must be a request object.
-        public var requiresRequestObjects = false
-        /// `compliance_level`: `fapi1_adv_pkj_par` (FAPI 1.0 Advanced with Private Key JWT and
-        /// PAR, as Auth0's "Configure FAPI Compliance" lists its rules), or nil.
-        public var complianceLevel: String? = nil
-
-        /// True under a FAPI compliance level.
-        var isFAPI: Bool { complianceLevel != nil }
-    }
-
-    /// An application's `compliance_level`: only `fapi1_adv_pkj_par` is tried here (the mTLS one
-    /// needs client certificates at the TLS layer, which this tenant's loopback HTTP has not).
-    static func complianceLevel(_ entry: JSONValue, id: String, _ problems: inout [String]) -> String? {
-        guard let level = entry["compliance_level"]?.string else { return nil }
-        guard level == "fapi1_adv_pkj_par" else {
-            problems.append("DEV_TENANT_CONFIG: \(id): compliance_level must be fapi1_adv_pkj_par (or left out)")
-            return nil
-        }
-        if entry["client_authentication_methods"]?["private_key_jwt"] == nil {
-            problems.append("DEV_TENANT_CONFIG: \(id): fapi1_adv_pkj_par needs private_key_jwt credentials")
-        }
-        return level
-    }
-
     /// `tenant.allow_pushed_authorization_requests` (Auth0 Dashboard > Settings > Advanced, "Allow
     /// Pushed Authorization Requests (PAR)"; off by default, as on Auth0): `/oauth/par` answers,
     /// and the discovery document lists it.
@@ -85,12 +20,9 @@ public struct TenantConfig: Sendable {
     /// the tenant setting is this tenant's: Auth0's pages name the change, not the flag.)
     public var removesAlgFromJWKS = false
 
-    /// The APIs (`resource_servers`).
-    public let resourceServers: [ResourceServer]
-    /// `actions.roles_claim`: stands for the post-login Action Auth0's guide gives for roles
-    /// (`api.idToken.setCustomClaim(NAMESPACE, event.authorization.roles)`): ID tokens carry the
-    /// person's roles (`users[].roles`) under this claim; nil: no such Action.
-    public let rolesClaim: String?
+    /// What the tenant's objects (`TenantDirectory`) start as, from the tenant file: its
+    /// applications, APIs, Actions and MFA factors.
+    public let seed: TenantSeed
     /// `actions.access_token_claims`: the namespace under which access tokens say how the person
     /// authenticated (`auth_time`, `amr`), standing for a post-login Action; nil: no such Action.
     public let accessTokenClaimsNamespace: String?
@@ -102,7 +34,8 @@ public struct TenantConfig: Sendable {
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
     public let issuer: String
-    /// The applications.
+    /// The applications of the tenant file, as read at start (the tenant's own objects are
+    /// `TenantDirectory`'s, which the Management API may change).
     public let clients: [Client]
     /// The people the tenant starts with when it has no saved state.
     public let seedUsers: [JSONValue]
@@ -125,6 +58,13 @@ public struct TenantConfig: Sendable {
     public let sessionTransferLifetime: Int64
     /// `DEV_TENANT_USER_RATE_PER_MINUTE`: Management API calls per user per minute (Auth0's free tier: 10).
     public let userRatePerMinute: Int
+    /// `DEV_TENANT_MANAGEMENT_RATE_PER_SECOND` (2, Auth0's free tenants) and
+    /// `DEV_TENANT_MANAGEMENT_BURST` (10): machine-to-machine Management API calls, tenant-wide.
+    public let managementRatePerSecond: Int
+    /// The calls a quiet tenant takes at once.
+    public let managementBurst: Int
+    /// `DEV_TENANT_ACTION_BUILD_MS` (1000): how long a new or changed Action builds before it can be deployed.
+    public let actionBuildMilliseconds: Int
     /// Fault injection for tests on the Management API: `DEV_TENANT_LATENCY_MS`,
     /// `DEV_TENANT_FAIL_PERCENT` (share of 500s), `DEV_TENANT_FORCE_429` (`1`: every call is 429);
     /// on the token endpoint: `DEV_TENANT_TOKEN_FAIL_STATUS` (every call answers this 429 or 5xx).
@@ -152,9 +92,6 @@ public struct TenantConfig: Sendable {
     /// The audience of tokens for `/userinfo`.
     public var userinfoAudience: String { issuer + "userinfo" }
 
-    /// The application with this `client_id`.
-    public func client(_ id: String) -> Client? { clients.first { $0.clientID == id } }
-
     /// Reads the JSON file named by `DEV_TENANT_CONFIG` and the environment.
     public init(environment: [String: String]) throws {
         var problems: [String] = []
@@ -181,6 +118,9 @@ public struct TenantConfig: Sendable {
         refreshTokenLifetime = Int64(number("DEV_TENANT_REFRESH_TOKEN_SECONDS", 2_592_000))
         sessionTransferLifetime = Int64(number("DEV_TENANT_SESSION_TRANSFER_SECONDS", 60))
         userRatePerMinute = number("DEV_TENANT_USER_RATE_PER_MINUTE", 10)
+        managementRatePerSecond = max(1, number("DEV_TENANT_MANAGEMENT_RATE_PER_SECOND", 2))
+        managementBurst = max(1, number("DEV_TENANT_MANAGEMENT_BURST", 10))
+        actionBuildMilliseconds = number("DEV_TENANT_ACTION_BUILD_MS", 1000)
         faults = Faults(
             latencyMilliseconds: number("DEV_TENANT_LATENCY_MS", 0),
             failPercent: min(100, number("DEV_TENANT_FAIL_PERCENT", 0)),
@@ -194,8 +134,7 @@ public struct TenantConfig: Sendable {
 
         var clients: [Client] = []
         var users: [JSONValue] = []
-        var servers: [ResourceServer] = []
-        var rolesClaimName: String?
+        var seed = TenantSeed()
         var accessClaimsNamespace: String?
         var allowsPush = false
         var dpopFlags = (allowed: false, nonce: false)
@@ -203,49 +142,13 @@ public struct TenantConfig: Sendable {
         if let data = FileManager.default.contents(atPath: configPath) {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
-                for entry in document["clients"]?.array ?? [] {
-                    let isPublic = entry["token_endpoint_auth_method"]?.string == "none"
-                    let secret = entry["client_secret"]?.string
-                    let id = entry["client_id"]?.string ?? ""
-                    let credentials = ClientCredential.all(in: entry, id: id, problems: &problems)
-                    guard !id.isEmpty, isPublic || secret != nil || !credentials.isEmpty else {
-                        problems.append(
-                            "DEV_TENANT_CONFIG: a client has no client_id, or neither a client_secret nor credentials")
-                        continue
-                    }
-                    let transfer = entry["session_transfer"]
-                    let algorithm = entry["jwt_configuration"]?["alg"]?.string ?? "RS256"
-                    if !["RS256", "PS256", "HS256"].contains(algorithm) || (algorithm == "HS256" && secret == nil) {
-                        problems.append(
-                            "DEV_TENANT_CONFIG: \(id): jwt_configuration.alg must be RS256, PS256 or HS256 (HS256: with a secret)"
-                        )
-                    }
-                    clients.append(
-                        Client(
-                            name: entry["name"]?.string ?? id, clientID: id, clientSecret: secret,
-                            callbacks: entry["callbacks"]?.array?.compactMap(\.string) ?? [],
-                            logoutURLs: entry["allowed_logout_urls"]?.array?.compactMap(\.string) ?? [],
-                            backchannelLogoutURLs: entry["oidc_logout"]?["backchannel_logout_urls"]?.array?
-                                .compactMap(\.string) ?? [],
-                            managementScopes: entry["management_api_scopes"]?.array?.compactMap(\.string) ?? [],
-                            canCreateSessionTransferToken: transfer?["can_create_session_transfer_token"]?.bool
-                                ?? false,
-                            sessionTransferBinding: transfer?["enforce_device_binding"]?.string.flatMap {
-                                $0 == "none" ? nil : $0
-                            },
-                            sessionTransferMethods: transfer?["allowed_authentication_methods"]?.array?
-                                .compactMap(\.string) ?? [], idTokenAlgorithm: algorithm,
-                            refreshTokenPolicies: RefreshTokenPolicy.all(in: entry),
-                            requiresPushedAuthorization: entry["require_pushed_authorization_requests"]?.bool ?? false,
-                            credentials: credentials,
-                            requestObjectKeys: ClientCredential.requestObjectKeys(
-                                in: entry, id: id, problems: &problems),
-                            requiresRequestObjects: entry["signed_request_object"]?["required"]?.bool ?? false,
-                            complianceLevel: Self.complianceLevel(entry, id: id, &problems)))
+                var found: [String] = []
+                seed = TenantSeed(document: document, text: text, problems: &found)
+                for entry in seed.clients {
+                    if let client = Client(document: entry, problems: &found) { clients.append(client) }
                 }
+                problems += found.map { "DEV_TENANT_CONFIG: " + $0 }
                 users = document["users"]?.array ?? []
-                servers = ResourceServer.all(in: document, problems: &problems)
-                rolesClaimName = document["actions"]?["roles_claim"]?.string
                 accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
                 allowsPush = document["tenant"]?["allow_pushed_authorization_requests"]?.bool ?? false
                 removesAlg = document["tenant"]?["remove_alg_from_jwks"]?.bool ?? false
@@ -263,7 +166,7 @@ public struct TenantConfig: Sendable {
         guard problems.isEmpty else { throw TenantConfigProblems(lines: problems) }
         self.clients = clients
         seedUsers = users
-        resourceServers = servers
+        self.seed = seed
         var permissions: [String: [(api: String, name: String)]] = [:]
         var roles: [String: [String]] = [:]
         for user in users {
@@ -278,7 +181,6 @@ public struct TenantConfig: Sendable {
         }
         self.permissions = permissions
         self.roles = roles
-        rolesClaim = rolesClaimName
         accessTokenClaimsNamespace = accessClaimsNamespace
         allowsPushedAuthorization = allowsPush
         (allowsDPoP, dpopRequiresNonce) = dpopFlags
@@ -289,11 +191,6 @@ public struct TenantConfig: Sendable {
                     + "tenant.allow_pushed_authorization_requests"
             ])
         }
-    }
-
-    /// The API with this identifier.
-    public func resourceServer(_ identifier: String) -> ResourceServer? {
-        resourceServers.first { $0.identifier == identifier }
     }
 
     /// The permissions `userID` holds for the API `audience`.

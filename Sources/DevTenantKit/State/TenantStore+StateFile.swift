@@ -6,8 +6,11 @@ import Web
 extension TenantStore {
     /// What the state file holds, or the configuration's seed people when there is none.
     static func load(file: String, config: TenantConfig, now: String) -> (
-        users: [String: TenantUser], refreshTokens: [String: RefreshGrant], grants: [String: [String: Set<String>]]
+        users: [String: TenantUser], refreshTokens: [String: RefreshGrant], grants: [String: [String: Set<String>]],
+        directory: TenantDirectory.Objects
     ) {
+        var directory = TenantDirectory.Objects(
+            seed: config.seed, managementAudience: config.managementAudience, now: now)
         var users: [String: TenantUser] = [:]
         var refresh: [String: RefreshGrant] = [:]
         var grants: [String: [String: Set<String>]] = [:]
@@ -23,18 +26,26 @@ extension TenantStore {
                     grants[userID, default: [:]][clientID] = Self.scopes(scope.string ?? "")
                 }
             }
+            // The saved objects while the tenant file is the one they started from.
+            if let objects = saved["directory"].flatMap(TenantDirectory.Objects.init(saved:)),
+                objects.seedFingerprint == config.seed.fingerprint
+            {
+                directory = objects
+            }
         } else {
             for json in config.seedUsers {
                 if let user = TenantUser(json: json, issuer: config.issuer, now: now) { users[user.userID] = user }
             }
         }
-        return (users, refresh, grants)
+        return (users, refresh, grants, directory)
     }
 
     func save() throws {
         try saveLock.withLock { _ in
+            let directory = directory.read(\.saved)
             let document: JSONValue = state.withLock { state in
                 .object([
+                    "directory": directory,
                     "users": .array(state.users.values.sorted { $0.userID < $1.userID }.map(\.savedJSON)),
                     "refresh_tokens": .object(state.refreshTokens.mapValues(\.json)),
                     "grants": .object(

@@ -27,17 +27,27 @@ final class TenantStore: Sendable {
     let saveLock = Lock(())
     let file: String
     private let clock: Clock
+    /// The tenant's applications, APIs, grants, Actions, factors and settings.
+    let directory: TenantDirectory
 
     init(config: TenantConfig, clock: Clock) throws {
         file = config.stateFile
         self.clock = clock
         let saved = TenantStore.load(file: file, config: config, now: isoTime(clock.now()))
+        directory = TenantDirectory(saved.directory, managementAudience: config.managementAudience)
         state.withLock {
             $0.users = saved.users
             $0.refreshTokens = saved.refreshTokens
             $0.grants = saved.grants
         }
         try save()
+    }
+
+    /// Changes the directory's documents and saves before returning (a throw leaves both as they were).
+    func changeDirectory<T, Failure: Error>(_ body: (inout TenantDirectory.Objects) throws(Failure) -> T) throws -> T {
+        let result = try directory.change(body)
+        try save()
+        return result
     }
 
     // MARK: Consent

@@ -17,27 +17,11 @@ extension DevTenant {
         let (id, claims, scopes) = (call.id, call.claims, call.scopes)
         let sub = claims["sub"]?.string ?? ""
 
-        // Faults for tests come before the rate limit, as a struggling tenant would.
-        if config.faults.latencyMilliseconds > 0 { usleep(useconds_t(config.faults.latencyMilliseconds * 1000)) }
         let limit = config.userRatePerMinute
-        let window = rateWindows.count(key: sub, limit: limit)
-        var response: Response
-        if config.faults.force429 || !window.allowed {
-            response = managementError(
-                429, "Too Many Requests",
-                "Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.",
-                code: "too_many_requests")
-        } else if config.faults.failPercent > 0, Int.random(in: 0..<100) < config.faults.failPercent {
-            response = managementError(500, "Internal Server Error", "Internal error")
-        } else {
-            response =
-                request.method == "GET"
+        return rateLimited(limit: limit, window: { rateWindows.count(key: sub, limit: limit) }) {
+            request.method == "GET"
                 ? readUser(id, sub: sub, scopes: scopes, request) : patchUser(id, sub: sub, scopes: scopes, request)
         }
-        response.add("x-ratelimit-limit", String(limit))
-        response.add("x-ratelimit-remaining", String(window.remaining))
-        response.add("x-ratelimit-reset", String(window.reset))
-        return response
     }
 
     private func readUser(_ id: String, sub: String, scopes: Set<String>, _ request: Request) -> Response {
@@ -155,11 +139,7 @@ extension DevTenant {
     }
 
     func managementError(_ status: Int, _ error: String, _ message: String, code: String? = nil) -> Response {
-        var body: [String: JSONValue] = [
-            "statusCode": .number(Double(status)), "error": .string(error), "message": .string(message),
-        ]
-        if let code { body["errorCode"] = .string(code) }
-        return .json(JSONValue.object(body).serialized(), status: status)
+        Self.errorBody(status, error, message, code: code)
     }
 }
 
@@ -211,6 +191,13 @@ extension DevTenant {
             response.add("Allow", methods.joined(separator: ", "))
             throw ManagementRefusal(response: response)
         }
+        let (claims, scopes) = try managementToken(request)
+        return ManagementCall(id: id, claims: claims, scopes: scopes)
+    }
+
+    /// The claims and scopes of a call's access token: a valid bearer token (401) for the
+    /// Management API's audience (401).
+    func managementToken(_ request: Request) throws(ManagementRefusal) -> (claims: JSONValue, scopes: Set<String>) {
         guard let (token, dpop) = presentedToken(request),
             let claims = signer.verifyAccessToken(token, issuer: config.issuer, now: now())
         else { throw ManagementRefusal(response: managementError(401, "Unauthorized", "Invalid token")) }
@@ -222,7 +209,6 @@ extension DevTenant {
             throw ManagementRefusal(
                 response: managementError(401, "Unauthorized", "Bad audience: \(audiences.joined(separator: " "))"))
         }
-        let scopes = Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init))
-        return ManagementCall(id: id, claims: claims, scopes: scopes)
+        return (claims, Set((claims["scope"]?.string ?? "").split(separator: " ").map(String.init)))
     }
 }

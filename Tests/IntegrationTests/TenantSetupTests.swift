@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import Testing
+import Web
+
+/// Issue 60: the Auth0 tenant set up by `metadata-demo auth0 apply`, from a tenant that holds
+/// nothing but a management application (and the demo people), through the dev tenant's
+/// Management API at its default rate limit; then the whole person's path on what it set up.
+@Suite(.serialized) final class TenantSetupTests {
+    let stack: Stack
+    let settingsFile: String
+
+    /// The management application's credentials in the bare tenant file.
+    static let admin = (id: "tenant-admin", secret: "tenant-admin-secret-not-for-production-0123456789")
+
+    init() throws {
+        let directory = NSTemporaryDirectory() + "tenant-setup-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let bare = try TestTenant.writeBare(into: directory, admin: Self.admin)
+        stack = try Stack(
+            workers: 0, tenantEnvironment: ["DEV_TENANT_CONFIG": bare, "DEV_TENANT_ACTION_BUILD_MS": "300"],
+            miniAppsFile: Stack.exampleMiniApps)
+        settingsFile = stack.runDir + "/metadata-demo.env"
+        // The site's settings as the guide's layout has them, before the application exists.
+        var lines: [String] = []
+        for (name, value) in stack.devEnvironment.sorted(by: { $0.key < $1.key })
+        where !name.hasPrefix("DEV_TENANT_") && name != "AUTH0_CLIENT_ID" && name != "AUTH0_CLIENT_SECRET" {
+            lines.append("\(name)=\(value)")
+        }
+        lines += [
+            "MINI_APPS_FILE=\(Stack.exampleMiniApps)", "AUTH0_MANAGEMENT_CLIENT_ID=\(Self.admin.id)",
+            "AUTH0_MANAGEMENT_CLIENT_SECRET=\(Self.admin.secret)",
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: settingsFile, atomically: true, encoding: .utf8)
+    }
+
+    deinit { stack.stop() }
+
+    /// `metadata-demo --env-file FILE auth0 VERB` in a clean environment: its status and output.
+    func auth0(_ verb: String) throws -> (status: Int32, output: String) {
+        try Stack.run(
+            Stack.binDir + "/metadata-demo", ["--env-file", settingsFile, "auth0", verb],
+            environment: ["PATH": "/usr/bin:/bin"], clean: true)
+    }
+
+    /// The Management API calls that write (POST, PATCH, PUT) the tenant has answered so far.
+    func tenantWrites() throws -> Int {
+        try stack.log("dev-tenant").split(separator: "\n").filter { line in
+            line.contains("tenant request") && line.contains("/api/v2/")
+                && ["POST", "PATCH", "PUT"].contains {
+                    line.contains("method=\($0)") || line.contains("\"method\":\"\($0)\"")
+                }
+        }.count
+    }
+
+    /// The settings the site now has: the file, and the secret `apply` wrote beside it.
+    func siteSettings() throws -> [String: String] {
+        var settings: [String: String] = [:]
+        for line in try String(contentsOfFile: settingsFile, encoding: .utf8).split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            settings[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return settings
+    }
+
+    @Test func fromABareTenantTheSiteAndItsMiniAppsWorkAndASecondApplyWritesNothing() throws {
+        let plan = try auth0("plan")
+        #expect(plan.status == 0, "\(plan.output)")
+        #expect(plan.output.contains("create  application metadata-demo"), "\(plan.output)")
+        #expect(plan.output.contains("create  API https://announcements.metadata-demo.example/"))
+        #expect(try tenantWrites() == 0)
+
+        let applied = try auth0("apply")
+        #expect(applied.status == 0, "\(applied.output)")
+        let settings = try siteSettings()
+        let clientID = try #require(settings["AUTH0_CLIENT_ID"], "\(applied.output)")
+        let secretFile = stack.runDir + "/client-secret"
+        let mode = try FileManager.default.attributesOfItem(atPath: secretFile)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(!applied.output.contains(try String(contentsOfFile: secretFile, encoding: .utf8).trimmingWhitespace()))
+        let writes = try tenantWrites()
+        #expect(writes > 0)
+
+        let again = try auth0("apply")
+        #expect(again.status == 0 && again.output.contains("nothing to change"), "\(again.output)")
+        #expect(try tenantWrites() == writes)
+
+        // The person's path on what the command set up.
+        let secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingWhitespace()
+        try stack.startWorker(1, extra: ["AUTH0_CLIENT_ID": clientID, "AUTH0_CLIENT_SECRET": secret])
+        let browser = TestClient()
+        try browser.logIn(stack, as: DemoUser.skippy)
+        let home = try browser.get(stack.baseURL + "/")
+        #expect(home.status == 200 && home.body.contains("skippy@example.com"), "\(home.status)")
+        let csrf = try #require(TestClient.hiddenField("csrf", in: home.body))
+        let saved = try browser.post(
+            stack.baseURL + "/affirmation",
+            form: [("csrf", csrf), ("affirmation", "Set up by one command"), ("action", "save")],
+            headers: [("Origin", stack.baseURL)])
+        #expect(saved.status == 303, "\(saved.status) \(saved.body)")
+        #expect(try browser.get(stack.baseURL + "/").body.contains("Set up by one command"))
+        // Announcements (its API's token, by the refresh-token policy apply set) and Account
+        // (a second factor, which apply enabled, and a permission from its API).
+        #expect(try browser.get(stack.baseURL + "/announcements/").status == 200)
+        let account = try browser.stepUp(stack, DemoUser.skippy.email, at: "/account/")
+        #expect(account.status == 200, "\(account.status) \(account.body)")
+        // A tenant-ended session reaches the site by the back-channel URL apply set.
+        let admin = try adminToken(scope: "delete:sessions")
+        let deleted = try TestClient().send(
+            "DELETE",
+            stack.tenantURL + "/api/v2/users/" + PercentEncoding.encode("auth0|6489e0a1c2b3d4e5f6a7b8ca") + "/sessions",
+            headers: [("Authorization", "Bearer " + admin)])
+        #expect(deleted.status == 202)
+        #expect(
+            eventually(within: 10, every: 0.1) { (try? browser.get(stack.baseURL + "/me").status) == 401 })
+    }
+
+    /// A Management API token of the bare tenant's management application.
+    func adminToken(scope: String) throws -> String {
+        let answer = try TestClient().post(
+            stack.tenantURL + "/oauth/token",
+            form: [
+                ("grant_type", "client_credentials"), ("client_id", Self.admin.id),
+                ("client_secret", Self.admin.secret),
+                ("audience", stack.tenantURL + "/api/v2/"), ("scope", scope),
+            ])
+        guard answer.status == 200, let token = JSONValue.parse(Array(answer.body.utf8))?["access_token"]?.string
+        else { throw StackError("no management token: \(answer.status) \(answer.body)") }
+        return token
+    }
+}

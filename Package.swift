@@ -108,7 +108,9 @@ let package = Package(
         // One contract suite for both shared stores, each against its real engine (redis-server started by the suite).
         .testTarget(name: "SharedStoreTests", dependencies: ["SQLiteStore", "RedisStore", "Web", "TestSupport"]),
         .testTarget(name: "FastCGIServerTests", dependencies: ["FastCGIServer", "Web", "TestSupport"]),
-        .testTarget(name: "DevTenantKitTests", dependencies: ["DevTenantKit", "Auth0Web", "OpenSSLCrypto", "Web"]),
+        .testTarget(
+            name: "DevTenantKitTests",
+            dependencies: ["DevTenantKit", "Auth0Web", "OpenSSLCrypto", "Web", "TestSupport"]),
         .testTarget(
             name: "Auth0WebTests", dependencies: ["Auth0Web", "OpenSSLCrypto", "Web", "TestSupport", "Locking"]),
         .testTarget(

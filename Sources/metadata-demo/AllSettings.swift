@@ -21,7 +21,9 @@ struct AllSettings {
     var reads: [SettingRead] = []
 
     /// Every setting of `environment`, each labelled with its source from `origins` (`--env-file`).
-    init(environment: [String: String], origins: [String: SettingSource] = [:]) {
+    /// `serving`: the worker's own reading, which leaves the tenant set-up's settings alone (the
+    /// management application's secret is root's, read by the commands run by hand).
+    init(environment: [String: String], origins: [String: SettingSource] = [:], serving: Bool = false) {
         var reader = SettingsReader(environment: environment, origins: origins)
         relyingParty = RelyingPartySettings(reading: &reader)
         let miniAppsFile = reader.text(MiniApps.fileSetting)
@@ -37,7 +39,7 @@ struct AllSettings {
             }
         }
         worker = WorkerSettings.read(&reader, environment: environment)
-        tenantSetup = TenantSetupSettings.read(&reader)
+        if !serving { tenantSetup = TenantSetupSettings.read(&reader) }
         problems = reader.problems.map { Self.namingComment($0, in: environment) }
         notes = reader.notes
         reads = reader.reads

@@ -34,13 +34,19 @@ enum CheckConfig {
             }
         }
         let auth0 = all.relyingParty
-        if let auth0 { problems += reachTenant(auth0) }
+        var tenantSetUp = ""
+        if let auth0 {
+            problems += reachTenant(auth0)
+            let (lines, said) = checkSetUp(auth0, all)
+            problems += lines
+            tenantSetUp = said
+        }
         problems = problems.map { withGuideStep($0, all.reads) }
         AllSettings.report(problems)
         if problems.isEmpty {
             print(
                 "ok: settings valid, templates loaded, \(ledger), \(auth0?.issuer ?? "") reachable, "
-                    + "client credentials accepted")
+                    + "client credentials accepted, \(tenantSetUp)")
         } else {
             FileHandle.standardError.write(
                 Data(
@@ -48,6 +54,22 @@ enum CheckConfig {
                         .utf8))
         }
         return problems.isEmpty ? 0 : 1
+    }
+
+    /// The tenant's set-up checked with the management application (`AUTH0_MANAGEMENT_CLIENT_ID`):
+    /// one line per disagreement, each with its dashboard path; and what to say of it when all is well.
+    private static func checkSetUp(_ auth0: RelyingPartySettings, _ all: AllSettings) -> (lines: [String], said: String)
+    {
+        guard auth0.provider.dialect == .auth0 else { return ([], "the provider set up by its own means") }
+        guard let setup = all.tenantSetup, setup.management != nil, let miniApps = all.miniApps else {
+            return ([], "the tenant's set-up not checked (no AUTH0_MANAGEMENT_CLIENT_ID)")
+        }
+        do {
+            let tenant = try Auth0Command.survey(auth0, setup, miniApps: miniApps, clientIDKnown: true)
+            return (tenant.changes.flatMap(\.problems), "the tenant set up as the site needs")
+        } catch {
+            return (["\(error)"], "")
+        }
     }
 
     /// `line` with the deployment guide's step that sets the setting it names, when there is one.

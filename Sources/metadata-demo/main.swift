@@ -81,7 +81,7 @@ if let command = arguments.first, let makeKey = keyMakers[command] {
 FastCGIServer.blockStopSignals()
 
 // Every problem in every setting is reported at once, one line each, naming the setting.
-let all = AllSettings(environment: environment)
+let all = AllSettings(environment: environment, serving: true)
 guard all.problems.isEmpty, let settings = all.worker, let auth0 = all.relyingParty, let miniApps = all.miniApps
 else {
     AllSettings.report(all.problems)

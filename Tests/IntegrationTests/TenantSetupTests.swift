@@ -115,6 +115,100 @@ import Web
             eventually(within: 10, every: 0.1) { (try? browser.get(stack.baseURL + "/me").status) == 401 })
     }
 
+    /// What a person changed by hand in the dashboard is planned back, and check-config names
+    /// each disagreement with its dashboard path; a changed setting (another base URL, a new
+    /// mini app) plans exactly the fields it moves.
+    @Test func aHandChangedTenantAndChangedSettingsArePlannedFieldByField() throws {
+        #expect(try auth0("apply").status == 0)
+        let clientID = try #require(try siteSettings()["AUTH0_CLIENT_ID"])
+        let admin = try adminToken(scope: TestTenant.setupScopes.joined(separator: " "))
+        func management(_ method: String, _ path: String, _ body: JSONValue) throws -> Int {
+            try TestClient().send(
+                method, stack.tenantURL + "/api/v2/" + path,
+                headers: [("Authorization", "Bearer " + admin), ("Content-Type", "application/json")],
+                body: body.serialized()
+            ).status
+        }
+        #expect(
+            try management(
+                "PATCH", "clients/" + clientID,
+                .object([
+                    "callbacks": .array(["https://elsewhere.example/callback"]),
+                    "refresh_token": .object(["rotation_type": "non-rotating", "expiration_type": "non-expiring"]),
+                ])) == 200)
+        #expect(try management("PUT", "guardian/factors/otp", .object(["enabled": .bool(false)])) == 200)
+        let plan = try auth0("plan").output
+        #expect(plan.contains("callbacks lack \(stack.baseURL)/callback"), "\(plan)")
+        #expect(plan.contains("refresh_token.rotation_type: non-rotating -> rotating"))
+        #expect(plan.contains("refresh_token.expiration_type: non-expiring -> expiring"))
+        #expect(plan.contains("change  MFA factor otp"))
+        #expect(plan.contains("0 to create, 2 to change"), "\(plan)")
+
+        // check-config, with the application's secret as the service has it.
+        let check = try Stack.run(
+            Stack.binDir + "/metadata-demo", ["--env-file", settingsFile, "check-config"],
+            environment: ["PATH": "/usr/bin:/bin", "AUTH0_CLIENT_SECRET_FILE": stack.runDir + "/client-secret"],
+            clean: true)
+        #expect(check.status == 1)
+        let disagreements = check.output.split(separator: "\n").filter { $0.contains("AUTH0: ") }
+        // The hand-made refresh_token replaced the policies too: five disagreements.
+        #expect(disagreements.count == 5, "\(disagreements)")
+        #expect(
+            check.output.contains(
+                "refresh_token.policies lack a policy for https://announcements.metadata-demo.example/"))
+        #expect(
+            check.output.contains(
+                "AUTH0: application metadata-demo: callbacks lack \(stack.baseURL)/callback (Applications > "
+                    + "Applications > metadata-demo > Settings; `metadata-demo auth0 apply` sets it)"),
+            "\(check.output)")
+        #expect(check.output.contains("AUTH0: MFA factor otp: enabled: false -> true (Security > Multi-factor Auth"))
+
+        #expect(try auth0("apply").status == 0)
+        let settled = try Stack.run(
+            Stack.binDir + "/metadata-demo", ["--env-file", settingsFile, "check-config"],
+            environment: ["PATH": "/usr/bin:/bin", "AUTH0_CLIENT_SECRET_FILE": stack.runDir + "/client-secret"],
+            clean: true)
+        #expect(
+            settled.status == 0 && settled.output.contains("the tenant set up as the site needs"), "\(settled.output)")
+
+        // Another base URL: its three addresses, nothing else.
+        let moved = "http://127.0.0.1:\(try Stack.freePort())"
+        var text = try String(contentsOfFile: settingsFile, encoding: .utf8)
+        text = text.replacingOccurrences(of: "APP_BASE_URL=\(stack.baseURL)", with: "APP_BASE_URL=\(moved)")
+        // A new mini app with an API of its own.
+        let apps = stack.runDir + "/mini-apps-more.json"
+        var document = try #require(
+            JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Stack.exampleMiniApps)))))
+        if case .object(var top) = document, case .array(var list)? = top["apps"] {
+            list.append(
+                .object([
+                    "name": "reports", "title": .object(["en": "Reports", "zh": "报告"]), "path": "/reports/",
+                    "api": .object(["audience": "https://reports.metadata-demo.example/", "scope": "read:reports"]),
+                    "allow": .object(["email_verified": .bool(true)]),
+                ]))
+            top["apps"] = .array(list)
+            document = .object(top)
+        }
+        try Data(document.serialized()).write(to: URL(fileURLWithPath: apps))
+        text = text.replacingOccurrences(of: "MINI_APPS_FILE=\(Stack.exampleMiniApps)", with: "MINI_APPS_FILE=\(apps)")
+        try text.write(toFile: settingsFile, atomically: true, encoding: .utf8)
+        let replanned = try auth0("plan").output
+        let application = replanned.components(separatedBy: "change  application metadata-demo")
+        #expect(application.count == 2, "\(replanned)")
+        let fields = application.last?.split(separator: "\n").prefix { $0.hasPrefix("          ") } ?? []
+        #expect(
+            fields.map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "callbacks lack \(moved)/callback", "allowed_logout_urls lack \(moved)/logged-out",
+                "refresh_token.policies lack a policy for https://reports.metadata-demo.example/",
+                "oidc_logout.backchannel_logout_urls lack \(moved)/backchannel-logout",
+            ], "\(replanned)")
+        #expect(replanned.contains("create  API https://reports.metadata-demo.example/"))
+        #expect(
+            replanned.contains(
+                "create  user access of the application metadata-demo to https://reports.metadata-demo.example/"))
+        #expect(replanned.contains("2 to create, 1 to change"), "\(replanned)")
+    }
+
     /// A Management API token of the bare tenant's management application.
     func adminToken(scope: String) throws -> String {
         let answer = try TestClient().post(

@@ -55,8 +55,9 @@ enum Auth0Command {
                     description:
                         "--env-file: making the application needs the settings file its client id is written into")
             }
-            let created = try tenant.apply { print("  " + $0) }
-            if let created { try record(created, envFile: envFile.path!, environment: environment) }
+            try tenant.apply(say: { print("  " + $0) }) {
+                try record($0, envFile: envFile.path!, environment: environment)
+            }
             print("done: \(tenant.session.writes) write calls")
             return 0
         } catch let failure as ManagementSession.Failure {

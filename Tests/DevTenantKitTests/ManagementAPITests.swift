@@ -230,6 +230,31 @@ import Web
         #expect(try limited.call("GET", "clients").status == 200)
     }
 
+    /// An application's `token_endpoint_auth_method` is the one way its secret is taken, as at
+    /// Auth0: one made for `client_secret_post` is refused its secret in a Basic header.
+    @Test func theSecretIsTakenOnlyAsTheApplicationsMethodSays() throws {
+        let made = try call(
+            "POST", "clients", .object(["name": "web", "token_endpoint_auth_method": "client_secret_post"]))
+        let id = try #require(made.body["client_id"]?.string)
+        let secret = try #require(made.body["client_secret"]?.string)
+        func refresh(basic: Bool) -> Int {
+            var form = [("grant_type", "refresh_token"), ("refresh_token", "never-issued")]
+            var headers: HeaderFields = ["content-type": "application/x-www-form-urlencoded"]
+            if basic {
+                headers["authorization"] = "Basic " + Base64URL.encodeStandard(Array("\(id):\(secret)".utf8))
+            } else {
+                form += [("client_id", id), ("client_secret", secret)]
+            }
+            return tenant.respond(
+                to: Request(
+                    method: "POST", path: "/oauth/token", headers: headers,
+                    body: Array(PercentEncoding.formEncode(form).utf8))
+            ).status
+        }
+        #expect(refresh(basic: false) == 403)  // authenticated; the made-up token refused
+        #expect(refresh(basic: true) == 401)
+    }
+
     /// An application's grant types are its own: one for machine-to-machine calls alone cannot
     /// renew a refresh token (Auth0's `unauthorized_client`).
     @Test func aGrantTypeTheApplicationLacksIsRefused() throws {

@@ -7,61 +7,17 @@ import Web
 /// nothing but a management application (and the demo people), through the dev tenant's
 /// Management API at its default rate limit; then the whole person's path on what it set up.
 @Suite(.serialized) final class TenantSetupTests {
-    let stack: Stack
-    let settingsFile: String
+    let site: TenantSetupSite
+    var stack: Stack { site.stack }
+    var settingsFile: String { site.settingsFile }
 
-    /// The management application's credentials in the bare tenant file.
-    static let admin = (id: "tenant-admin", secret: "tenant-admin-secret-not-for-production-0123456789")
+    init() throws { site = try TenantSetupSite(miniAppsFile: Stack.exampleMiniApps) }
+    deinit { site.stack.stop() }
 
-    init() throws {
-        let directory = NSTemporaryDirectory() + "tenant-setup-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let bare = try TestTenant.writeBare(into: directory, admin: Self.admin)
-        stack = try Stack(
-            workers: 0, tenantEnvironment: ["DEV_TENANT_CONFIG": bare, "DEV_TENANT_ACTION_BUILD_MS": "300"],
-            miniAppsFile: Stack.exampleMiniApps)
-        settingsFile = stack.runDir + "/metadata-demo.env"
-        // The site's settings as the guide's layout has them, before the application exists.
-        var lines: [String] = []
-        for (name, value) in stack.devEnvironment.sorted(by: { $0.key < $1.key })
-        where !name.hasPrefix("DEV_TENANT_") && name != "AUTH0_CLIENT_ID" && name != "AUTH0_CLIENT_SECRET" {
-            lines.append("\(name)=\(value)")
-        }
-        lines += [
-            "MINI_APPS_FILE=\(Stack.exampleMiniApps)", "AUTH0_MANAGEMENT_CLIENT_ID=\(Self.admin.id)",
-            "AUTH0_MANAGEMENT_CLIENT_SECRET=\(Self.admin.secret)",
-        ]
-        try (lines.joined(separator: "\n") + "\n").write(toFile: settingsFile, atomically: true, encoding: .utf8)
-    }
-
-    deinit { stack.stop() }
-
-    /// `metadata-demo --env-file FILE auth0 VERB` in a clean environment: its status and output.
-    func auth0(_ verb: String) throws -> (status: Int32, output: String) {
-        try Stack.run(
-            Stack.binDir + "/metadata-demo", ["--env-file", settingsFile, "auth0", verb],
-            environment: ["PATH": "/usr/bin:/bin"], clean: true)
-    }
-
-    /// The Management API calls that write (POST, PATCH, PUT) the tenant has answered so far.
-    func tenantWrites() throws -> Int {
-        try stack.log("dev-tenant").split(separator: "\n").filter { line in
-            line.contains("tenant request") && line.contains("/api/v2/")
-                && ["POST", "PATCH", "PUT"].contains {
-                    line.contains("method=\($0)") || line.contains("\"method\":\"\($0)\"")
-                }
-        }.count
-    }
-
-    /// The settings the site now has: the file, and the secret `apply` wrote beside it.
-    func siteSettings() throws -> [String: String] {
-        var settings: [String: String] = [:]
-        for line in try String(contentsOfFile: settingsFile, encoding: .utf8).split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            settings[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
-        return settings
-    }
+    func auth0(_ verb: String) throws -> (status: Int32, output: String) { try site.auth0(verb) }
+    func tenantWrites() throws -> Int { try site.tenantWrites() }
+    func siteSettings() throws -> [String: String] { try site.siteSettings() }
+    func adminToken(scope: String) throws -> String { try site.adminToken(scope: scope) }
 
     @Test func fromABareTenantTheSiteAndItsMiniAppsWorkAndASecondApplyWritesNothing() throws {
         let plan = try auth0("plan")
@@ -121,13 +77,8 @@ import Web
     @Test func aHandChangedTenantAndChangedSettingsArePlannedFieldByField() throws {
         #expect(try auth0("apply").status == 0)
         let clientID = try #require(try siteSettings()["AUTH0_CLIENT_ID"])
-        let admin = try adminToken(scope: TestTenant.setupScopes.joined(separator: " "))
         func management(_ method: String, _ path: String, _ body: JSONValue) throws -> Int {
-            try TestClient().send(
-                method, stack.tenantURL + "/api/v2/" + path,
-                headers: [("Authorization", "Bearer " + admin), ("Content-Type", "application/json")],
-                body: body.serialized()
-            ).status
+            try site.management(method, path, body).status
         }
         #expect(
             try management(
@@ -207,19 +158,5 @@ import Web
             replanned.contains(
                 "create  user access of the application metadata-demo to https://reports.metadata-demo.example/"))
         #expect(replanned.contains("2 to create, 1 to change"), "\(replanned)")
-    }
-
-    /// A Management API token of the bare tenant's management application.
-    func adminToken(scope: String) throws -> String {
-        let answer = try TestClient().post(
-            stack.tenantURL + "/oauth/token",
-            form: [
-                ("grant_type", "client_credentials"), ("client_id", Self.admin.id),
-                ("client_secret", Self.admin.secret),
-                ("audience", stack.tenantURL + "/api/v2/"), ("scope", scope),
-            ])
-        guard answer.status == 200, let token = JSONValue.parse(Array(answer.body.utf8))?["access_token"]?.string
-        else { throw StackError("no management token: \(answer.status) \(answer.body)") }
-        return token
     }
 }

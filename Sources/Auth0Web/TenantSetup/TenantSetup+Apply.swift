@@ -36,9 +36,10 @@ extension TenantSetup {
         return scopes.sorted()
     }
 
-    /// Applies every change, reporting each as it is made through `say`; the new application's
-    /// credentials when it made one. Stops before the first write when a scope is missing.
-    public func apply(say: (String) -> Void) throws(ManagementSession.Failure) -> Created? {
+    /// Applies every change, reporting each as it is made through `say`, and a new application's
+    /// credentials to `record` as soon as it is made (before anything else can fail). Stops before
+    /// the first write when a scope is missing.
+    public func apply(say: (String) -> Void, record: (Created) throws -> Void) throws {
         try session.require(writeScopes)
         for (index, api) in blueprint.apis.enumerated() {
             let needs = TenantBlueprint.needs(of: api)
@@ -55,7 +56,7 @@ extension TenantSetup {
                 say("created API \(api.audience)")
             }
         }
-        let created = try applyApplication(say)
+        try applyApplication(say, record)
         try applyAccess(say)
         try applyRoles(say)
         if blueprint.needsOTP, !otpEnabled {
@@ -71,13 +72,11 @@ extension TenantSetup {
                 say("changed tenant settings: " + changed.keys.sorted().joined(separator: ", "))
             }
         }
-        return created
     }
 
     /// The application made or changed, then its keys added and named.
-    private func applyApplication(_ say: (String) -> Void) throws(ManagementSession.Failure) -> Created? {
+    private func applyApplication(_ say: (String) -> Void, _ record: (Created) throws -> Void) throws {
         let name = "application \(blueprint.applicationName)"
-        var created: Created?
         if application == nil {
             var document: [String: JSONValue] = ["name": .string(blueprint.applicationName)]
             for need in blueprint.application { document = need.met(in: document) }
@@ -86,10 +85,10 @@ extension TenantSetup {
                 throw ManagementSession.Failure(description: "AUTH0: the new application came back without a client_id")
             }
             application = made
-            created = Created(clientID: id, clientSecret: made["client_secret"]?.string)
             say("created \(name) (client id \(id))")
+            try record(Created(clientID: id, clientSecret: made["client_secret"]?.string))
         }
-        guard let clientID else { return created }
+        guard let clientID else { return }
         for (key, purpose) in keys where credentialIDs[key.kid] == nil {
             let credential = try session.send(
                 "POST", "clients/\(Self.encoded(clientID))/credentials",
@@ -103,7 +102,6 @@ extension TenantSetup {
         if let document = application {
             try patch("clients/" + Self.encoded(clientID), document, applicationNeeds, say, name)
         }
-        return created
     }
 
     /// The connection enabled for the application, and its users' grants.

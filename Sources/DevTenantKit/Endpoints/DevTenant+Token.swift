@@ -70,6 +70,7 @@ extension DevTenant {
         // client_secret_basic, else client_secret_post.
         var clientID = params["client_id"]
         var secret = params["client_secret"]
+        var method = "client_secret_post"
         if let basic = request.header("authorization"), basic.lowercased().hasPrefix("basic "),
             let decoded = Base64URL.decodeStandard(basic.dropFirst(6)).flatMap({ String(validating: $0, as: UTF8.self) }
             ),
@@ -77,9 +78,12 @@ extension DevTenant {
         {
             clientID = PercentEncoding.decodeOrSelf(String(decoded[..<colon]))
             secret = PercentEncoding.decodeOrSelf(String(decoded[decoded.index(after: colon)...]))
+            method = "client_secret_basic"
         }
         // An application with Private Key JWT credentials proves itself with them alone.
-        guard let clientID, let client = directory.client(clientID), client.credentials.isEmpty else { return nil }
+        guard let clientID, let client = directory.client(clientID), client.credentials.isEmpty,
+            client.secretMethod == nil || client.secretMethod == method
+        else { return nil }
         // A public application (a native app) has no secret to prove, and must not send one.
         guard let expected = client.clientSecret else { return secret == nil ? client : nil }
         guard let secret, ConstantTime.equal(Array(secret.utf8), Array(expected.utf8)) else { return nil }

@@ -51,7 +51,8 @@ extension DevTenant {
     }
 
     private func createClient(_ call: AdminCall) throws(ManagementRefusal) -> Response {
-        var document = try call.body(ManagementShapes.clientCreate).object ?? [:]
+        // A null is a property not given.
+        var document = (try call.body(ManagementShapes.clientCreate).object ?? [:]).filter { $0.value != .null }
         try Self.refuseCredentialReferences(document)
         document["client_id"] = .string(TenantDirectory.newID(32))
         if document["token_endpoint_auth_method"]?.string != "none" {
@@ -123,7 +124,9 @@ extension DevTenant {
     /// Checks an application as the tenant file's are, its credential references resolved to
     /// the keys it holds; Auth0's 400 naming the first problem.
     private func checkClient(_ document: inout [String: JSONValue]) throws(ManagementRefusal) {
-        if document["token_endpoint_auth_method"] != nil, document["client_authentication_methods"] != nil {
+        if document["token_endpoint_auth_method"] ?? .null != .null,
+            document["client_authentication_methods"] ?? .null != .null
+        {
             throw ManagementRefusal(
                 response: Self.invalidPayload(
                     "'token_endpoint_auth_method and client_authentication_methods are mutually exclusive'"))

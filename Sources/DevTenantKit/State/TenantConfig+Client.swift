@@ -16,6 +16,10 @@ extension TenantConfig {
         public let logoutURLs: [String]
         /// Back-channel logout URLs (`oidc_logout.backchannel_logout_urls`): where logout tokens go.
         public let backchannelLogoutURLs: [String]
+        /// `token_endpoint_auth_method` when the document names `client_secret_basic` or
+        /// `client_secret_post`: the secret is then taken that way only, as Auth0 takes it; nil
+        /// (the tenant file's applications that name none) takes either.
+        public var secretMethod: String? = nil
         /// `grant_types`: what it may ask the token endpoint for (`refresh_token` among them, or
         /// its refresh tokens are refused).
         public let grantTypes: [String]
@@ -105,6 +109,8 @@ extension TenantConfig.Client {
             requestObjectKeys: ClientCredential.requestObjectKeys(in: entry, id: id, problems: &problems),
             requiresRequestObjects: entry["signed_request_object"]?["required"]?.bool ?? false,
             complianceLevel: TenantConfig.complianceLevel(entry, id: id, &problems))
+        let method = entry["token_endpoint_auth_method"]?.string ?? ""
+        secretMethod = ["client_secret_basic", "client_secret_post"].contains(method) ? method : nil
         if problems.count > start { return nil }
     }
 }

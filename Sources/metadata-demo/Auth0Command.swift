@@ -46,6 +46,11 @@ enum Auth0Command {
                 if !tenant.isSettled { print("`metadata-demo auth0 apply` makes it so.") }
                 return 0
             }
+            // An application found by its name is this site's from now on: its id goes into the file.
+            if !clientIDKnown, let found = tenant.clientID, let path = envFile.path {
+                try SettingsFileEdit.set("AUTH0_CLIENT_ID", to: found, in: path)
+                print("  wrote AUTH0_CLIENT_ID=\(found) into \(path)")
+            }
             guard !tenant.isSettled else {
                 print("nothing to change")
                 return 0

@@ -23,14 +23,18 @@ import Testing
 
     /// `make run` in the background, in a process group of its own (so everything it starts can
     /// be killed at once), with the programs this test run built.
-    private func startMakeRun(runDir: String, appPort: Int, tenantPort: Int, log: String) throws -> ChildProcess {
+    private func startMakeRun(
+        runDir: String, appPort: Int, tenantPort: Int, log: String, extra: [String: String] = [:]
+    ) throws -> ChildProcess {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = [Stack.repoRoot + "/scripts/run"]
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort),
-            "RUN_BIN_DIR": Stack.binDir,
-        ]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            [
+                "RUN_DIR": runDir, "APP_PORT": String(appPort), "DEV_TENANT_PORT": String(tenantPort),
+                "RUN_BIN_DIR": Stack.binDir,
+            ].merging(extra) { $1 }
+        ) { $1 }
         FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
@@ -97,6 +101,28 @@ import Testing
         let browser = TestClient()
         #expect(try browser.get("http://127.0.0.1:\(secondAppPort)/healthz").status == 200)
         #expect(try browser.get("http://127.0.0.1:\(secondAppPort)/").body.contains("Log in"))
+    }
+
+    /// Issue 60: `TENANT_SETUP=apply make run` starts the dev tenant bare and has
+    /// `metadata-demo auth0 apply` set it up before the workers start; a person logs in on what it
+    /// made.
+    @Test func tenantSetupApplyServesOnWhatTheCommandSetUp() throws {
+        let runDir = try folder()
+        let ports = (try Stack.freePort(), try Stack.freePort())
+        _ = try startMakeRun(
+            runDir: runDir, appPort: ports.0, tenantPort: ports.1, log: runDir + "-first.log",
+            extra: ["TENANT_SETUP": "apply"])
+        #expect(waitForRunning(runDir + "-first.log", seconds: 120), "\(tail(runDir + "-first.log"))")
+        let first = (try? String(contentsOfFile: runDir + "-first.log", encoding: .utf8)) ?? ""
+        #expect(first.contains("created application metadata-demo"), "\(first.suffix(2000))")
+        let browser = TestClient()
+        let login = try browser.get("http://127.0.0.1:\(ports.0)/login")
+        let authorize = try #require(login.header("location"))
+        let callback = try browser.signIn(
+            at: authorize, email: DemoUser.skippy.email, password: DemoUser.skippy.password)
+        _ = try browser.get(callback)
+        #expect(try browser.get("http://127.0.0.1:\(ports.0)/").body.contains("skippy@example.com"))
+        try killGroup(of: runDir, signal: SIGTERM)
     }
 
     /// Review 2, item 3: as root, `make run` wrote nginx's configuration through a symlink in a

@@ -444,7 +444,11 @@ final class Stack: @unchecked Sendable {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = clean ? environment : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // A clean environment still carries where an instrumented build writes its line counts.
+        let profile = ProcessInfo.processInfo.environment.filter { $0.key == "LLVM_PROFILE_FILE" }
+        process.environment =
+            clean
+            ? profile.merging(environment) { $1 } : ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         if errorsToo { process.standardError = pipe }

@@ -40,6 +40,15 @@ import Web
         let again = try auth0("apply")
         #expect(again.status == 0 && again.output.contains("nothing to change"), "\(again.output)")
         #expect(try tenantWrites() == writes)
+        // Without its id in the file (a settings file written again by hand), it is found by its name.
+        let text = try String(contentsOfFile: settingsFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "AUTH0_CLIENT_ID=\(clientID)\n", with: "").write(
+            toFile: settingsFile, atomically: true, encoding: .utf8)
+        let found = try auth0("apply")
+        #expect(
+            found.output.contains("wrote AUTH0_CLIENT_ID=\(clientID)") && found.output.contains("nothing to change"))
+        #expect(try siteSettings()["AUTH0_CLIENT_ID"] == clientID)
+        #expect(try tenantWrites() == writes)
 
         // The person's path on what the command set up.
         let secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingWhitespace()

@@ -60,6 +60,10 @@ public final class ManagementSession {
             throw Failure(description: "AUTH0_DOMAIN: the token endpoint could not be reached (\(error))")
         }
         let json = JSONValue.parse(answer.body)
+        if answer.status == 429 || answer.status >= 500 {
+            throw Failure(
+                description: "AUTH0_DOMAIN: the token endpoint answered \(answer.status); try again in a moment")
+        }
         guard answer.status == 200, let token = json?["access_token"]?.string else {
             let why = json?["error_description"]?.string ?? json?["error"]?.string ?? "status \(answer.status)"
             throw Failure(

@@ -15,14 +15,14 @@ public struct TenantSeed: Sendable {
     var rolesClaim: String?
     /// `guardian_factors`: which factors start enabled (`otp` is the only one the tenant can ask).
     var factors: [String: Bool] = [:]
-    /// A digest of the file as read: the saved objects are the file's while it stays the same,
-    /// and start again from it when it changes.
+    /// A digest of the file as read and the issuer: the saved objects are the file's while both
+    /// stay the same, and start again from it when either changes.
     var fingerprint = ""
 
     init() {}
 
-    /// The seed of the tenant file `document` (whose text is `text`), noting each problem.
-    init(document: JSONValue, text: String, problems: inout [String]) {
+    /// The seed of the tenant file `document` (whose text is `text`) at `issuer`, noting each problem.
+    init(document: JSONValue, text: String, issuer: String, problems: inout [String]) {
         clients = document["clients"]?.array ?? []
         resourceServers = document["resource_servers"]?.array ?? []
         _ = ResourceServer.all(in: document, problems: &problems)
@@ -36,6 +36,7 @@ public struct TenantSeed: Sendable {
             }
             factors[name] = enabled
         }
-        fingerprint = Base64URL.encode(SHA256.hash(Array(text.utf8)))
+        // Another issuer is another tenant: its objects (the Management API's grants name it) start again.
+        fingerprint = Base64URL.encode(SHA256.hash(Array((issuer + "\n" + text).utf8)))
     }
 }

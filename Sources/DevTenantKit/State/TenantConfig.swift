@@ -143,7 +143,7 @@ public struct TenantConfig: Sendable {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
             if let document = JSONValue.parse(Array(text.utf8)) {
                 var found: [String] = []
-                seed = TenantSeed(document: document, text: text, problems: &found)
+                seed = TenantSeed(document: document, text: text, issuer: issuer, problems: &found)
                 for entry in seed.clients {
                     if let client = Client(document: entry, problems: &found) { clients.append(client) }
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenSSLCrypto
 import TestSupport
 import Testing
 import Web
@@ -182,6 +183,37 @@ import Web
         let action: JSONValue = .object(["name": "a", "supported_triggers": .array([.object(["id": "post-login"])])])
         #expect(try call("POST", "actions/actions", action).status == 201)
         #expect(try call("POST", "actions/actions", action).status == 409)
+    }
+
+    /// The other calls' refusals: a page size past 100, a credential that is no RSA key or is
+    /// there already, a connection or application that is not there, a tenant setting not kept.
+    @Test func theOtherCallsRefuseAsAuth0Does() throws {
+        let page = try call("GET", "clients?per_page=101")
+        #expect(page.status == 400 && page.body["errorCode"] == "invalid_query_string")
+        let client = try #require(try call("POST", "clients", .object(["name": "x"])).body["client_id"]?.string)
+        expectInvalid(
+            try call(
+                "POST", "clients/\(client)/credentials", .object(["credential_type": "public_key", "pem": "nonsense"])),
+            "'pem must be an RSA public key of 2048 bits or more' on property pem")
+        let pem = try RSAPrivateKey().publicPEM()
+        let credential: JSONValue = .object(["credential_type": "public_key", "pem": .string(pem), "alg": "RS256"])
+        let added = try call("POST", "clients/\(client)/credentials", credential)
+        #expect(added.status == 201 && added.body["kid"]?.string?.count == 43 && added.body["pem"] == nil)
+        #expect(try call("POST", "clients/\(client)/credentials", credential).status == 409)
+        #expect(try call("GET", "clients/\(client)/credentials").body.array?.count == 1)
+        #expect(try call("GET", "connections/con_none/clients").body["errorCode"] == "inexistent_connection")
+        let connection = try #require(
+            try call("GET", "connections?name=Username-Password-Authentication").body.array?.first?["id"]?.string)
+        let unknown: JSONValue = .array([.object(["client_id": "nobody", "status": .bool(true)])])
+        #expect(try call("PATCH", "connections/\(connection)/clients", unknown).status == 404)
+        let enable: JSONValue = .array([.object(["client_id": .string(client), "status": .bool(true)])])
+        #expect(try call("PATCH", "connections/\(connection)/clients", enable).status == 204)
+        expectInvalid(
+            try call("PATCH", "tenants/settings", .object(["picture_url": "https://a.example/p.png"])),
+            "'Additional properties not allowed: picture_url'")
+        #expect(
+            try call("PATCH", "tenants/settings", .object(["session_lifetime": .number(24)])).body["session_lifetime"]
+                == .number(24))
     }
 
     /// An Action deploys only once built, binds only once deployed, and the bound roles Action's

@@ -91,6 +91,40 @@ import Web
         #expect(try random.get(site.stack.baseURL + "/desk/").status == 403)
     }
 
+    /// SECURITY_PROFILE=fapi1-advanced: the application made at Auth0's FAPI 1 level
+    /// (`fapi1_adv_pkj_par`: PAR required, its key for Private Key JWT and request objects, PS256
+    /// ID tokens), in a tenant that allows PAR; the person logs in under it.
+    @Test func theFAPILevelIsSetUpAndLogsIn() throws {
+        let folder = try Self.folder()
+        let keys = try PrivateKeyJWTTests.newKeyPair(folder)
+        let key = folder + "/client-assertion-key"
+        try keys.privatePEM.write(toFile: key, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+        let fapi = [
+            "CLIENT_ASSERTION_KEY_FILE": key, "CLIENT_ASSERTION_ALG": "PS256", "ID_TOKEN_SIGNING_ALG": "PS256",
+            "SECURITY_PROFILE": "fapi1-advanced",
+        ]
+        let site = try TenantSetupSite(
+            miniAppsFile: Stack.exampleMiniApps, settings: fapi,
+            tenant: .object(["allow_pushed_authorization_requests": .bool(true), "remove_alg_from_jwks": .bool(true)]))
+        defer { site.stack.stop() }
+        let applied = try site.auth0("apply")
+        #expect(applied.status == 0, "\(applied.output)")
+        let clientID = try #require(try site.siteSettings()["AUTH0_CLIENT_ID"])
+        let application = try site.management("GET", "clients/" + clientID).body
+        #expect(application["compliance_level"] == "fapi1_adv_pkj_par")
+        #expect(application["require_pushed_authorization_requests"] == .bool(true))
+        #expect(application["signed_request_object"]?["required"] == .bool(true))
+        #expect(application["jwt_configuration"]?["alg"] == "PS256")
+        #expect(try site.auth0("apply").output.contains("nothing to change"))
+        try site.stack.startWorker(
+            1, extra: fapi.merging(["AUTH0_CLIENT_ID": clientID, "AUTH0_CLIENT_SECRET": ""]) { $1 })
+        let browser = TestClient()
+        let landed = try browser.logIn(site.stack, as: DemoUser.skippy)
+        #expect(landed.status == 302 && landed.header("location") == "/", "\(landed.status)")
+        #expect(try site.stack.log("dev-tenant").contains("authorization request pushed"))
+    }
+
     @Test func aMissingScopeStopsApplyBeforeItsFirstWriteNamingIt() throws {
         let site = try TenantSetupSite(
             miniAppsFile: Stack.exampleMiniApps,

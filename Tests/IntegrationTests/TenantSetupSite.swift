@@ -12,12 +12,15 @@ final class TenantSetupSite {
     /// The management application's credentials in the bare tenant file.
     static let admin = (id: "tenant-admin", secret: "tenant-admin-secret-not-for-production-0123456789")
 
-    /// A bare tenant granting the management application `scopes`; the site's settings name
-    /// `miniAppsFile` and add `settings`.
-    init(miniAppsFile: String, scopes: [String] = TestTenant.setupScopes, settings: [String: String] = [:]) throws {
+    /// A bare tenant granting the management application `scopes`, with the tenant's own settings
+    /// `tenant` (PAR allowed, say); the site's settings name `miniAppsFile` and add `settings`.
+    init(
+        miniAppsFile: String, scopes: [String] = TestTenant.setupScopes, settings: [String: String] = [:],
+        tenant: JSONValue? = nil
+    ) throws {
         let directory = NSTemporaryDirectory() + "tenant-setup-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let bare = try TestTenant.writeBare(into: directory, admin: Self.admin, scopes: scopes)
+        let bare = try TestTenant.writeBare(into: directory, admin: Self.admin, scopes: scopes, tenant: tenant)
         stack = try Stack(
             workers: 0, tenantEnvironment: ["DEV_TENANT_CONFIG": bare, "DEV_TENANT_ACTION_BUILD_MS": "300"],
             miniAppsFile: miniAppsFile)

@@ -34,6 +34,7 @@ import Web
         let mode = try FileManager.default.attributesOfItem(atPath: secretFile)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(!applied.output.contains(try String(contentsOfFile: secretFile, encoding: .utf8).trimmingWhitespace()))
+        #expect(!(plan.output + applied.output).contains(TenantSetupSite.admin.secret), "never printed")
         let writes = try tenantWrites()
         #expect(writes > 0)
 

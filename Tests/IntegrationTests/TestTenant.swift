@@ -62,7 +62,8 @@ enum TestTenant {
     /// application but a management one (`admin`, granted `scopes`), no API, no Action, no MFA
     /// factor enabled.
     static func writeBare(
-        into directory: String, admin: (id: String, secret: String), scopes: [String] = setupScopes
+        into directory: String, admin: (id: String, secret: String), scopes: [String] = setupScopes,
+        tenant: JSONValue? = nil
     ) throws -> String {
         try write(into: directory, name: "tenant-bare.json") { document in
             document["clients"] = .array([
@@ -73,6 +74,7 @@ enum TestTenant {
                 ])
             ])
             for key in ["resource_servers", "actions", "guardian_factors", "tenant"] { document[key] = nil }
+            document["tenant"] = tenant
         }
     }
 

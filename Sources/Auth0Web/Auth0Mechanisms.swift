@@ -41,10 +41,12 @@ public struct Auth0Mechanisms: Sendable {
             secure: settings.secureCookies, secrets: settings.sessions.cookieSecrets, clock: clock,
             accessTokenPath: accessTokenPath, rollingLifetime: settings.sessions.rollingLifetime,
             absoluteLifetime: settings.sessions.absoluteLifetime)
+        // This application on this provider, resolved once; every mechanism below takes it.
+        let client = try ClientConfiguration(settings: settings, endpoints: endpoints, clock: clock)
         // The product's own tokens are bound to the workers' key when DPoP is on (RFC 9449).
-        let binding = try DPoP.binding(settings, endpoints, http: http, clock: clock)
-        tokens = TokenClient(settings: settings, endpoints: endpoints, http: http, binding: binding, clock: clock)
-        links = TenantLinks(settings: settings, endpoints: endpoints)
+        let binding = try DPoP.binding(client, http: http, clock: clock)
+        tokens = TokenClient(client, http: http, binding: binding)
+        links = TenantLinks(client)
         loginStart = LoginStart(
             links: links, tokens: tokens,
             requestObject: RequestObject(settings: settings, endpoints: endpoints, clock: clock))
@@ -66,10 +68,6 @@ public struct Auth0Mechanisms: Sendable {
             transactions: transactions, tokens: tokens, idTokens: IDTokenVerifier(tenant: tenantTokens),
             userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: forThePerson),
             keepsIDToken: settings.provider.dialect.keepsIDTokenForLogout, metadata: metadata, clock: clock,
-            issuer: endpoints.issuer,
-            issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse, ruleFacts: ruleFacts, ledger: ledger,
-            stateHash: (
-                settings.provider.idTokenSigningAlgorithm, settings.binding.securityProfile?.requiresStateHash == true
-            ))
+            checks: client.callbackChecks, ruleFacts: ruleFacts, ledger: ledger)
     }
 }

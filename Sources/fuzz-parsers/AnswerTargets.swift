@@ -26,9 +26,12 @@ let answerTargets = [
     FuzzTarget(name: "token-response") { input in
         // The first byte picks 200 or an error status; the rest is the body.
         let status = [200, 200, 400, 401, 403, 429, 500, 503][Int(input.first ?? 0) % 8]
-        let client = TokenClient(
-            settings: settings, endpoints: endpoints, http: CannedAnswer(status: status, body: Array(input.dropFirst()))
-        )
+        // The settings use a secret: nothing to refuse when the client is made.
+        guard
+            let client = try? TokenClient(
+                settings: settings, endpoints: endpoints,
+                http: CannedAnswer(status: status, body: Array(input.dropFirst())))
+        else { preconditionFailure("the client of fixed settings could not be made") }
         guard let tokens = try? client.refresh("refresh-token") else { return }
         precondition(status == 200, "a token set from a \(status) answer")
         precondition(!tokens.accessToken.isEmpty, "an empty access token accepted")

@@ -114,8 +114,8 @@ enum CheckConfig {
     )
         -> [String]
     {
-        let client = TokenClient(settings: settings, endpoints: endpoints, http: http, clock: .system)
         do {
+            let client = try TokenClient(settings: settings, endpoints: endpoints, http: http, clock: .system)
             _ = try client.refresh("check-config-\(UUID().uuidString)")
             return [
                 "AUTH0_CLIENT_ID: the token endpoint accepted a made-up refresh token; is AUTH0_DOMAIN a real tenant?"

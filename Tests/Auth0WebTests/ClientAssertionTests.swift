@@ -53,7 +53,8 @@ import Web
         let settings = try settings(changes)
         let tenant = ScriptedHTTPClient.json(403, #"{"error":"invalid_grant"}"#)
         let time = ManualClock()
-        let client = TokenClient(settings: settings, endpoints: TestSettings.endpoints, http: tenant, clock: time.clock)
+        let client = try TokenClient(
+            settings: settings, endpoints: TestSettings.endpoints, http: tenant, clock: time.clock)
         _ = try? client.refresh("RT1")
         _ = try? client.refresh("RT2")
         let sent = try tenant.sent.map { try FormData(urlEncoded: $0.body) }
@@ -88,7 +89,7 @@ import Web
         ])
         #expect(settings.client.assertionCertificates.map { $0?.der } == [certificate.der, otherCertificate.der])
         let tenant = ScriptedHTTPClient.json(403, #"{"error":"invalid_grant"}"#)
-        let client = TokenClient(
+        let client = try TokenClient(
             settings: settings, endpoints: TestSettings.endpoints, http: tenant, clock: ManualClock().clock)
         _ = try? client.refresh("RT1")
         let sent = try #require(try tenant.sent.first.map { try FormData(urlEncoded: $0.body) })

@@ -81,7 +81,7 @@ import Web
         let tenant = ScriptedHTTPClient.json(
             200, #"{"access_token":"AT","id_token":"ID","token_type":"Bearer","expires_in":60}"#)
         let dpop = try DPoP(key: try #require(Self.key), http: tenant, clock: ManualClock().clock)
-        let client = TokenClient(
+        let client = try TokenClient(
             settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant, binding: dpop)
         #expect(throws: AuthError(.badTokenResponse, "token_type Bearer, not DPoP")) {
             try client.exchange(code: "C", codeVerifier: "V")
@@ -99,12 +99,13 @@ import Web
         let listed = try TestSettings.discovered(["dpop_signing_alg_values_supported": .array(["ES256"])])
         let bound = try RelyingPartySettings(environment: TestSettings.environment(["DPOP_KEY": try key.pem()]))
         let transaction = LoginTransaction.begin(returnTo: "/")
-        let parameters = TenantLinks(settings: bound, endpoints: listed).authorizationParameters(transaction)
+        let parameters = try TenantLinks(settings: bound, endpoints: listed).authorizationParameters(transaction)
         #expect(parameters.filter { $0.0 == "dpop_jkt" }.map(\.1) == [try #require(JWKThumbprint.p256(key))])
-        let unlisted = TenantLinks(settings: bound, endpoints: try TestSettings.discovered())
+        let unlisted = try TenantLinks(settings: bound, endpoints: try TestSettings.discovered())
         #expect(!unlisted.authorize(transaction).contains("dpop_jkt"), "the provider does not take DPoP")
         #expect(
-            !TenantLinks(settings: TestSettings.auth0, endpoints: listed).authorize(transaction).contains("dpop_jkt"))
+            !(try TenantLinks(settings: TestSettings.auth0, endpoints: listed).authorize(transaction).contains(
+                "dpop_jkt")))
     }
 
     @Test func settingsAndTheProviderMustAgree() throws {

@@ -30,8 +30,8 @@ import Web
             "revocation_endpoint": "https://tenant.example.com/oauth/revoke",
         ])
         let provider = ScriptedHTTPClient.json(400, #"{"error":"invalid_request"}"#)
-        let client = TokenClient(settings: settings, endpoints: endpoints, http: provider)
-        let links = TenantLinks(settings: settings, endpoints: endpoints)
+        let client = try TokenClient(settings: settings, endpoints: endpoints, http: provider)
+        let links = try TenantLinks(settings: settings, endpoints: endpoints)
         let transaction = LoginTransaction.begin(returnTo: "/")
         _ = try? client.push(
             links.authorizationParameters(transaction), to: try #require(endpoints.pushedAuthorization))

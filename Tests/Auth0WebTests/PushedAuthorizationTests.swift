@@ -22,7 +22,7 @@ import Web
     }
 
     private func links(_ mode: String?, _ endpoints: TenantEndpoints) throws -> TenantLinks {
-        TenantLinks(
+        try TenantLinks(
             settings: try RelyingPartySettings(
                 environment: TestSettings.environment(["PUSHED_AUTHORIZATION_REQUESTS": mode])),
             endpoints: endpoints)
@@ -94,7 +94,7 @@ import Web
     ])
     func aRefusalOrABadAnswerIsAnErrorThePersonReads(status: Int, body: String, code: String, pageStatus: Int) throws {
         let tenant = ScriptedHTTPClient.json(status, body)
-        let client = TokenClient(settings: TestSettings.auth0, endpoints: try endpoints(Self.listed), http: tenant)
+        let client = try TokenClient(settings: TestSettings.auth0, endpoints: try endpoints(Self.listed), http: tenant)
         do {
             _ = try client.push([("response_type", "code")], to: "https://tenant.example.com/oauth/par")
             Issue.record("accepted")

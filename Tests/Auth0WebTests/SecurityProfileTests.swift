@@ -49,7 +49,7 @@ import Web
             "code_challenge_methods_supported": .array(["S256"]),
             "id_token_signing_alg_values_supported": .array(["ES256", "PS256"]),
         ])
-        let links = TenantLinks(settings: settings, endpoints: able)
+        let links = try TenantLinks(settings: settings, endpoints: able)
         let fit = ProviderFit.problems(settings, able)
         #expect(fit.isEmpty, "\(fit)")
         #expect(links.pushEndpoint != nil && DPoP.isUsed(settings.binding.dpop, key: settings.binding.dpopKey, able))

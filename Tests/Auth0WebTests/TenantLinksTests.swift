@@ -7,7 +7,7 @@ import Web
     private func links(_ changes: [String: String?] = [:], endpoints: TenantEndpoints = TestSettings.endpoints) throws
         -> TenantLinks
     {
-        TenantLinks(
+        try TenantLinks(
             settings: try RelyingPartySettings(environment: TestSettings.environment(changes)), endpoints: endpoints)
     }
 

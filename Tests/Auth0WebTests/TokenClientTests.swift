@@ -51,7 +51,7 @@ import Web
     func anExpiryOutOfRangeIsABadAnswerNotACrash(expiresIn: String) throws {
         let tenant = ScriptedHTTPClient.json(
             200, #"{"access_token":"AT","id_token":"ID","token_type":"Bearer","expires_in":"# + expiresIn + "}")
-        let client = TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+        let client = try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
         if expiresIn == "\"soon\"" {
             #expect(try client.exchange(code: "C", codeVerifier: "V").expiresIn == 86_400)  // not a number: the default
         } else {
@@ -61,9 +61,9 @@ import Web
         }
     }
 
-    @Test func anAnswerOverTheSizeLimitIsABadAnswer() {
+    @Test func anAnswerOverTheSizeLimitIsABadAnswer() throws {
         let tenant = ScriptedHTTPClient { _ in throw HTTPClientError(.tooLarge, "answer over 1048576 bytes") }
-        let client = TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+        let client = try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
         #expect(throws: AuthError(.badTokenResponse, "answer over the size limit")) {
             try client.exchange(code: "C", codeVerifier: "V")
         }

@@ -6,9 +6,9 @@ import Testing
 import Web
 
 @Suite struct TokenRenewerTests {
-    private func renewer(_ tenant: ScriptedHTTPClient, clock: Clock = .system) -> TokenRenewer {
+    private func renewer(_ tenant: ScriptedHTTPClient, clock: Clock = .system) throws -> TokenRenewer {
         TokenRenewer(
-            tokens: TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant),
+            tokens: try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant),
             clock: clock)
     }
 
@@ -20,7 +20,7 @@ import Web
                 body: Array(
                     #"{"access_token":"AT2","refresh_token":"RT2","expires_in":86400,"token_type":"Bearer"}"#.utf8))
         }
-        let renewer = renewer(tenant)
+        let renewer = try renewer(tenant)
         let results = Lock<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let tokens = try? renewer.renew(refreshToken: "RT1", session: "s1")
@@ -40,7 +40,7 @@ import Web
             HTTPClientResponse(
                 status: 200, body: Array(#"{"access_token":"AT2","refresh_token":"RT2","expires_in":60}"#.utf8))
         }
-        let renewer = renewer(tenant)
+        let renewer = try renewer(tenant)
         #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
         #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
         #expect(tenant.sent.count == 1)
@@ -58,7 +58,7 @@ import Web
                 status: 200, body: Array(#"{"access_token":"AT2","refresh_token":"RT2","expires_in":86400}"#.utf8))
         }
         let time = ManualClock()
-        let renewer = renewer(tenant, clock: time.clock)
+        let renewer = try renewer(tenant, clock: time.clock)
         #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
         time.advance(TokenRenewer.resultGraceSeconds - 1)
         #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")  // a request in flight
@@ -98,7 +98,7 @@ import Web
                 store: store, retentionSeconds: 3600, secrets: [TestSettings.cookieSecret], clock: time.clock,
                 events: NoAuth0Events())
         }
-        let tokens = TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
+        let tokens = try TokenClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: tenant)
         let first = TokenRenewer(tokens: tokens, clock: time.clock, ledger: try ledger())
         let second = TokenRenewer(tokens: tokens, clock: time.clock, ledger: try ledger())
         #expect(try first.renew(refreshToken: "RT1", session: "s1").refreshToken == "RT2")
@@ -115,10 +115,10 @@ import Web
         }
     }
 
-    @Test func aRefusedRefreshTokenIsRefusedAndStaysRefused() {
+    @Test func aRefusedRefreshTokenIsRefusedAndStaysRefused() throws {
         let tenant = ScriptedHTTPClient.json(
             403, #"{"error":"invalid_grant","error_description":"Unknown or invalid refresh token."}"#)
-        let renewer = renewer(tenant)
+        let renewer = try renewer(tenant)
         for _ in 0..<2 {
             #expect(throws: AuthError(.refreshRefused, "403 invalid_grant")) {
                 try renewer.renew(refreshToken: "RT", session: "s1")
@@ -148,7 +148,7 @@ import Web
             return HTTPClientResponse(
                 status: 200, body: Array(#"{"access_token":"AT2","refresh_token":"RT2","expires_in":86400}"#.utf8))
         }
-        let renewer = renewer(tenant)
+        let renewer = try renewer(tenant)
         #expect(throws: expected) { try renewer.renew(refreshToken: "RT1", session: "s1") }
         #expect(try renewer.renew(refreshToken: "RT1", session: "s1").accessToken == "AT2")
         #expect(tenant.sent.count == 2)

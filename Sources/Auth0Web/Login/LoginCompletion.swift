@@ -12,29 +12,23 @@ public struct LoginCompletion: Sendable {
     private let keepsIDToken: Bool
     private let metadata: MetadataAccess
     private let clock: Clock
-    /// The provider's issuer, and whether it names itself in each authorization response (RFC 9207).
-    private let issuer: String
-    private let issuerAlwaysSent: Bool
+    /// The response's issuer and the ID token's `s_hash`, checked as the provider requires.
+    private let checks: CallbackChecks
     /// Where the ID token lists the person's roles.
     private let ruleFacts: RuleFacts
     /// Orders each login after the ends of the person's sessions it knows.
     private let ledger: SessionLedger?
-    /// How ID tokens are signed (their `s_hash` is taken with its digest), and whether each must
-    /// carry `s_hash` (FAPI 1.0 Advanced); a token that carries one is checked either way.
-    private let stateHash: (algorithm: SigningAlgorithm, required: Bool)
 
-    /// Completes logins with these mechanisms.
+    /// Completes logins with these mechanisms, each callback checked as `checks` says (no check
+    /// has a lenient default: the wiring must say what the provider requires).
     public init(
         transactions: TransactionCookies, tokens: TokenClient, idTokens: IDTokenVerifier,
         userinfo: UserInfoClient? = nil, keepsIDToken: Bool = false, metadata: MetadataAccess, clock: Clock,
-        issuer: String, issuerAlwaysSent: Bool = false, ruleFacts: RuleFacts = .none, ledger: SessionLedger? = nil,
-        stateHash: (algorithm: SigningAlgorithm, required: Bool) = (.rs256, false)
+        checks: CallbackChecks, ruleFacts: RuleFacts = .none, ledger: SessionLedger? = nil
     ) {
-        self.stateHash = stateHash
+        self.checks = checks
         self.ledger = ledger
         self.ruleFacts = ruleFacts
-        self.issuer = issuer
-        self.issuerAlwaysSent = issuerAlwaysSent
         self.userinfo = userinfo
         self.keepsIDToken = keepsIDToken
         self.transactions = transactions
@@ -75,8 +69,8 @@ public struct LoginCompletion: Sendable {
         // RFC 9207: a response that names its issuer names this provider's (else another provider's
         // code or error was sent here: a mix-up), and one that must name it does.
         if let named = query["iss"] {
-            guard named == issuer else { throw AuthError(.wrongResponseIssuer) }
-        } else if issuerAlwaysSent {
+            guard named == checks.issuer else { throw AuthError(.wrongResponseIssuer) }
+        } else if checks.issuerAlwaysSent {
             throw AuthError(.missingResponseIssuer)
         }
         if let error = query["error"] { throw AuthError(.tenantError, error) }
@@ -85,7 +79,8 @@ public struct LoginCompletion: Sendable {
         guard let idToken = tokens.idToken else { throw AuthError(.badTokenResponse, "no id_token") }
         var claims = try idTokens.verify(idToken, nonce: transaction.nonce)
         try StateHash.check(
-            claims["s_hash"]?.string, state: state, algorithm: stateHash.algorithm, required: stateHash.required)
+            claims["s_hash"]?.string, state: state, algorithm: checks.stateHashAlgorithm,
+            required: checks.stateHashRequired)
         if let userinfo { claims = try userinfo.complete(claims, accessToken: tokens.accessToken) }
         let now = Int64(clock.now())
         // How the person authenticated: the stronger authentication asked for is shown in the

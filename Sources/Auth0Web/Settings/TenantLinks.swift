@@ -16,8 +16,15 @@ public struct TenantLinks: Sendable {
     /// then bound to the key too, so a code stolen on its way back is worthless without it).
     private let dpopKeyThumbprint: String?
 
-    /// Links for the application `settings` on the tenant whose endpoints were discovered.
-    public init(settings: RelyingPartySettings, endpoints: TenantEndpoints) {
+    /// Links for the application `settings` on the tenant whose endpoints were discovered (its
+    /// configuration resolved here).
+    public init(settings: RelyingPartySettings, endpoints: TenantEndpoints) throws(AuthError) {
+        self.init(try ClientConfiguration(settings: settings, endpoints: endpoints))
+    }
+
+    /// Links for the application `configuration` resolved.
+    public init(_ configuration: ClientConfiguration) {
+        let (settings, endpoints) = (configuration.settings, configuration.endpoints)
         self.settings = settings
         self.endpoints = endpoints
         var scopes = settings.provider.scope.split(separator: " ")
@@ -29,11 +36,8 @@ public struct TenantLinks: Sendable {
         }
         scope = scopes.joined(separator: " ")
         asksConsent = settings.provider.dialect.asksConsentForOfflineAccess && scopes.contains("offline_access")
-        pushEndpoint = PushedAuthorization.endpoint(settings.binding.pushedAuthorization, endpoints)
-        let binding = settings.binding
-        dpopKeyThumbprint =
-            DPoP.isUsed(binding.dpop, key: binding.dpopKey, endpoints)
-            ? binding.dpopKey.flatMap(JWKThumbprint.p256) : nil
+        pushEndpoint = configuration.pushEndpoint
+        dpopKeyThumbprint = configuration.dpopKey.flatMap(JWKThumbprint.p256)
     }
 
     /// The authorization URL that starts Universal Login for a transaction: code flow with PKCE

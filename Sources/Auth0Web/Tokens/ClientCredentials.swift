@@ -8,27 +8,26 @@ public enum ClientCredentials: Sendable {
     case basic(clientID: String, secret: String)
     /// `client_secret_post`: the id and secret in the body.
     case post(clientID: String, secret: String)
-    /// `private_key_jwt`: a JWT signed with the application's key in the body (nil: no key given).
-    case privateKeyJWT(clientID: String, assertion: ClientAssertion?)
+    /// `private_key_jwt`: a JWT signed with the application's key in the body.
+    case privateKeyJWT(clientID: String, assertion: ClientAssertion)
 
     /// The credentials of `settings` for the provider at `endpoints`, assertions signed at the
-    /// time `clock` says.
-    public init(settings: RelyingPartySettings, endpoints: TenantEndpoints, clock: Clock) {
+    /// time `clock` says; `private_key_jwt` without a key to sign with is refused here, once.
+    public init(settings: RelyingPartySettings, endpoints: TenantEndpoints, clock: Clock) throws(AuthError) {
         let client = settings.client
         switch ClientAuthentication.chosen(settings: settings, endpoints: endpoints) {
         case .basic: self = .basic(clientID: client.id, secret: client.secret)
         case .post: self = .post(clientID: client.id, secret: client.secret)
         case .privateKeyJWT:
+            guard let key = client.assertionKeys.first else {
+                throw AuthError(.clientAssertionFailed, "no CLIENT_ASSERTION_KEY")
+            }
+            let signer = ClientSigner(
+                key: key, algorithm: client.assertionAlgorithm, type: "JWT",
+                namesKey: settings.provider.dialect.namesTheAssertionsKey,
+                certificate: client.assertionCertificates.first ?? nil)
             self = .privateKeyJWT(
-                clientID: client.id,
-                assertion: client.assertionKeys.first.map {
-                    ClientAssertion(
-                        signer: ClientSigner(
-                            key: $0, algorithm: client.assertionAlgorithm, type: "JWT",
-                            namesKey: settings.provider.dialect.namesTheAssertionsKey,
-                            certificate: client.assertionCertificates.first ?? nil),
-                        clientID: client.id, clock: clock)
-                })
+                clientID: client.id, assertion: ClientAssertion(signer: signer, clientID: client.id, clock: clock))
         }
     }
 
@@ -51,7 +50,6 @@ public enum ClientCredentials: Sendable {
         let rest = form.filter { $0.0 != "client_id" }
         switch self {
         case .privateKeyJWT(let clientID, let assertion):
-            guard let assertion else { throw AuthError(.clientAssertionFailed, "no CLIENT_ASSERTION_KEY") }
             let proof = [
                 ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
                 ("client_assertion", try assertion.make(audience: audience)),

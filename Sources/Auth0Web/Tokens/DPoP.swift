@@ -39,14 +39,11 @@ public final class DPoP: HTTPClient, Sendable {
         }
     }
 
-    /// The client the product's own calls go through with `settings` on this provider: one that
-    /// proves the key, or nil when tokens are not bound.
-    public static func binding(
-        _ settings: RelyingPartySettings, _ endpoints: TenantEndpoints, http: any HTTPClient, clock: Clock
-    ) throws -> DPoP? {
-        guard isUsed(settings.binding.dpop, key: settings.binding.dpopKey, endpoints),
-            let key = settings.binding.dpopKey
-        else { return nil }
+    /// The client the product's own calls go through for `configuration`: one that proves its
+    /// key, or nil when tokens are not bound.
+    public static func binding(_ configuration: ClientConfiguration, http: any HTTPClient, clock: Clock) throws -> DPoP?
+    {
+        guard let key = configuration.dpopKey else { return nil }
         return try DPoP(key: key, http: http, clock: clock)
     }
 

@@ -12,20 +12,26 @@ public struct TokenClient: Sendable {
     /// Sends the calls whose tokens are the product's own with a DPoP proof (`DPoP`), when on.
     private let binding: (any HTTPClient)?
 
-    /// A client of the discovered `endpoints` for the application in `settings`, signing its
-    /// `private_key_jwt` assertions at the time `clock` says; with `binding`, the login's tokens
+    /// A client of the application `configuration` resolved; with `binding`, the login's tokens
     /// are bound (DPoP) and must come back so, while mini apps' API tokens stay bearer tokens
     /// (their apps hold no key).
-    public init(
-        settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient,
-        binding: (any HTTPClient)? = nil,
-        clock: Clock = .system
-    ) {
-        self.settings = settings
-        self.endpoints = endpoints
+    public init(_ configuration: ClientConfiguration, http: any HTTPClient, binding: (any HTTPClient)? = nil) {
+        settings = configuration.settings
+        endpoints = configuration.endpoints
         self.http = http
         self.binding = binding
-        credentials = ClientCredentials(settings: settings, endpoints: endpoints, clock: clock)
+        credentials = configuration.credentials
+    }
+
+    /// A client of the discovered `endpoints` for the application in `settings`, signing its
+    /// `private_key_jwt` assertions at the time `clock` says (its configuration resolved here).
+    public init(
+        settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient,
+        binding: (any HTTPClient)? = nil, clock: Clock = .system
+    ) throws(AuthError) {
+        self.init(
+            try ClientConfiguration(settings: settings, endpoints: endpoints, clock: clock), http: http,
+            binding: binding)
     }
 
     /// Exchanges an authorization code for tokens.

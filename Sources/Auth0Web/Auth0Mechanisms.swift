@@ -49,7 +49,7 @@ public struct Auth0Mechanisms: Sendable {
         links = TenantLinks(client)
         loginStart = LoginStart(
             links: links, tokens: tokens,
-            requestObject: RequestObject(settings: settings, endpoints: endpoints, clock: clock))
+            requestObject: client.requestObject)
         // Every call made for the person goes through this one client: bound when DPoP is on.
         let forThePerson = binding ?? http
         keys = JWKSCache(

@@ -3,8 +3,8 @@ public import Web
 
 /// This application on this provider, resolved once after discovery from the settings and the
 /// provider's document: how it proves itself (a credential that cannot lack its key), the key its
-/// tokens are bound to (DPoP) or none, where its requests are pushed or nowhere, and what every
-/// callback is checked for. Each mechanism takes what it needs from here; none works it out again.
+/// tokens are bound to (DPoP) or none, where its requests are pushed or nowhere, what signs them
+/// into request objects or nothing, and what every callback is checked for. Each mechanism takes what it needs from here; none works it out again.
 public struct ClientConfiguration: Sendable {
     /// The settings it was resolved from.
     public let settings: RelyingPartySettings
@@ -17,6 +17,9 @@ public struct ClientConfiguration: Sendable {
     public let dpopKey: ECPrivateKey?
     /// Where logins push their authorization request first (RFC 9126), or nil when they do not.
     public let pushEndpoint: String?
+    /// What signs each authorization request into a request object (JAR), or nil when requests
+    /// travel as they are.
+    public let requestObject: RequestObject?
     /// What every callback is checked for.
     public let callbackChecks: CallbackChecks
 
@@ -29,6 +32,7 @@ public struct ClientConfiguration: Sendable {
         let binding = settings.binding
         dpopKey = DPoP.isUsed(binding.dpop, key: binding.dpopKey, endpoints) ? binding.dpopKey : nil
         pushEndpoint = PushedAuthorization.endpoint(binding.pushedAuthorization, endpoints)
+        requestObject = RequestObject(settings: settings, endpoints: endpoints, clock: clock)
         callbackChecks = CallbackChecks(
             issuer: endpoints.issuer, issuerAlwaysSent: endpoints.sendsIssuerInAuthorizationResponse,
             stateHashAlgorithm: settings.provider.idTokenSigningAlgorithm,

@@ -1,5 +1,5 @@
 import Foundation
-public import OpenSSLCrypto
+import OpenSSLCrypto
 public import Web
 
 /// Every setting of this product as an OpenID Connect Relying Party, read once at start-up in
@@ -17,6 +17,8 @@ public struct RelyingPartySettings: Sendable {
     public let sessions: SessionSettings
     /// The identity assertions for sibling apps.
     public let assertions: IdentityAssertionSettings
+    /// The application's own keys, each once with its certificate and what it signs.
+    public let clientKeys: [ClientKey]
 
     /// Reads every group through `reader` (which keeps the problems and what was read); nil when
     /// any setting is wrong.
@@ -33,6 +35,7 @@ public struct RelyingPartySettings: Sendable {
         self.binding = binding
         self.sessions = sessions
         self.assertions = assertions
+        clientKeys = ClientKey.all(client: client, binding: binding)
     }
 
     /// Reads and checks the settings of `environment`; throws `SettingsProblems` listing every problem.

@@ -1,5 +1,5 @@
-public import OpenSSLCrypto
-public import Web
+import OpenSSLCrypto
+import Web
 
 /// What this site needs of its Auth0 tenant, worked out from its settings and its mini apps:
 /// the APIs, the application with its keys, the grants, the roles Action, the MFA factor and the
@@ -113,12 +113,18 @@ public struct TenantBlueprint: Sendable {
         ]
         // Auth0 takes an initiate-login URI over https only.
         if base.hasPrefix("https://") { needs.append(.value(["initiate_login_uri"], .string(base + "/login"))) }
-        assertionKeys = try Self.keys(settings.client.assertionKeys, settings.client.assertionAlgorithm.rawValue)
+        assertionKeys = try settings.clientKeys.compactMap { entry in
+            try entry.assertionAlgorithm.map {
+                Key(kid: entry.kid, pem: try entry.key.publicPEM(), algorithm: $0.rawValue)
+            }
+        }
         let binding = settings.binding
         requiresRequestObjects = binding.requestObjects
-        requestObjectKeys =
-            binding.requestObjects
-            ? try Self.keys(binding.requestObjectKeys, binding.requestObjectAlgorithm.rawValue) : []
+        requestObjectKeys = try settings.clientKeys.compactMap { entry in
+            try entry.requestObjectAlgorithm.map {
+                Key(kid: entry.kid, pem: try entry.key.publicPEM(), algorithm: $0.rawValue)
+            }
+        }
         if settings.client.authentication == .privateKeyJWT
             || (settings.client.authentication == nil && !assertionKeys.isEmpty)
         {
@@ -158,13 +164,5 @@ public struct TenantBlueprint: Sendable {
             needs += [.value(["enforce_policies"], .bool(true)), .value(["token_dialect"], "access_token_authz")]
         }
         return needs
-    }
-
-    /// The public halves of `keys`, each with its thumbprint.
-    private static func keys(_ keys: [RSAPrivateKey], _ algorithm: String) throws -> [Key] {
-        try keys.compactMap { key in
-            guard let kid = ClientKeySet.keyID(of: key) else { return nil }
-            return Key(kid: kid, pem: try key.publicPEM(), algorithm: algorithm)
-        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-public import Web
+import Web
 
 /// Makes the tenant hold what the survey found missing, in dependency order: the APIs, the
 /// application, its keys and their references, the connection, the grants, the roles Action and

@@ -1,4 +1,4 @@
-public import Web
+import Web
 
 /// What the survey found against what the site needs, object by object.
 extension TenantSetup {

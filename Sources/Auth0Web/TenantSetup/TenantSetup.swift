@@ -1,4 +1,4 @@
-public import Web
+import Web
 
 /// Sets the tenant up for this site through its Management API: `survey()` reads what the tenant
 /// holds of each object the blueprint names (by its natural key: an application by its id or

@@ -11,39 +11,20 @@ public struct ClientKeySet: Sendable {
     /// The set, serialised; nil when the application authenticates without keys.
     public let document: [UInt8]?
 
-    /// The set of `settings`' client keys.
+    /// The set of `settings`' client keys: each once, named with its algorithm when it signs with
+    /// one, not when two (a key signing assertions and request objects differently: a provider
+    /// would refuse the other under the one named).
     public init(settings: RelyingPartySettings) {
-        let client = settings.client
-        let binding = settings.binding
-        // Each key once, by its thumbprint, with the algorithms it signs with: named when one,
-        // not when two (a key signing assertions and request objects differently: a provider
-        // would refuse the other under the one named).
-        var entries: [(kid: String, fields: [String: JSONValue], algorithms: Set<SigningAlgorithm>)] = []
-        func add(_ key: RSAPrivateKey, _ certificate: X509Certificate?, _ algorithm: SigningAlgorithm) {
-            guard let (modulus, exponent) = try? key.publicComponents() else { return }
-            let kid = JWKThumbprint.rsa(modulus: modulus, exponent: exponent)
-            if let index = entries.firstIndex(where: { $0.kid == kid }) {
-                entries[index].algorithms.insert(algorithm)
-                return
-            }
+        let keys: [JSONValue] = settings.clientKeys.compactMap { entry in
+            guard let (modulus, exponent) = try? entry.key.publicComponents() else { return nil }
             var fields: [String: JSONValue] = [
-                "kty": "RSA", "use": "sig", "kid": .string(kid), "n": .string(Base64URL.encode(modulus)),
+                "kty": "RSA", "use": "sig", "kid": .string(entry.kid), "n": .string(Base64URL.encode(modulus)),
                 "e": .string(Base64URL.encode(exponent)),
             ]
-            if let certificate {  // RFC 7517 §4.7 and §4.9: the certificate itself, and its thumbprint
+            if let certificate = entry.certificate {  // RFC 7517 §4.7 and §4.9: the certificate, and its thumbprint
                 fields["x5c"] = .array([.string(Base64URL.encodeStandard(certificate.der))])
                 fields["x5t#S256"] = .string(Base64URL.encode(certificate.sha256Thumbprint))
             }
-            entries.append((kid, fields, [algorithm]))
-        }
-        for (key, certificate) in zip(client.assertionKeys, client.assertionCertificates) {
-            add(key, certificate, client.assertionAlgorithm)
-        }
-        if binding.requestObjects {
-            for key in binding.requestObjectKeys { add(key, nil, binding.requestObjectAlgorithm) }
-        }
-        let keys: [JSONValue] = entries.map { entry in
-            var fields = entry.fields
             if entry.algorithms.count == 1, let algorithm = entry.algorithms.first {
                 fields["alg"] = .string(algorithm.rawValue)
             }

@@ -159,23 +159,15 @@ extension SessionRegistry.Entry {
 }
 
 /// The registry's writes, waiting for its thread (bounded: past the limit, new ones are dropped).
-private final class WriteQueue: @unchecked Sendable {
+private final class WriteQueue: Sendable {
     typealias Write = @Sendable (any SharedStore) throws -> Void
-    private let condition = NSCondition()
-    private var writes: [Write] = []
+    private let writes = ConditionLock<[Write]>([])
 
     func add(_ write: @escaping Write) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard writes.count < SessionRegistry.queueLimit else { return }
-        writes.append(write)
-        condition.signal()
+        writes.change { writes in
+            if writes.count < SessionRegistry.queueLimit { writes.append(write) }
+        }
     }
 
-    func next() -> Write {
-        condition.lock()
-        defer { condition.unlock() }
-        while writes.isEmpty { condition.wait() }
-        return writes.removeFirst()
-    }
+    func next() -> Write { writes.wait { $0.isEmpty ? nil : $0.removeFirst() } }
 }

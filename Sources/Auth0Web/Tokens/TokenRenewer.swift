@@ -17,12 +17,14 @@ public final class TokenRenewer: Sendable {
     /// a copied older cookie.
     public static let resultGraceSeconds: Double = 10
 
-    private final class Flight: @unchecked Sendable {
-        let condition = NSCondition()
-        /// Guarded by `condition`.
-        var result: Result<TokenSet, AuthError>?
-        /// Guarded by the renewer's `flights` lock, under which it is read to forget old flights.
-        var finishedAt: Double = .infinity
+    /// One renewal in flight: its result once there, and when it finished (old ones are forgotten).
+    private final class Flight: Sendable {
+        struct State {
+            var result: Result<TokenSet, AuthError>?
+            var finishedAt: Double = .infinity
+        }
+        let state = ConditionLock(State())
+        var finishedAt: Double { state.withLock { $0.finishedAt } }
     }
 
     private let tokens: TokenClient
@@ -119,14 +121,11 @@ public final class TokenRenewer: Sendable {
                 return try ledger.renewals.renewOnce(
                     key: key, graceSeconds: TokenRenewer.resultGraceSeconds, timeout: waitSeconds, call)
             }
-            // Under `flights`, where other renewals read it: written under the condition, the
-            // two locks would give the write and those reads no order.
             let finished = clock.now()
-            flights.withLock { _ in flight.finishedAt = finished }
-            flight.condition.lock()
-            flight.result = result
-            flight.condition.broadcast()
-            flight.condition.unlock()
+            flight.state.change {
+                $0.finishedAt = finished
+                $0.result = result
+            }
             if case .failure(let error) = result, error.code != .refreshRefused {
                 flights.withLock { flights in
                     if flights[key] === flight { flights[key] = nil }
@@ -134,10 +133,6 @@ public final class TokenRenewer: Sendable {
             }
             return try result.get()
         }
-        flight.condition.lock()
-        while flight.result == nil { flight.condition.wait() }
-        let result = flight.result!
-        flight.condition.unlock()
-        return try result.get()
+        return try flight.state.wait { $0.result }.get()
     }
 }

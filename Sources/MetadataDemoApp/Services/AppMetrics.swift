@@ -32,23 +32,37 @@ public final class AppMetrics: Sendable {
     private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "metadata_demo", metricName: metric, unitName: unit, helpText: help)
     }
-    nonisolated(unsafe) private static let requests = name(
-        "requests", unit: "total", help: "Requests answered, by route and status")
-    nonisolated(unsafe) private static let loginFailures = name(
-        "login_failures", unit: "total", help: "Failed logins by reason")
-    nonisolated(unsafe) private static let renewalFailures = name(
-        "token_renewal_failures", unit: "total", help: "Failed access-token renewals by reason")
-    nonisolated(unsafe) private static let ledgerFailures = name(
-        "session_ledger_failures", unit: "total",
-        help: "Session ledger store operations that failed, by operation (append, follow, add, lock, set)")
-    nonisolated(unsafe) private static let backchannelLogouts = name(
-        "backchannel_logouts", unit: "total", help: "Back-channel logout tokens, by outcome (ended, or why refused)")
-    nonisolated(unsafe) private static let frontchannelLogouts = name(
-        "frontchannel_logouts", unit: "total",
-        help: "Front-channel logout requests, by outcome (ended, refused, no_session)")
-    nonisolated(unsafe) private static let managementCalls = name(
-        "management_api_calls", unit: "total",
-        help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
+    // Made when asked (a counter is made once per name and labels): a stored static of a type the
+    // library does not mark Sendable would need `nonisolated(unsafe)`.
+    private static var requests: MetricNameDescriptor {
+        name("requests", unit: "total", help: "Requests answered, by route and status")
+    }
+    private static var loginFailures: MetricNameDescriptor {
+        name("login_failures", unit: "total", help: "Failed logins by reason")
+    }
+    private static var renewalFailures: MetricNameDescriptor {
+        name("token_renewal_failures", unit: "total", help: "Failed access-token renewals by reason")
+    }
+    private static var ledgerFailures: MetricNameDescriptor {
+        name(
+            "session_ledger_failures", unit: "total",
+            help: "Session ledger store operations that failed, by operation (append, follow, add, lock, set)")
+    }
+    private static var backchannelLogouts: MetricNameDescriptor {
+        name(
+            "backchannel_logouts", unit: "total", help: "Back-channel logout tokens, by outcome (ended, or why refused)"
+        )
+    }
+    private static var frontchannelLogouts: MetricNameDescriptor {
+        name(
+            "frontchannel_logouts", unit: "total",
+            help: "Front-channel logout requests, by outcome (ended, refused, no_session)")
+    }
+    private static var managementCalls: MetricNameDescriptor {
+        name(
+            "management_api_calls", unit: "total",
+            help: "Management API calls by answer (HTTP status, or timeout/unreachable)")
+    }
 
     /// The product's metrics, all at zero.
     public init() {

@@ -1,17 +1,13 @@
 import Locking
-import Synchronization
 
 /// Answers with `pending` until `become(_:)` hands it the responder it was waiting for, then
 /// with that one for good: a worker serves a clear answer (503) while what it needs at start,
 /// the tenant, is away, instead of serving nothing. The switch happens once; a request reads it
-/// with one atomic load.
-public final class ResponderSwitch: Responder, @unchecked Sendable {
+/// under an uncontended lock.
+public final class ResponderSwitch: Responder, Sendable {
     private let pending: any Responder
-    private let ready = Atomic<Bool>(false)
-    private let switching = Lock(false)
-    // Written once, before `ready` is set with release ordering; read only after `ready` is seen
-    // with acquire ordering.
-    nonisolated(unsafe) private var target: (any Responder)?
+    /// The responder switched to, once it is there.
+    private let target = Lock<(any Responder)?>(nil)
 
     /// A switch answering with `pending` for now.
     public init(pending: any Responder) { self.pending = pending }
@@ -19,16 +15,14 @@ public final class ResponderSwitch: Responder, @unchecked Sendable {
     /// Answers with `responder` from now on; false (and nothing changes) if it already switched.
     @discardableResult
     public func become(_ responder: any Responder) -> Bool {
-        switching.withLock { switched in
-            guard !switched else { return false }
-            switched = true
+        target.withLock { target in
+            guard target == nil else { return false }
             target = responder
-            ready.store(true, ordering: .releasing)
             return true
         }
     }
 
-    private var current: any Responder { ready.load(ordering: .acquiring) ? target! : pending }
+    private var current: any Responder { target.withLock { $0 } ?? pending }
 
     /// Answers with the current responder.
     public func respond(to request: Request) -> Response { current.respond(to: request) }

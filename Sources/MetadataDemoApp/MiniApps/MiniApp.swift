@@ -39,15 +39,36 @@ public struct MiniApp: Sendable, Equatable {
         hasTokenRules = rules.contains(where: \.needsToken)
     }
 
-    /// True when `session`'s login meets the authentication this app needs at `now`.
-    public func isAuthenticatedEnough(_ session: Session, now: Int64) -> Bool {
-        authentication?.isMet(authTime: session.authTime, acr: session.acr, amr: session.amr, now: now) ?? true
+    /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one
+    /// answer the door (`/auth/check`), its refusal page and the logged-in page's list each ask.
+    /// Without a token, the rules only a token settles are left for later.
+    public func admission(for session: Session, token: APIToken? = nil, now: Int64) -> Admission {
+        if let rule = rules.first(where: { (token != nil || !$0.needsToken) && !$0.holds(for: session, token: token) })
+        {
+            return .refused(rule)
+        }
+        if let authentication,
+            !authentication.isMet(authTime: session.authTime, acr: session.acr, amr: session.amr, now: now)
+        {
+            return .needsAuthentication(authentication)
+        }
+        return .admitted
     }
+}
 
-    /// The first rule `session`'s person does not meet, holding `token`; without a token, the
-    /// rules it alone settles are left for later. Nil when they may enter (so far).
-    public func firstUnmetRule(for session: Session, token: APIToken? = nil) -> EntryRule? {
-        rules.first { (token != nil || !$0.needsToken) && !$0.holds(for: session, token: token) }
+/// What a mini app's rules and authentication say of a person.
+public enum Admission: Sendable, Equatable {
+    /// A rule keeps them out.
+    case refused(EntryRule)
+    /// They may enter after logging in again as the app needs (recently, or with a second factor).
+    case needsAuthentication(StepUp)
+    /// They may enter (so far as what was judged).
+    case admitted
+
+    /// The rule that keeps them out, if one does.
+    public var refusingRule: EntryRule? {
+        if case .refused(let rule) = self { return rule }
+        return nil
     }
 }
 

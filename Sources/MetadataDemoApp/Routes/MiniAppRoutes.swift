@@ -13,11 +13,14 @@ extension Routes {
     /// thread; finding one in the store or at the tenant waits.
     func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         guard var session = context.session else { return Routes.loginNeeded(context) }
-        if let rule = app.firstUnmetRule(for: session) { return refuse(app, rule, context) }
-        // A login too old, or without the second factor the app needs: log in again, asking for it.
-        if let stepUp = app.authentication, !app.isAuthenticatedEnough(session, now: Int64(services.clock.now())) {
+        let now = Int64(services.clock.now())
+        switch app.admission(for: session, now: now) {
+        case .refused(let rule): return refuse(app, rule, context)
+        case .needsAuthentication(let stepUp):
+            // A login too old, or without the second factor the app needs: log in again, asking for it.
             context.log(.info, "mini_app_step_up", ["app": app.name])
             return Routes.loginNeeded(context, stepUp: stepUp)
+        case .admitted: break
         }
         var token: APIToken?
         if let api = app.api {
@@ -25,7 +28,9 @@ extension Routes {
             case .token(let found): token = found
             case .answer(let response): return response
             }
-            if let rule = app.firstUnmetRule(for: session, token: token) { return refuse(app, rule, context) }
+            if let rule = app.admission(for: session, token: token, now: now).refusingRule {
+                return refuse(app, rule, context)
+            }
         }
         let assertion = try? services.assertions?.assertion(for: session, audience: app.assertionAudience)
         var response = Routes.admitted(session, assertion: assertion)
@@ -118,7 +123,8 @@ extension Routes {
         guard let session = context.session else {
             return Response.redirect(to: Routes.loginLink(returnTo: app.path), status: 303)
         }
-        var key = app.firstUnmetRule(for: session)?.wordsKey
+        let now = Int64(services.clock.now())
+        var key = app.admission(for: session, now: now).refusingRule?.wordsKey
         if key == nil, let api = app.api {
             // What the check saw of the token (nginx passes its X-Auth-Refusal as `why`): only
             // a choice among these sentences, whoever writes it.
@@ -128,7 +134,7 @@ extension Routes {
             } else {
                 try context.requireWaiting()
                 if let token = services.apiTokens.kept(for: session, audience: api.audience, scopes: api.scopes) {
-                    key = app.firstUnmetRule(for: session, token: token)?.wordsKey
+                    key = app.admission(for: session, token: token, now: now).refusingRule?.wordsKey
                 } else {
                     key = CheckRefusal.apiUnavailable.wordsKey
                 }

@@ -21,16 +21,16 @@ extension Routes {
         guard !services.miniApps.apps.isEmpty else { return [] }
         let now = Int64(services.clock.now())
         return services.miniApps.apps.compactMap { app in
-            guard app.firstUnmetRule(for: session) == nil else { return nil }
-            if let api = app.api, app.hasTokenRules,
-                let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes),
-                app.firstUnmetRule(for: session, token: token) != nil
-            {
-                return nil
+            let token = app.api.flatMap { api in
+                app.hasTokenRules
+                    ? services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) : nil
             }
-            let asksFirst: MiniAppLink.Step? =
-                app.authentication == nil || app.isAuthenticatedEnough(session, now: now)
-                ? nil : app.asksSecondFactor ? .secondFactor : .loginAgain
+            let asksFirst: MiniAppLink.Step?
+            switch app.admission(for: session, token: token, now: now) {
+            case .refused: return nil
+            case .needsAuthentication: asksFirst = app.asksSecondFactor ? .secondFactor : .loginAgain
+            case .admitted: asksFirst = nil
+            }
             return MiniAppLink(title: app.titles[context.language] ?? app.name, path: app.path, asksFirst: asksFirst)
         }
     }

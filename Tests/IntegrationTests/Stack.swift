@@ -444,8 +444,11 @@ final class Stack: @unchecked Sendable {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        // A clean environment still carries where an instrumented build writes its line counts.
-        let profile = ProcessInfo.processInfo.environment.filter { $0.key == "LLVM_PROFILE_FILE" }
+        // A clean environment still carries what the build's instruments read: where line counts
+        // go, and the sanitizers' options (the leaks a program ending by exit() leaves are no finding).
+        let profile = ProcessInfo.processInfo.environment.filter {
+            ["LLVM_PROFILE_FILE", "ASAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+        }
         process.environment =
             clean
             ? profile.merging(environment) { $1 } : ProcessInfo.processInfo.environment.merging(environment) { $1 }

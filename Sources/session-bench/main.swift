@@ -98,7 +98,7 @@ let pageRequest = Request(
     method: "GET", path: "/",
     headers: [
         "host": "demo.example.com", "accept": "text/html", "user-agent": "session-bench",
-        "cookie": cookieHeader(try services.sessions.store(session), for: "/"),
+        "cookie": cookieHeader(try services.auth0.sessions.store(session), for: "/"),
     ])
 // As the worker answers it: on a page thread, where it may not wait (a logged-in page waits for
 // nothing unless its session is due for revalidation).

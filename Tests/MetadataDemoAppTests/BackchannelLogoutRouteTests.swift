@@ -45,7 +45,7 @@ import Web
     }
 
     private func isLoggedIn(_ session: Session) throws -> Bool {
-        let cookie = try services.sessions.store(session)[0]
+        let cookie = try services.auth0.sessions.store(session)[0]
         let answer = app.respond(
             to: Request(method: "GET", path: "/me", headers: ["cookie": "\(cookie.name)=\(cookie.value)"]))
         return answer.status == 200

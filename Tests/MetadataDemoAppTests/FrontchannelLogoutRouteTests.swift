@@ -33,7 +33,7 @@ import Web
     }
 
     private func cookie(of session: Session) throws -> String {
-        let cookie = try services.sessions.store(session)[0]
+        let cookie = try services.auth0.sessions.store(session)[0]
         return "\(cookie.name)=\(cookie.value)"
     }
 

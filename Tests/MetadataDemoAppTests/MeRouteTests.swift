@@ -12,7 +12,7 @@ import Web
         let services = try TestServices.make(extra: environment)
         let pages = try LocalizedPages(directory: MetadataDemoTests.templatesDirectory)
         let app = MetadataDemo(pages: pages, services: services, log: Log(minimum: .error))
-        let cookie = try services.sessions.store(session)[0]
+        let cookie = try services.auth0.sessions.store(session)[0]
         let answer = app.respond(
             to: Request(method: "GET", path: "/me", headers: ["cookie": "\(cookie.name)=\(cookie.value)"]))
         try #require(answer.status == 200)

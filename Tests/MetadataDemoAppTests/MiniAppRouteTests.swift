@@ -41,7 +41,7 @@ import Web
     private func get(_ path: String, as session: Session?, language: String = "en") throws -> Response {
         var headers = ["accept-language": language, "x-original-uri": "/announcements/news?a=1&b=2"]
         if let session {
-            headers["cookie"] = try services.sessions.store(session).map { "\($0.name)=\($0.value)" }
+            headers["cookie"] = try services.auth0.sessions.store(session).map { "\($0.name)=\($0.value)" }
                 .joined(separator: "; ")
         }
         return app.respond(to: Request(method: "GET", path: path, headers: HeaderFields(headers)))
@@ -181,7 +181,7 @@ import Web
         session.refreshToken = "RT0"
         session.createdAt = Int64(TenantScript.now)
         session.checkedAt = Int64(TenantScript.now)
-        let cookie = try services.sessions.store(session).map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        let cookie = try services.auth0.sessions.store(session).map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
         let request = Request(method: "GET", path: "/auth/check/notes", headers: ["cookie": cookie])
         #expect(app.respondWithoutWaiting(to: request) == nil, "the first check fetches the token: it waits")
         let first = app.respond(to: request)

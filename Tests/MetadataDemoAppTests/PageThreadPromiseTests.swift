@@ -36,7 +36,7 @@ import Web
                 updatedAt: ""),
             accessToken: nil, refreshToken: "refresh-7", tenantSessionID: nil, csrfToken: "csrf-7",
             createdAt: now - checkedSecondsAgo, checkedAt: now - checkedSecondsAgo)
-        return try services.sessions.store(session).map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return try services.auth0.sessions.store(session).map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
     @Test func theRoutesThatWaitAreTheOnesThatCallTheTenantOrTheStore() {

@@ -36,7 +36,7 @@ import Web
         let app = try Self.app(services)
         let session = Self.session(
             AccessToken(value: "expiring", expiresAt: 1_700_000_010), refreshToken: "RT-old", csrf: "csrf")
-        let cookie = try services.sessions.store(session)[0]
+        let cookie = try services.auth0.sessions.store(session)[0]
         let response = app.respond(
             to: Request(
                 method: "POST", path: "/affirmation",
@@ -51,7 +51,7 @@ import Web
         let transaction = try #require(setCookies.first { $0.hasPrefix("__Host-mdtx.") })
         let state = String(transaction.prefix { $0 != "=" }.dropFirst("__Host-mdtx.".count))
         let value = String(transaction.split(separator: ";")[0].split(separator: "=", maxSplits: 1)[1])
-        let found = services.transactions.find(state: state, in: Cookies(header: "__Host-mdtx.\(state)=\(value)"))
+        let found = services.auth0.transactions.find(state: state, in: Cookies(header: "__Host-mdtx.\(state)=\(value)"))
         #expect(found?.pendingAffirmation == "Keep me")
         #expect(tenant.sent.count == 1)  // the renewal only; no Management API call with a dead token
         // Issue 41: ended in the ledger too, so a copy of the cookie is refused on every worker.
@@ -68,7 +68,7 @@ import Web
         var session = Self.session(
             AccessToken(value: "valid", expiresAt: 1_700_086_400), refreshToken: "RT-revoked", csrf: "csrf-revalidated")
         session.checkedAt = 1_699_990_000  // due: checked long before the interval
-        let cookie = try services.sessions.store(session)[0]
+        let cookie = try services.auth0.sessions.store(session)[0]
         let home = app.respond(
             to: Request(method: "GET", path: "/", headers: ["cookie": "\(cookie.name)=\(cookie.value)"]))
         #expect(home.status == 200 && !String(decoding: home.body, as: UTF8.self).contains("You’re logged in!"))

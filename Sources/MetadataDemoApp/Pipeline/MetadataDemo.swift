@@ -23,7 +23,7 @@ public struct MetadataDemo: Responder {
     public init(pages: LocalizedPages, services: AppServices, log: Log) {
         self.pages = pages
         self.log = log
-        sessions = services.sessions
+        sessions = services.auth0.sessions
         ledger = services.ledger
         registry = services.registry
         revalidation = SessionRevalidation(services: services)

@@ -40,7 +40,7 @@ struct Routes: Sendable {
         ("GET", "/lang/zh", { routes in Route { _ in routes.chooseLanguage(.zh) } }),
         ("GET", "/healthz", { _ in healthz }),
         // Pushing the authorization request first is a call to the provider.
-        ("GET", "/login", { Route(waits: $0.services.loginStart.callsTheProvider, $0.login) }),
+        ("GET", "/login", { Route(waits: $0.services.auth0.loginStart.callsTheProvider, $0.login) }),
         ("GET", "/logout", { Route($0.confirmLogout) }),
         ("GET", "/auth/check", { Route(servesSession: true, $0.authCheck) }),
         ("GET", "/me", { Route(servesSession: true, $0.me) }),
@@ -90,7 +90,7 @@ struct Routes: Sendable {
     private func metrics() -> Response {
         Response(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-            body: services.metrics.render(jwksFetches: services.keys.fetchCount, ledger: services.ledger))
+            body: services.metrics.render(jwksFetches: services.auth0.keys.fetchCount, ledger: services.ledger))
     }
 
     /// The one route that calls the Management API, hence the only path the browser sends the

@@ -29,7 +29,7 @@ struct SessionRevalidation: Sendable {
         do {
             try context.updateSession { session in
                 session.accessToken = nil  // renewing is the check: a token still held would be used instead
-                try services.metadata.revalidate(&session)
+                try services.auth0.metadata.revalidate(&session)
                 session.checkedAt = now
             }
             services.metrics.revalidated()

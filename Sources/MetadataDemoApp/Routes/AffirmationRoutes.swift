@@ -24,9 +24,9 @@ extension Routes {
         do {
             try context.updateSession { session in
                 if saving {
-                    try services.metadata.save(text, in: &session)
+                    try services.auth0.metadata.save(text, in: &session)
                 } else {
-                    try services.metadata.refresh(&session)
+                    try services.auth0.metadata.refresh(&session)
                 }
             }
             context.setFlash(saving ? .saved : .refreshed)

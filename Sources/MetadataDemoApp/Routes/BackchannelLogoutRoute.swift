@@ -21,7 +21,7 @@ extension Routes {
         }
         let logout: LogoutTokenVerifier.Logout
         do {
-            logout = try services.logoutTokens.verify(token)
+            logout = try services.auth0.logoutTokens.verify(token)
         } catch {
             // The keys could not be fetched: the tenant's trouble, so it may send again.
             if error.code == .jwksUnavailable {

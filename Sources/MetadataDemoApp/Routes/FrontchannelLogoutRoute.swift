@@ -23,7 +23,7 @@ extension Routes {
         let (iss, sid) = (query["iss"], query["sid"])
         var outcome = "no_session"
         if iss != nil || sid != nil {
-            guard iss == services.logoutTokens.issuer, let sid, ProviderSessions.isLookupable(sid) else {
+            guard iss == services.auth0.logoutTokens.issuer, let sid, ProviderSessions.isLookupable(sid) else {
                 return frontchannelRefused(context, reason: "wrong_issuer_or_sid")
             }
             do {

@@ -44,7 +44,7 @@ extension Routes {
         let uiLocales = Language.chosen(context.cookies)?.uiLocale
         let location: String
         do {
-            location = try services.loginStart.location(
+            location = try services.auth0.loginStart.location(
                 for: transaction, uiLocales: uiLocales, sessionTransferToken: sessionTransferToken)
         } catch {
             context.log(
@@ -54,7 +54,7 @@ extension Routes {
             return context.pages.page(for: error)
         }
         var response = Response.redirect(to: location, status: status)
-        for cookie in try services.transactions.start(transaction, existing: context.cookies) {
+        for cookie in try services.auth0.transactions.start(transaction, existing: context.cookies) {
             response.setCookie(cookie)
         }
         return response
@@ -66,7 +66,7 @@ extension Routes {
         let query = try context.request.queryParameters()
         var response: Response
         do {
-            let login = try services.logins.finish(query: query, cookies: context.cookies)
+            let login = try services.auth0.logins.finish(query: query, cookies: context.cookies)
             context.startSession(login.session)
             services.registry.loggedIn(
                 login.session, device: DeviceName(userAgent: context.request.header("user-agent")))
@@ -94,7 +94,7 @@ extension Routes {
             services.metrics.loginFailed(reason: error.code.rawValue)
             response = context.pages.page(for: error)
         }
-        if let used = services.transactions.finish(state: query["state"] ?? "") { response.setCookie(used) }
+        if let used = services.auth0.transactions.finish(state: query["state"] ?? "") { response.setCookie(used) }
         return response
     }
 }

@@ -21,14 +21,14 @@ extension Routes {
         if let refreshToken = session.refreshToken {
             // Logging out must not depend on Auth0 answering: a failed revocation is only logged.
             do {
-                try services.tokens.revoke(String(refreshToken))
+                try services.auth0.tokens.revoke(String(refreshToken))
             } catch {
                 context.log(.warning, "refresh token revocation failed", ["error": "\(error)"])
             }
         }
         context.log(.info, "logout", ["user": session.profile.sub])
         var response = Response.redirect(
-            to: services.links.logout(
+            to: services.auth0.links.logout(
                 tenantSessionID: session.tenantSessionID,
                 idTokenHint: session.idTokenHint),
             status: 303)

@@ -8,7 +8,7 @@ extension Routes {
         flash: Flash? = nil, status: Int = 200
     ) -> Response {
         context.pages.profile(
-            session, metadataOffered: services.metadata.isOffered, miniApps: miniAppLinks(for: session, context),
+            session, metadataOffered: services.auth0.metadata.isOffered, miniApps: miniAppLinks(for: session, context),
             typed: typed, saveError: saveError, flash: flash, status: status)
     }
 

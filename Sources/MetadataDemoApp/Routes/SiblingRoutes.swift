@@ -69,7 +69,7 @@ extension Routes {
         ]
         // Only what the provider said: not a `false` it never sent, nor metadata it does not keep.
         if let verified = profile.emailVerified { fields["email_verified"] = .bool(verified) }
-        if services.metadata.isOffered {
+        if services.auth0.metadata.isOffered {
             fields["user_metadata"] = .object(["personal_affirmation": .string(session.metadata.affirmation)])
         }
         return Response.json(JSONValue.object(fields).serialized())

@@ -7,28 +7,13 @@ import Web
 public struct AppServices: Sendable {
     /// The settings read at start-up.
     public let settings: RelyingPartySettings
-    /// Where login starts and logout ends, from the discovered endpoints.
-    public let links: TenantLinks
-    /// Where a login starts (pushed to the provider first when it takes pushed requests).
-    public let loginStart: LoginStart
+    /// The Auth0 mechanisms wired for this tenant: the login's cookies and completion, the token
+    /// endpoint, the tenant's keys, metadata reads and saves, logout tokens, where login starts.
+    public let auth0: Auth0Mechanisms
     /// The public halves of the application's own keys, for a provider that fetches them.
     public let clientKeys: ClientKeySet
-    /// The session cookies.
-    public let sessions: SessionCookies
-    /// The login transaction cookies.
-    public let transactions: TransactionCookies
-    /// Code exchange, renewal and revocation.
-    public let tokens: TokenClient
-    /// Finishes a login at the callback.
-    public let logins: LoginCompletion
-    /// Reads and saves the metadata, renewing tokens when due.
-    public let metadata: MetadataAccess
-    /// The tenant's signing keys.
-    public let keys: JWKSCache
     /// What sealed cookies cannot carry: ended sessions, used logout tokens, renewals in progress.
     public let ledger: SessionLedger
-    /// Checks logout tokens (back-channel logout).
-    public let logoutTokens: LogoutTokenVerifier
     /// The product's metrics.
     public let metrics: AppMetrics
     /// The time, passed in so tests control it.
@@ -73,21 +58,12 @@ public struct AppServices: Sendable {
             store: store, absoluteLifetime: settings.sessions.absoluteLifetime,
             rollingLifetime: settings.sessions.rollingLifetime,
             clock: clock, events: events)
-        let mechanisms = try Auth0Mechanisms(
+        auth0 = try Auth0Mechanisms(
             settings: settings, endpoints: endpoints, http: http, clock: clock, accessTokenPath: Routes.affirmationPath,
             ledger: ledger, events: events, ruleFacts: miniApps.ruleFacts)
-        sessions = mechanisms.sessions
-        links = mechanisms.links
-        loginStart = mechanisms.loginStart
         clientKeys = ClientKeySet(settings: settings)
-        transactions = mechanisms.transactions
-        tokens = mechanisms.tokens
-        keys = mechanisms.keys
-        metadata = mechanisms.metadata
-        logins = mechanisms.logins
         apiTokens = try APITokens(
-            renewer: mechanisms.renewer, ledger: ledger, secrets: settings.sessions.cookieSecrets, clock: clock)
-        logoutTokens = mechanisms.logoutTokens
+            renewer: auth0.renewer, ledger: ledger, secrets: settings.sessions.cookieSecrets, clock: clock)
         frontchannelLogout = settings.provider.frontchannelLogout(on: endpoints)
     }
 

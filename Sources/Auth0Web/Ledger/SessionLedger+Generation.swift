@@ -48,15 +48,17 @@ extension SessionLedger {
     /// older one still in force says what the newest no longer can).
     func logWentBack() throws(SharedStoreError) -> Bool {
         let now = now()
-        guard let anchor = anchors.withLock({ $0.newestInForce(now: now) }) else { return false }
+        guard let anchor = follow.withLock({ $0.anchors.newestInForce(now: now) }) else { return false }
         return try store.event(at: anchor.cursor) != anchor.event
     }
 
     /// Notes the last event of a page read from the log, at `cursor`.
     func noteRead(_ event: [UInt8], at cursor: String) {
-        lastRead.withLock { $0 = (cursor, event) }
-        guard let until = EndedSessions.Entry(encoded: event)?.until else { return }
-        anchors.withLock { $0.read(event, at: cursor, until: until) }
+        let until = EndedSessions.Entry(encoded: event)?.until
+        follow.withLock { follow in
+            follow.lastRead = (cursor, event)
+            if let until { follow.anchors.read(event, at: cursor, until: until) }
+        }
     }
 
     /// Reads the whole log (the cursor may point past a log that started again or went back),
@@ -64,9 +66,11 @@ extension SessionLedger {
     func rewriteLostEntries() throws(SharedStoreError) -> Int {
         var inLog = Set<[UInt8]>()
         var next: String?
-        logEntriesByExpiry.withLock { $0 = [:] }  // counted again, from the log's start
-        anchors.withLock { $0.removeAll() }
-        lastRead.withLock { $0 = nil }
+        follow.withLock { follow in
+            follow.logEntriesByExpiry = [:]  // counted again, from the log's start
+            follow.anchors.removeAll()
+            follow.lastRead = nil
+        }
         while true {
             let (read, after) = try store.events(after: next, wait: 0)
             next = after
@@ -75,8 +79,9 @@ extension SessionLedger {
             applyFromLog(read)
             if read.count < type(of: store).pageSize { break }
         }
-        cursor.withLock { $0 = next }
-        let lost = remembered.withLock { $0.live(now: now()) }.filter { !inLog.contains($0.encoded) }
+        follow.withLock { $0.cursor = next }
+        let now = now()
+        let lost = memory.withLock { $0.remembered.live(now: now) }.filter { !inLog.contains($0.encoded) }
         for entry in lost { try store.append(entry.encoded, keepUntil: Double(entry.until)) }
         return lost.count
     }

@@ -28,25 +28,41 @@ public final class SessionLedger: Sendable {
     let generation: StoreGeneration
     let clock: Clock
     let events: any Auth0Events
-    private let ended = Lock(EndedSessions())
-    /// Mirrors `ended.isEmpty`, so a page view on a fresh deployment takes no lock.
+    /// What this worker knows has ended, and the same as written to the store: one lock over both.
+    let memory = Lock(Memory())
+    /// Mirrors `memory.ended.isEmpty`, so a page view on a fresh deployment takes no lock.
     private let hasEntries = Atomic<Bool>(false)
-    private let pending = Lock<[EndedSessions.Entry]>([])
-    /// What `ended` holds, as written to the store, for writing again to a store that lost it.
-    let remembered = Lock(RememberedEntries())
-    /// How many entries of the store's log this worker has read that are still in force, and
-    /// their bytes, by the minute they expire (pruning drops whole minutes): the size of the log a
-    /// worker reads at start, which the entries and bytes gauges report.
-    let logEntriesByExpiry = Lock<[Int64: (entries: Int, bytes: Int)]>([:])
+    /// Where this worker is in the store's log, and what it could not write yet: one lock over all.
+    let follow = Lock(Follow())
     /// Whether the store answered last time, and the outage report when it does not.
     private let health: StoreHealth
-    let cursor = Lock<String?>(nil)
-    /// The newest event read from the log and its cursor.
-    let lastRead = Lock<(cursor: String, event: [UInt8])?>(nil)
-    /// The events read that must still be in the log at their places while in force: if one is
-    /// not, the log went back.
-    let anchors = Lock(LogAnchors())
     private let following = Atomic<Bool>(false)
+
+    /// The ended sessions in this worker's memory.
+    struct Memory {
+        var ended = EndedSessions()
+        /// What `ended` holds, as written to the store, for writing again to a store that lost it.
+        var remembered = RememberedEntries()
+    }
+
+    /// The follower's place in the store's log.
+    struct Follow {
+        var cursor: String?
+        /// The newest event read from the log and its cursor.
+        var lastRead: (cursor: String, event: [UInt8])?
+        /// The events read that must still be in the log at their places while in force: if one
+        /// is not, the log went back.
+        var anchors = LogAnchors()
+        /// How many entries of the store's log this worker has read that are still in force, and
+        /// their bytes, by the minute they expire (pruning drops whole minutes): the size of the log
+        /// a worker reads at start, which the entries and bytes gauges report.
+        var logEntriesByExpiry: [Int64: (entries: Int, bytes: Int)] = [:]
+        /// Ends this worker could not write to the store yet.
+        var pending: [EndedSessions.Entry] = []
+    }
+
+    /// The newest event read from the log and its cursor.
+    var lastRead: (cursor: String, event: [UInt8])? { follow.withLock { $0.lastRead } }
 
     /// A ledger over `store`, keeping ended sessions for `retentionSeconds`, sealing renewal
     /// results with a key derived from `secrets` (`AUTH0_SECRET`), reporting to `events`.
@@ -77,7 +93,7 @@ public final class SessionLedger: Sendable {
     /// tenant revoking the person's sessions). An in-memory lookup.
     public func hasEnded(_ session: Session?) -> Bool {
         guard let session, hasEntries.load(ordering: .acquiring) else { return false }
-        return ended.withLock { $0.contains(session) }
+        return memory.withLock { $0.ended.contains(session) }
     }
 
     // MARK: Ending sessions
@@ -137,7 +153,7 @@ public final class SessionLedger: Sendable {
 
     private func latestEnd(of sub: String) -> Int64? {
         guard hasEntries.load(ordering: .acquiring) else { return nil }
-        return ended.withLock { $0.latestEnd(of: sub) }
+        return memory.withLock { $0.ended.latestEnd(of: sub) }
     }
 
     private func record(_ entry: EndedSessions.Entry) {
@@ -145,7 +161,7 @@ public final class SessionLedger: Sendable {
         do {
             try store.append(entry.encoded, keepUntil: Double(entry.until))
         } catch {
-            pending.withLock { $0.append(entry) }
+            follow.withLock { $0.pending.append(entry) }
             failed("append", error)
         }
     }
@@ -177,12 +193,12 @@ public final class SessionLedger: Sendable {
                 if clock.now() - lastPrune > 60 {
                     lastPrune = clock.now()
                     let now = now()
-                    ended.withLock {
-                        $0.prune(now: now)
-                        hasEntries.store(!$0.isEmpty, ordering: .releasing)
+                    memory.withLock {
+                        $0.ended.prune(now: now)
+                        $0.remembered.prune(now: now)
+                        hasEntries.store(!$0.ended.isEmpty, ordering: .releasing)
                     }
-                    remembered.withLock { $0.prune(now: now) }
-                    logEntriesByExpiry.withLock { counts in counts = counts.filter { ($0.key + 1) * 60 > now } }
+                    follow.withLock { $0.logEntriesByExpiry = $0.logEntriesByExpiry.filter { ($0.key + 1) * 60 > now } }
                 }
             }
         }
@@ -196,14 +212,14 @@ public final class SessionLedger: Sendable {
     @discardableResult
     private func catchUp(wait: Double) -> Bool {
         do {
-            let (read, next) = try store.events(after: cursor.withLock { $0 }, wait: wait)
+            let (read, next) = try store.events(after: follow.withLock { $0.cursor }, wait: wait)
             // Events past a log that went back may be new ones numbered again, or follow a gap
             // of lost ones: before the cursor moves on, the last one read must still be there.
             if !read.isEmpty, try logWentBack() {
                 events.ledgerStoreReset(rewritten: try rewriteLostEntries())
                 return true
             }
-            cursor.withLock { $0 = next }
+            follow.withLock { $0.cursor = next }
             if let event = read.last, let next { noteRead(event, at: next) }
             applyFromLog(read)
             try flushPending()
@@ -223,30 +239,30 @@ public final class SessionLedger: Sendable {
     /// gauge: each logout, back-channel logout and end from "Your sessions" adds one, kept for
     /// the sessions' absolute lifetime): what a worker reads at start. Its memory holds fewer,
     /// one per thing ended (`EndedSessions.count`).
-    public var rememberedEntries: Int { logEntriesByExpiry.withLock { $0.values.reduce(0) { $0 + $1.entries } } }
+    public var rememberedEntries: Int { follow.withLock { $0.logEntriesByExpiry.values.reduce(0) { $0 + $1.entries } } }
 
     /// The bytes of those entries as the store keeps them (a gauge: a long `sid` or `sub` makes
     /// an entry larger, and memory follows bytes, not entries).
-    public var rememberedBytes: Int { logEntriesByExpiry.withLock { $0.values.reduce(0) { $0 + $1.bytes } } }
+    public var rememberedBytes: Int { follow.withLock { $0.logEntriesByExpiry.values.reduce(0) { $0 + $1.bytes } } }
 
     /// How many ended sessions this worker could not write to the store yet (a gauge: above 0
     /// only while the store is unreachable; other workers do not know of these until it returns).
-    public var pendingEntries: Int { pending.withLock { $0.count } }
+    public var pendingEntries: Int { follow.withLock { $0.pending.count } }
 
     /// How many failovers of the store's primary this worker has seen (Redis Sentinel).
     public var storeFailovers: Int { store.failoversSeen }
 
     private func flushPending() throws(SharedStoreError) {
-        let waiting = pending.withLock { $0 }
+        let waiting = follow.withLock { $0.pending }
         for (index, entry) in waiting.enumerated() {
             do {
                 try store.append(entry.encoded, keepUntil: Double(entry.until))
             } catch {
-                pending.withLock { $0.removeFirst(index) }
+                follow.withLock { $0.pending.removeFirst(index) }
                 throw error
             }
         }
-        pending.withLock { $0.removeFirst(waiting.count) }
+        follow.withLock { $0.pending.removeFirst(waiting.count) }
     }
 
     /// Takes `entries` into this worker's memory.
@@ -254,11 +270,13 @@ public final class SessionLedger: Sendable {
         let now = now()
         let live = entries.filter { $0.until > now }
         guard !live.isEmpty else { return }
-        ended.withLock { copy in
-            for entry in live { copy.apply(entry) }
-            hasEntries.store(!copy.isEmpty, ordering: .releasing)
+        memory.withLock { memory in
+            for entry in live {
+                memory.ended.apply(entry)
+                memory.remembered.remember(entry)
+            }
+            hasEntries.store(!memory.ended.isEmpty, ordering: .releasing)
         }
-        remembered.withLock { for entry in live { $0.remember(entry) } }
     }
 
     /// Takes the events read from the store's log into this worker's memory, counting those in
@@ -272,10 +290,10 @@ public final class SessionLedger: Sendable {
             entries.append(entry)
             if entry.until > now { sizes.append((entry.until / 60, event.count)) }
         }
-        logEntriesByExpiry.withLock { counts in
+        follow.withLock { follow in
             for (minute, bytes) in sizes {
-                counts[minute, default: (0, 0)].entries += 1
-                counts[minute, default: (0, 0)].bytes += bytes
+                follow.logEntriesByExpiry[minute, default: (0, 0)].entries += 1
+                follow.logEntriesByExpiry[minute, default: (0, 0)].bytes += bytes
             }
         }
         apply(entries)

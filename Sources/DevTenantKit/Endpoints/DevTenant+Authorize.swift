@@ -3,71 +3,115 @@ import Web
 
 /// Universal Login: `/authorize`, the login page and its single sign-on session.
 extension DevTenant {
+    /// `/authorize`: the request resolved (pushed, a request object, or the query), checked against
+    /// the application's policy, then the login decided (this browser's session, a session
+    /// transfer token, or the login page).
     mutating func authorize(_ request: Request) throws -> Response {
-        // A pushed request's reference stands for its parameters (RFC 9126).
+        let authorization: AuthorizationRequest
+        switch try resolveAuthorization(request) {
+        case .success(let resolved): authorization = resolved
+        case .failure(let refusal): return refusal.answer
+        }
+        if let (error, description) = policyRefusal(authorization) { return authorization.fail(error, description) }
+        return try decideLogin(authorization, request)
+    }
+
+    /// An authorization request as `/authorize` resolved it: the application, its parameters (as
+    /// pushed, from its request object, or in the query), whether it was pushed, and where its
+    /// answer goes, in the response mode it asked.
+    struct AuthorizationRequest {
+        let client: TenantConfig.Client
+        let query: FormData
+        let pushed: Bool
+        let redirectURI: String
+
+        /// The answer that refuses it at its callback, `state` returned.
+        func fail(_ error: String, _ description: String) -> Response {
+            var pairs = [("error", error), ("error_description", description)]
+            if let state = query["state"] { pairs.append(("state", state)) }
+            return DevTenant.answer(redirectURI, pairs, mode: query["response_mode"])
+        }
+    }
+
+    /// The request's parameters, its application and its callback; an error page (never a
+    /// redirect) for what cannot be answered at a callback: a repeated parameter, an unknown
+    /// pushed reference, an unknown application, a bad request object, a callback not allowed.
+    private mutating func resolveAuthorization(_ request: Request) throws -> Result<AuthorizationRequest, Refusal> {
+        // Each an error page of its own (the language check reads their sentences where they are).
+        func page(_ answer: Response) -> Result<AuthorizationRequest, Refusal> { .failure(Refusal(answer: answer)) }
         let asked = try request.queryParameters()
         if let repeated = asked.repeatedName {
-            return message(400, "invalid_request", "The parameter \(repeated) is repeated.")
+            return page(message(400, "invalid_request", "The parameter \(repeated) is repeated."))
         }
+        // A pushed request's reference stands for its parameters (RFC 9126).
         guard var query = authorizationQuery(asked) else {
-            return message(
-                400, "invalid_request_uri",
-                "The request_uri is unknown, was used already, has expired, or is another application's.")
+            return page(
+                message(
+                    400, "invalid_request_uri",
+                    "The request_uri is unknown, was used already, has expired, or is another application's."))
         }
+        let pushed = asked["request_uri"] != nil
         // The pages speak the language the pushed request asks for, as they would the query's.
-        if asked["request_uri"] != nil { speak(request, uiLocales: query["ui_locales"]) }
-        // An unknown client or a callback not allowed gets an error page, never a redirect.
+        if pushed { speak(request, uiLocales: query["ui_locales"]) }
         guard let clientID = query["client_id"], let client = directory.client(clientID) else {
-            return message(
-                400, "invalid_request", "Unknown client: the client_id is not an application of this tenant.")
+            return page(
+                message(400, "invalid_request", "Unknown client: the client_id is not an application of this tenant."))
         }
         // A request object's parameters stand for the query's (RFC 9101 §6.3); a pushed request's
         // object was read when it was pushed.
-        if asked["request_uri"] == nil {
+        if !pushed {
             switch requestObjectParameters(query.firstValues, client: client) {
-            case .failure(let refusal): return message(400, refusal.error, refusal.description)
+            case .failure(let refusal): return page(message(400, refusal.error, refusal.description))
             case .success(let parameters):
                 query = FormData(pairs: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
             }
         }
         guard let redirectURI = query["redirect_uri"], client.callbacks.contains(redirectURI) else {
-            return message(
-                400, "Callback URL mismatch",
-                "The redirect_uri is not in the application's Allowed Callback URLs.")
+            return page(
+                message(
+                    400, "Callback URL mismatch", "The redirect_uri is not in the application's Allowed Callback URLs.")
+            )
         }
-        let state = query["state"]
-        func fail(_ error: String, _ description: String) -> Response {
-            var pairs = [("error", error), ("error_description", description)]
-            if let state { pairs.append(("state", state)) }
-            return DevTenant.answer(redirectURI, pairs, mode: query["response_mode"])
-        }
+        return .success(AuthorizationRequest(client: client, query: query, pushed: pushed, redirectURI: redirectURI))
+    }
+
+    /// What the application's policy refuses of the request, as its callback is told: no
+    /// connection enabled for it, a request not pushed that its FAPI level or its setting
+    /// requires pushed, a response mode or type not taken, PKCE other than its level asks.
+    private func policyRefusal(_ authorization: AuthorizationRequest) -> (String, String)? {
+        let (client, query) = (authorization.client, authorization.query)
         // The login page offers the database connection only to an application it is enabled for.
-        guard directory.connectionEnabled(for: clientID) else {
-            return fail("invalid_request", "no connections enabled for the client")
+        guard directory.connectionEnabled(for: client.clientID) else {
+            return ("invalid_request", "no connections enabled for the client")
         }
-        if client.isFAPI, asked["request_uri"] == nil {
-            return fail(
-                "invalid_request", "Pushed Authorization Requests are required by the configured compliance level")
+        if client.isFAPI, !authorization.pushed {
+            return ("invalid_request", "Pushed Authorization Requests are required by the configured compliance level")
         }
-        if client.requiresPushedAuthorization, asked["request_uri"] == nil {
-            return fail("invalid_request", "Pushed Authorization Requests are required for this application")
+        if client.requiresPushedAuthorization, !authorization.pushed {
+            return ("invalid_request", "Pushed Authorization Requests are required for this application")
         }
         if let mode = query["response_mode"], !DevTenant.responseModes.contains(mode) {
-            return fail("invalid_request", "Unsupported response_mode: \(mode)")
+            return ("invalid_request", "Unsupported response_mode: \(mode)")
         }
         guard query["response_type"] == "code" else {
-            return fail("unsupported_response_type", "Unsupported response type: \(query["response_type"] ?? "")")
+            return ("unsupported_response_type", "Unsupported response type: \(query["response_type"] ?? "")")
         }
         let method = query["code_challenge_method"] ?? "plain"
         if query["code_challenge"] != nil, method != "S256", method != "plain" {
-            return fail("invalid_request", "Unsupported code_challenge_method")
+            return ("invalid_request", "Unsupported code_challenge_method")
         }
         if client.isFAPI, query["code_challenge"] == nil || method != "S256" {
-            return fail("invalid_request", "PKCE with S256 is required by the configured compliance level")
+            return ("invalid_request", "PKCE with S256 is required by the configured compliance level")
         }
+        return nil
+    }
+
+    /// The login the request is for: what the tenant keeps of it while the person logs in.
+    private func pendingLogin(_ authorization: AuthorizationRequest) -> [String: JSONValue] {
+        let query = authorization.query
         var pending: [String: JSONValue] = [
-            "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
-            "scope": .string(query["scope"] ?? "openid"), "method": .string(method),
+            "client_id": .string(authorization.client.clientID), "redirect_uri": .string(authorization.redirectURI),
+            "scope": .string(query["scope"] ?? "openid"), "method": .string(query["code_challenge_method"] ?? "plain"),
         ]
         // `dpop_jkt` binds the code to a DPoP key (RFC 9449 §10): its token request must prove that key.
         for name in [
@@ -75,35 +119,46 @@ extension DevTenant {
         ] {
             if let value = query[name] { pending[name] = .string(value) }
         }
-        let prompt = query["prompt"]
-        if prompt == "consent" { pending["prompt"] = .string("consent") }
+        if query["prompt"] == "consent" { pending["prompt"] = .string("consent") }
         // The pages after this one (the form's answers) speak the same language.
         if let uiLocales = query["ui_locales"] { pending["ui_locales"] = .string(uiLocales) }
+        return pending
+    }
+
+    /// A session transfer token's login, this browser's tenant session (asking a second factor
+    /// or a fresh password when the request needs one), or the login page; `prompt=none` never
+    /// shows a page.
+    private func decideLogin(_ authorization: AuthorizationRequest, _ request: Request) throws -> Response {
+        let (query, client) = (authorization.query, authorization.client)
+        let pending = pendingLogin(authorization)
         if let transfer = query["session_transfer_token"] {
             return try transferSession(transfer, pending: .object(pending), client: client, request: request)
         }
+        let prompt = query["prompt"]
         if prompt != "login", let (user, sid, authTime, multiFactor) = ssoSession(request) {
             switch stepNeeded(.object(pending), authTime: authTime, multiFactor: multiFactor) {
             case .code where prompt != "none":
                 return try codePage(.object(pending), user: user, sessionID: sid, authTime: authTime)
             case .code, .password:
-                if prompt == "none" { return fail("interaction_required", "Multifactor authentication required") }
+                if prompt == "none" {
+                    return authorization.fail("interaction_required", "Multifactor authentication required")
+                }
             case nil:
                 if prompt == "none",
-                    !store.hasGranted(userID: user.userID, clientID: clientID, scope: query["scope"] ?? "openid")
+                    !store.hasGranted(userID: user.userID, clientID: client.clientID, scope: query["scope"] ?? "openid")
                 {
-                    return fail("consent_required", "Consent required")
+                    return authorization.fail("consent_required", "Consent required")
                 }
                 return try afterLogin(
                     authenticated(.object(pending), authTime: authTime, multiFactor: multiFactor), user: user,
                     sessionID: sid)
             }
         }
-        if prompt == "none" { return fail("login_required", "Login required") }
+        if prompt == "none" { return authorization.fail("login_required", "Login required") }
         // The form's ticket is bound to this browser by a cookie and used once.
         let (tx, cookie) = try issueTicket(.object(pending), purpose: "login")
         var page = renderLogin(
-            tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: redirectURI)
+            tx: tx, clientName: client.name, email: "", error: nil, status: 200, returnsTo: authorization.redirectURI)
         page.setCookie(cookie)
         return page
     }

@@ -113,9 +113,10 @@ extension DevTenant {
             return oauthError(403, "invalid_grant", "Invalid authorization code")
         }
         return issueTokens(
-            user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience, nonce: grant.nonce,
-            sessionID: grant.sessionID, family: nil, familyExpiresAt: nil, authTime: grant.authTime,
-            multiFactor: grant.multiFactor, jkt: jkt, stateHash: grant.stateToHash.map(Self.stateHash))
+            Issuance(
+                user: user, clientID: client.clientID, scope: grant.scope, audience: grant.audience,
+                sessionID: grant.sessionID, authTime: grant.authTime, multiFactor: grant.multiFactor, jkt: jkt,
+                nonce: grant.nonce, stateHash: grant.stateToHash.map(Self.stateHash)))
     }
 
     /// `s_hash`, as Auth0 adds it at its FAPI compliance levels ("Configure FAPI Compliance"): the
@@ -183,9 +184,10 @@ extension DevTenant {
             scope = asked
         }
         return issueTokens(
-            user: user, clientID: client.clientID, scope: scope, audience: grant.audience, nonce: nil,
-            sessionID: grant.sessionID, family: grant.family, familyExpiresAt: grant.expiresAt,
-            authTime: grant.authTime, multiFactor: grant.multiFactor, jkt: jkt)
+            Issuance(
+                user: user, clientID: client.clientID, scope: scope, audience: grant.audience,
+                sessionID: grant.sessionID, authTime: grant.authTime, multiFactor: grant.multiFactor, jkt: jkt,
+                family: (grant.family, grant.expiresAt)))
     }
 
     /// Native to Web SSO: a refresh token of a native app exchanged for a session transfer
@@ -216,67 +218,46 @@ extension DevTenant {
         return response
     }
 
-    private func issueTokens(
-        user: TenantUser, clientID: String, scope requested: String, audience: String?, nonce: String?,
-        sessionID: String, family: String?, familyExpiresAt: Double?, authTime: Double? = nil,
-        multiFactor: Bool = false, jkt: String? = nil, stateHash: String? = nil
-    ) -> Response {
-        let scopes = requested.split(separator: " ").map(String.init)
+    private func issueTokens(_ issuance: Issuance) -> Response {
         // API scopes are granted only for the Management API audience.
         let apiScopes: Set<String> = ["read:current_user", "update:current_user_metadata"]
         let oidcScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
-        let granted = scopes.filter {
-            oidcScopes.contains($0) || (audience == config.managementAudience && apiScopes.contains($0))
+        let granted = issuance.scope.split(separator: " ").map(String.init).filter {
+            oidcScopes.contains($0) || (issuance.audience == config.managementAudience && apiScopes.contains($0))
         }
         let scope = granted.joined(separator: " ")
         let issuedAt = now().rounded(.down)
         var audiences: [JSONValue] = [.string(config.userinfoAudience)]
-        if let audience { audiences.insert(.string(audience), at: 0) }
+        if let audience = issuance.audience { audiences.insert(.string(audience), at: 0) }
+        let client = directory.client(issuance.clientID)
         do {
             var accessClaims: [String: JSONValue] = [
-                "iss": .string(config.issuer), "sub": .string(user.userID), "aud": .array(audiences),
+                "iss": .string(config.issuer), "sub": .string(issuance.user.userID), "aud": .array(audiences),
                 "iat": .number(issuedAt), "exp": .number(issuedAt + Double(config.accessTokenLifetime)),
-                "azp": .string(clientID), "scope": .string(scope),
+                "azp": .string(issuance.clientID), "scope": .string(scope),
             ]
-            addAuthenticationClaims(&accessClaims, authTime: authTime, multiFactor: multiFactor)
-            if let jkt { accessClaims["cnf"] = .object(["jkt": .string(jkt)]) }
-            let accessToken = try signer.sign(accessClaims)
+            addAuthenticationClaims(&accessClaims, authTime: issuance.authTime, multiFactor: issuance.multiFactor)
+            if let jkt = issuance.jkt { accessClaims["cnf"] = .object(["jkt": .string(jkt)]) }
             var body: [String: JSONValue] = [
-                "access_token": .string(accessToken), "token_type": jkt == nil ? "Bearer" : "DPoP",
-                "scope": .string(scope),
+                "access_token": .string(try signer.sign(accessClaims)),
+                "token_type": issuance.jkt == nil ? "Bearer" : "DPoP", "scope": .string(scope),
                 "expires_in": .number(Double(config.accessTokenLifetime)),
             ]
             if granted.contains("openid") {
-                var claims = user.profileClaims
-                claims["iss"] = .string(config.issuer)
-                claims["aud"] = .string(clientID)
-                claims["iat"] = .number(issuedAt)
-                claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
-                claims["sid"] = .string(sessionID)
-                if let rolesClaim = directory.rolesClaim {
-                    claims[rolesClaim] = .array((config.roles[user.userID] ?? []).map(JSONValue.string))
-                }
-                if let nonce { claims["nonce"] = .string(nonce) }
-                if let stateHash { claims["s_hash"] = .string(stateHash) }
-                if let authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
-                if multiFactor {
-                    claims["amr"] = .array(["mfa"])
-                    claims["acr"] = .string(Self.multiFactorPolicy)
-                }
-                let client = directory.client(clientID)
                 body["id_token"] = .string(
-                    try signer.sign(claims, as: client?.idTokenAlgorithm ?? "RS256", secret: client?.clientSecret))
+                    try signer.sign(
+                        idTokenClaims(issuance, issuedAt: issuedAt), as: client?.idTokenAlgorithm ?? "RS256",
+                        secret: client?.clientSecret))
             }
-            if granted.contains("offline_access"),
-                directory.client(clientID)?.grantTypes.contains("refresh_token") == true
-            {
+            if granted.contains("offline_access"), client?.grantTypes.contains("refresh_token") == true {
                 body["refresh_token"] = .string(
                     try store.addRefreshToken(
                         RefreshGrant(
-                            family: family ?? Base64URL.encode(SecureRandom.bytes(12)), clientID: clientID,
-                            userID: user.userID, scope: scope, audience: audience, sessionID: sessionID,
-                            expiresAt: familyExpiresAt ?? issuedAt + Double(config.refreshTokenLifetime), used: false,
-                            authTime: authTime, multiFactor: multiFactor)))
+                            family: issuance.family?.id ?? Base64URL.encode(SecureRandom.bytes(12)),
+                            clientID: issuance.clientID, userID: issuance.user.userID, scope: scope,
+                            audience: issuance.audience, sessionID: issuance.sessionID,
+                            expiresAt: issuance.family?.expiresAt ?? issuedAt + Double(config.refreshTokenLifetime),
+                            used: false, authTime: issuance.authTime, multiFactor: issuance.multiFactor)))
             }
             var response = Response.json(JSONValue.object(body).serialized())
             response.add("Cache-Control", "no-store")
@@ -286,5 +267,27 @@ extension DevTenant {
             log(.error, "token signing failed", ["error": "\(error)"])
             return oauthError(500, "server_error", "The tenant could not issue tokens")
         }
+    }
+
+    /// An ID token's claims for `issuance`: the person's profile, the tenant session, the roles
+    /// while the roles Action is bound, the login's nonce and state hash, how they authenticated.
+    private func idTokenClaims(_ issuance: Issuance, issuedAt: Double) -> [String: JSONValue] {
+        var claims = issuance.user.profileClaims
+        claims["iss"] = .string(config.issuer)
+        claims["aud"] = .string(issuance.clientID)
+        claims["iat"] = .number(issuedAt)
+        claims["exp"] = .number(issuedAt + Double(config.idTokenLifetime))
+        claims["sid"] = .string(issuance.sessionID)
+        if let rolesClaim = directory.rolesClaim {
+            claims[rolesClaim] = .array((config.roles[issuance.user.userID] ?? []).map(JSONValue.string))
+        }
+        if let nonce = issuance.nonce { claims["nonce"] = .string(nonce) }
+        if let stateHash = issuance.stateHash { claims["s_hash"] = .string(stateHash) }
+        if let authTime = issuance.authTime { claims["auth_time"] = .number(authTime.rounded(.down)) }
+        if issuance.multiFactor {
+            claims["amr"] = .array(["mfa"])
+            claims["acr"] = .string(Self.multiFactorPolicy)
+        }
+        return claims
     }
 }

@@ -132,41 +132,35 @@ public struct TenantConfig: Sendable {
             problems.append("DEV_TENANT_TOKEN_FAIL_STATUS: \(status) is not 429 or a 5xx status")
         }
 
-        var clients: [Client] = []
-        var users: [JSONValue] = []
-        var seed = TenantSeed()
-        var accessClaimsNamespace: String?
-        var allowsPush = false
-        var dpopFlags = (allowed: false, nonce: false)
-        var removesAlg = false
-        if let data = FileManager.default.contents(atPath: configPath) {
-            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
-            if let document = JSONValue.parse(Array(text.utf8)) {
-                var found: [String] = []
-                seed = TenantSeed(document: document, text: text, issuer: issuer, problems: &found)
-                for entry in seed.clients {
-                    if let client = Client(document: entry, problems: &found) { clients.append(client) }
-                }
-                problems += found.map { "DEV_TENANT_CONFIG: " + $0 }
-                users = document["users"]?.array ?? []
-                accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
-                allowsPush = document["tenant"]?["allow_pushed_authorization_requests"]?.bool ?? false
-                removesAlg = document["tenant"]?["remove_alg_from_jwks"]?.bool ?? false
-                dpopFlags = (
-                    document["tenant"]?["allow_dpop"]?.bool ?? false,
-                    document["tenant"]?["dpop_requires_nonce"]?.bool ?? false
-                )
-            } else {
-                problems.append("DEV_TENANT_CONFIG: \(configPath) is not valid JSON")
-            }
-        } else {
-            problems.append("DEV_TENANT_CONFIG: cannot read \(configPath)")
-        }
-        if clients.isEmpty && problems.isEmpty { problems.append("DEV_TENANT_CONFIG: no clients in \(configPath)") }
+        let file = TenantFile(path: configPath, appBase: appBase, issuer: issuer, problems: &problems)
         guard problems.isEmpty else { throw TenantConfigProblems(lines: problems) }
-        self.clients = clients
-        seedUsers = users
-        self.seed = seed
+        clients = file.clients
+        seedUsers = file.users
+        seed = file.seed
+        (permissions, roles) = Self.grants(of: file.users)
+        accessTokenClaimsNamespace = file.accessClaimsNamespace
+        allowsPushedAuthorization = file.allowsPush
+        (allowsDPoP, dpopRequiresNonce) = file.dpop
+        removesAlgFromJWKS = file.removesAlg
+        if !allowsPushedAuthorization, let requiring = clients.first(where: \.requiresPushedAuthorization) {
+            throw TenantConfigProblems(lines: [
+                "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "
+                    + "tenant.allow_pushed_authorization_requests"
+            ])
+        }
+    }
+
+    /// The permissions `userID` holds for the API `audience`.
+    func permissions(of userID: String, for audience: String) -> [String] {
+        (permissions[userID] ?? []).filter { $0.api == audience }.map(\.name)
+    }
+}
+
+extension TenantConfig {
+    /// Each person's permissions and roles, by user id, as the tenant file lists them.
+    static func grants(of users: [JSONValue]) -> (
+        permissions: [String: [(api: String, name: String)]], roles: [String: [String]]
+    ) {
         var permissions: [String: [(api: String, name: String)]] = [:]
         var roles: [String: [String]] = [:]
         for user in users {
@@ -179,22 +173,43 @@ public struct TenantConfig: Sendable {
             }
             roles[id] = user["roles"]?.array?.compactMap(\.string) ?? []
         }
-        self.permissions = permissions
-        self.roles = roles
-        accessTokenClaimsNamespace = accessClaimsNamespace
-        allowsPushedAuthorization = allowsPush
-        (allowsDPoP, dpopRequiresNonce) = dpopFlags
-        removesAlgFromJWKS = removesAlg
-        if !allowsPush, let requiring = clients.first(where: \.requiresPushedAuthorization) {
-            throw TenantConfigProblems(lines: [
-                "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "
-                    + "tenant.allow_pushed_authorization_requests"
-            ])
-        }
+        return (permissions, roles)
     }
 
-    /// The permissions `userID` holds for the API `audience`.
-    func permissions(of userID: String, for audience: String) -> [String] {
-        (permissions[userID] ?? []).filter { $0.api == audience }.map(\.name)
+    /// What the tenant file (`DEV_TENANT_CONFIG`) says, `${APP_BASE_URL}` replaced.
+    struct TenantFile {
+        var clients: [Client] = []
+        var users: [JSONValue] = []
+        var seed = TenantSeed()
+        var accessClaimsNamespace: String?
+        var allowsPush = false
+        var dpop = (allowed: false, nonce: false)
+        var removesAlg = false
+
+        /// The file at `path`, each problem one line naming `DEV_TENANT_CONFIG`.
+        init(path: String, appBase: String, issuer: String, problems: inout [String]) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problems.append("DEV_TENANT_CONFIG: cannot read \(path)")
+                return
+            }
+            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "${APP_BASE_URL}", with: appBase)
+            guard let document = JSONValue.parse(Array(text.utf8)) else {
+                problems.append("DEV_TENANT_CONFIG: \(path) is not valid JSON")
+                return
+            }
+            var found: [String] = []
+            seed = TenantSeed(document: document, text: text, issuer: issuer, problems: &found)
+            for entry in seed.clients {
+                if let client = Client(document: entry, problems: &found) { clients.append(client) }
+            }
+            problems += found.map { "DEV_TENANT_CONFIG: " + $0 }
+            if clients.isEmpty && problems.isEmpty { problems.append("DEV_TENANT_CONFIG: no clients in \(path)") }
+            users = document["users"]?.array ?? []
+            accessClaimsNamespace = document["actions"]?["access_token_claims"]?.string
+            let tenant = document["tenant"]
+            allowsPush = tenant?["allow_pushed_authorization_requests"]?.bool ?? false
+            removesAlg = tenant?["remove_alg_from_jwks"]?.bool ?? false
+            dpop = (tenant?["allow_dpop"]?.bool ?? false, tenant?["dpop_requires_nonce"]?.bool ?? false)
+        }
     }
 }

@@ -9,6 +9,13 @@ import Web
 FastCGIServer.blockStopSignals()
 let environment = ProcessInfo.processInfo.environment
 let log = Log(minimum: Log.Level(name: environment["LOG_LEVEL"] ?? "info") ?? .info)
+// `dev-tenant settings`: every setting it reads, its value in effect and where it came from.
+if CommandLine.arguments.dropFirst().first == "settings" {
+    let reader = TenantConfig.readSettings(environment: environment)
+    FileHandle.standardOutput.write(Data((SettingsListing.lines(reader.reads).joined(separator: "\n") + "\n").utf8))
+    for line in reader.problems { FileHandle.standardError.write(Data("dev-tenant: \(line)\n".utf8)) }
+    exit(reader.problems.isEmpty ? 0 : 1)
+}
 do {
     let config = try TenantConfig(environment: environment)
     let tenant = try DevTenant(config: config, log: log, http: CurlHTTPClient())

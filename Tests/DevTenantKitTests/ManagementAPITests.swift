@@ -303,3 +303,25 @@ import Web
         #expect(JSONValue.parse(answer.body)?["error"] == "unauthorized_client")
     }
 }
+
+/// Issue 61, item 3: the dev tenant's settings go through the product's reader: each problem
+/// names its setting in the same words, and `dev-tenant settings` lists every one it reads.
+@Suite struct TenantSettingsTests {
+    @Test func aWrongSettingIsNamedAndEverySettingIsListed() throws {
+        let environment = [
+            "DEV_TENANT_CONFIG": DevTenantTests.repoRoot + "/deploy/dev-tenant/tenant.json",
+            "DEV_TENANT_CODE_SECONDS": "soon", "DEV_TENANT_TOKEN_FAIL_STATUS": "450",
+        ]
+        let (reads, problems) = TenantConfig.readSettings(environment: environment)
+        #expect(
+            problems == [
+                "DEV_TENANT_CODE_SECONDS: \"soon\" is not a whole number of seconds from 1 to 31536000",
+                "DEV_TENANT_TOKEN_FAIL_STATUS: 450 is not 429 or a 5xx status",
+            ])
+        let listed = Set(reads.map(\.setting.name))
+        #expect(listed.contains("DEV_TENANT_MANAGEMENT_BURST") && listed.contains("DEV_TENANT_ISSUER"))
+        #expect(reads.first { $0.setting.name == "DEV_TENANT_CODE_SECONDS" }?.source == .environment)
+        let config = ["DEV_TENANT_CONFIG": DevTenantTests.repoRoot + "/deploy/dev-tenant/tenant.json"]
+        #expect(TenantConfig.readSettings(environment: config).problems.isEmpty)
+    }
+}

@@ -82,6 +82,9 @@ public struct TenantConfig: Sendable {
         public let tokenFailStatus: Int?
     }
 
+    /// Every setting read, in order, for `dev-tenant settings`.
+    public let reads: [SettingRead]
+
     /// The Management API's audience.
     public var managementAudience: String { issuer + "api/v2/" }
     /// The tenant's cookies are `Secure` when it is served over https.
@@ -94,46 +97,33 @@ public struct TenantConfig: Sendable {
 
     /// Reads the JSON file named by `DEV_TENANT_CONFIG` and the environment.
     public init(environment: [String: String]) throws {
-        var problems: [String] = []
-        let issuerText = environment["DEV_TENANT_ISSUER"] ?? "http://127.0.0.1:8081/"
+        var reader = SettingsReader(environment: environment)
+        let issuerText =
+            reader.text(.devTenantIssuer, defaultShown: "http://127.0.0.1:8081/") ?? "http://127.0.0.1:8081/"
         issuer = issuerText.hasSuffix("/") ? issuerText : issuerText + "/"
         sessionTransferAudience = "urn:" + (URLComponents(string: issuer)?.host ?? "") + ":session_transfer"
-        let configPath = environment["DEV_TENANT_CONFIG"] ?? "deploy/dev-tenant/tenant.json"
-        let appBase = environment["APP_BASE_URL"] ?? "http://127.0.0.1:8080"
-        stateFile = environment["DEV_TENANT_STATE_FILE"] ?? "run/dev-tenant-state.json"
-        keyFile = environment["DEV_TENANT_KEY_FILE"] ?? "run/dev-tenant-key.pem"
-        templatesDirectory = environment["DEV_TENANT_TEMPLATES_DIR"] ?? "Templates/dev-tenant"
-
-        func number(_ name: String, _ fallback: Int) -> Int {
-            guard let text = environment[name] else { return fallback }
-            guard let value = Int(text), value >= 0 else {
-                problems.append("\(name): \"\(text)\" is not a whole number")
-                return fallback
-            }
-            return value
-        }
-        accessTokenLifetime = Int64(number("DEV_TENANT_ACCESS_TOKEN_SECONDS", 86_400))
-        idTokenLifetime = Int64(number("DEV_TENANT_ID_TOKEN_SECONDS", 36_000))
-        codeLifetime = Int64(number("DEV_TENANT_CODE_SECONDS", 60))
-        refreshTokenLifetime = Int64(number("DEV_TENANT_REFRESH_TOKEN_SECONDS", 2_592_000))
-        sessionTransferLifetime = Int64(number("DEV_TENANT_SESSION_TRANSFER_SECONDS", 60))
-        userRatePerMinute = number("DEV_TENANT_USER_RATE_PER_MINUTE", 10)
-        managementRatePerSecond = max(1, number("DEV_TENANT_MANAGEMENT_RATE_PER_SECOND", 2))
-        managementBurst = max(1, number("DEV_TENANT_MANAGEMENT_BURST", 10))
-        actionBuildMilliseconds = number("DEV_TENANT_ACTION_BUILD_MS", 1000)
-        faults = Faults(
-            latencyMilliseconds: number("DEV_TENANT_LATENCY_MS", 0),
-            failPercent: min(100, number("DEV_TENANT_FAIL_PERCENT", 0)),
-            force429: environment["DEV_TENANT_FORCE_429"] == "1",
-            tokenFailStatus: environment["DEV_TENANT_TOKEN_FAIL_STATUS"].map { _ in
-                number("DEV_TENANT_TOKEN_FAIL_STATUS", 0)
-            })
-        if let status = faults.tokenFailStatus, status != 429, !(500...599).contains(status) {
-            problems.append("DEV_TENANT_TOKEN_FAIL_STATUS: \(status) is not 429 or a 5xx status")
-        }
+        let configPath =
+            reader.text(.devTenantConfig, defaultShown: "deploy/dev-tenant/tenant.json")
+            ?? "deploy/dev-tenant/tenant.json"
+        let appBase =
+            reader.text(.devTenantAppBaseURL, defaultShown: "http://127.0.0.1:8080") ?? "http://127.0.0.1:8080"
+        stateFile =
+            reader.text(.devTenantStateFile, defaultShown: "run/dev-tenant-state.json") ?? "run/dev-tenant-state.json"
+        keyFile = reader.text(.devTenantKeyFile, defaultShown: "run/dev-tenant-key.pem") ?? "run/dev-tenant-key.pem"
+        templatesDirectory =
+            reader.text(.devTenantTemplates, defaultShown: "Templates/dev-tenant") ?? "Templates/dev-tenant"
+        (accessTokenLifetime, idTokenLifetime, codeLifetime, refreshTokenLifetime, sessionTransferLifetime) =
+            Self.lifetimes(&reader)
+        userRatePerMinute = reader.wholeNumber(.userRatePerMinute, default: 10, in: 1...1_000_000_000) ?? 10
+        managementRatePerSecond = reader.wholeNumber(.managementRatePerSecond, default: 2, in: 1...1_000_000_000) ?? 2
+        managementBurst = reader.wholeNumber(.managementBurst, default: 10, in: 1...1_000_000_000) ?? 10
+        actionBuildMilliseconds = reader.wholeNumber(.actionBuildMilliseconds, default: 1000, in: 0...60_000) ?? 1000
+        faults = Self.faults(&reader)
+        reads = reader.reads
+        var problems = reader.problems
 
         let file = TenantFile(path: configPath, appBase: appBase, issuer: issuer, problems: &problems)
-        guard problems.isEmpty else { throw TenantConfigProblems(lines: problems) }
+        guard problems.isEmpty else { throw TenantConfigProblems(lines: problems, reads: reads) }
         clients = file.clients
         seedUsers = file.users
         seed = file.seed
@@ -143,10 +133,11 @@ public struct TenantConfig: Sendable {
         (allowsDPoP, dpopRequiresNonce) = file.dpop
         removesAlgFromJWKS = file.removesAlg
         if !allowsPushedAuthorization, let requiring = clients.first(where: \.requiresPushedAuthorization) {
-            throw TenantConfigProblems(lines: [
-                "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "
-                    + "tenant.allow_pushed_authorization_requests"
-            ])
+            throw TenantConfigProblems(
+                lines: [
+                    "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "
+                        + "tenant.allow_pushed_authorization_requests"
+                ], reads: reads)
         }
     }
 

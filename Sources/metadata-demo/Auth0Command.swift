@@ -36,12 +36,7 @@ enum Auth0Command {
         }
         do {
             let tenant = try survey(auth0, setup, miniApps: miniApps, clientIDKnown: clientIDKnown)
-            print("Auth0 tenant \(auth0.issuer), as the site at \(auth0.baseURL) needs it:")
-            for change in tenant.changes { print(change.lines.map { "  " + $0 }.joined(separator: "\n")) }
-            let counts = Dictionary(grouping: tenant.changes, by: \.kind).mapValues(\.count)
-            print(
-                "\(counts[.create] ?? 0) to create, \(counts[.change] ?? 0) to change, "
-                    + "\(counts[.unchanged] ?? 0) as needed; nothing is ever deleted.")
+            printPlan(tenant, auth0)
             guard verb == "apply" else {
                 if !tenant.isSettled { print("`metadata-demo auth0 apply` makes it so.") }
                 return 0
@@ -72,6 +67,16 @@ enum Auth0Command {
             AllSettings.report(["AUTH0: \(error)"])
             return 1
         }
+    }
+
+    /// Each object as found (create, change with its fields, or ok), and how many of each.
+    private static func printPlan(_ tenant: TenantSetup, _ auth0: RelyingPartySettings) {
+        print("Auth0 tenant \(auth0.issuer), as the site at \(auth0.baseURL) needs it:")
+        for change in tenant.changes { print(change.lines.map { "  " + $0 }.joined(separator: "\n")) }
+        let counts = Dictionary(grouping: tenant.changes, by: \.kind).mapValues(\.count)
+        print(
+            "\(counts[.create] ?? 0) to create, \(counts[.change] ?? 0) to change, "
+                + "\(counts[.unchanged] ?? 0) as needed; nothing is ever deleted.")
     }
 
     /// The tenant as it is, against what `auth0` and `miniApps` need; fails naming a setting.

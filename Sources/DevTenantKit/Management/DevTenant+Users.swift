@@ -86,6 +86,11 @@ extension DevTenant {
             }
             changes[field] = object
         }
+        return saveMetadata(changes, of: id)
+    }
+
+    /// Merges `changes` into the person's metadata and saves, within Auth0's 10 KB profile limit.
+    private func saveMetadata(_ changes: [String: [String: JSONValue]], of id: String) -> Response {
         do {
             var tooLarge = false
             let updated = try store.updateUser(id: id) { user in

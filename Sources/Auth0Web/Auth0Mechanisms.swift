@@ -66,7 +66,7 @@ public struct Auth0Mechanisms: Sendable {
         logoutTokens = LogoutTokenVerifier(tenant: tenantTokens)
         logins = LoginCompletion(
             transactions: transactions, tokens: tokens, idTokens: IDTokenVerifier(tenant: tenantTokens),
-            userinfo: UserInfoClient(settings: settings, endpoints: endpoints, http: forThePerson),
+            userinfo: UserInfoClient(client, http: forThePerson),
             keepsIDToken: settings.provider.dialect.keepsIDTokenForLogout, metadata: metadata, clock: clock,
             checks: client.callbackChecks, ruleFacts: ruleFacts, ledger: ledger)
     }

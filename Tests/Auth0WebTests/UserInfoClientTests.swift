@@ -15,7 +15,8 @@ import Web
     private func client(_ provider: ScriptedHTTPClient) throws -> UserInfoClient {
         let settings = try RelyingPartySettings(
             environment: TestSettings.environment(["AUTH0_DOMAIN": nil, "ISSUER_BASE_URL": Self.issuer]))
-        return try #require(UserInfoClient(settings: settings, endpoints: Self.endpoints, http: provider))
+        return try #require(
+            UserInfoClient(try ClientConfiguration(settings: settings, endpoints: Self.endpoints), http: provider))
     }
 
     private let idClaims: JSONValue = .object(["sub": "user-1", "name": "From the ID token", "nonce": "n"])
@@ -64,9 +65,8 @@ import Web
         }
     }
 
-    @Test func auth0LoginsMakeNoCall() {
-        #expect(
-            UserInfoClient(settings: TestSettings.auth0, endpoints: TestSettings.endpoints, http: ScriptedHTTPClient())
-                == nil)
+    @Test func auth0LoginsMakeNoCall() throws {
+        let auth0 = try ClientConfiguration(settings: TestSettings.auth0, endpoints: TestSettings.endpoints)
+        #expect(UserInfoClient(auth0, http: ScriptedHTTPClient()) == nil)
     }
 }

@@ -11,13 +11,14 @@ public struct UserInfoClient: Sendable {
     private let http: any HTTPClient
     private let timeoutSeconds: Double
 
-    /// A client of `endpoints.userinfo` for a provider that is not Auth0; nil when there is no
-    /// call to make (Auth0, or no UserInfo endpoint published).
-    public init?(settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient) {
-        guard settings.provider.dialect.completesProfileFromUserInfo, let url = endpoints.userinfo else { return nil }
+    /// A client of the provider's UserInfo endpoint for `client`, when the provider is not Auth0;
+    /// nil when there is no call to make (Auth0, or no UserInfo endpoint published).
+    public init?(_ client: ClientConfiguration, http: any HTTPClient) {
+        let provider = client.settings.provider
+        guard provider.dialect.completesProfileFromUserInfo, let url = client.endpoints.userinfo else { return nil }
         self.url = url
         self.http = http
-        timeoutSeconds = settings.provider.timeoutSeconds
+        timeoutSeconds = provider.timeoutSeconds
     }
 
     /// `claims` (the ID token's, verified) completed from UserInfo when they lack a shown claim:

@@ -66,6 +66,41 @@ import Testing
         #expect(Set(exampleNames).subtracting(read).sorted() == [], "the shipped settings file names what is not read")
     }
 
+    /// Issue 61, item 2: README's default column says each default the worker runs with. Every
+    /// setting `metadata-demo settings` shows at its default has its row, and the row's default
+    /// cell holds that value; a default worked out from other settings is said in words there.
+    @Test func theReadmesDefaultColumnSaysEachDefaultInEffect() throws {
+        let (_, output) = try listed([
+            "AUTH0_DOMAIN": "tenant.example.com", "APP_BASE_URL": "https://demo.example.com", "AUTH0_CLIENT_ID": "x",
+            "AUTH0_CLIENT_SECRET": "y", "AUTH0_SECRET": String(repeating: "5f0c9e2a", count: 8),
+        ])
+        let text = try String(contentsOfFile: Stack.repoRoot + "/README.md", encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("| name | meaning | default") })
+        let rows = lines[(header + 2)...].prefix { $0.hasPrefix("|") }.map { line in
+            line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        // Defaults worked out from other settings, and the words README says them in.
+        let workedOut = [
+            "AUTH0_AUDIENCE": "its Management API", "IDENTITY_ASSERTION_AUDIENCE": "`APP_BASE_URL` + `/mini/`",
+            "CLIENT_AUTH_METHOD": "with Auth0, `client_secret_post`",
+        ]
+        var checked = 0
+        for line in output.split(separator: "\n") where line.contains("(default)") {
+            guard let equals = line.range(of: " = ") else { continue }
+            let name = String(line[..<equals.lowerBound])
+            let value = line[equals.upperBound...].components(separatedBy: "  (default)")[0]
+                .trimmingCharacters(in: .whitespaces)
+            let row = rows.first { $0.first?.contains("`\(name)`") == true }
+            let cell = try #require(row.flatMap { $0.count > 2 ? $0[2] : nil }, "README has no default for \(name)")
+            #expect(cell.contains(workedOut[name] ?? value), "README's default for \(name) does not say \(value)")
+            checked += 1
+        }
+        #expect(checked >= 30, "\(output)")
+    }
+
     @Test func eachValueSaysWhereItCameFromAndASecretIsNeverShown() throws {
         let folder = NSTemporaryDirectory() + "settings-list-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

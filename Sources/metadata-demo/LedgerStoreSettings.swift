@@ -36,7 +36,7 @@ struct LedgerStoreSettings {
         let stateText = reader.text(.stateDir, defaultShown: "state")
         let stateDirectory = stateText ?? "state"
         // A Redis URL may hold a password: the setting hides its userinfo wherever it is shown.
-        let storeText = reader.text(.sessionStore, defaultShown: "sqlite") ?? "sqlite"
+        let storeText = reader.text(.sessionStore, default: "sqlite")
         let store: LedgerStore
         switch storeText {
         case "sqlite": store = .sqlite(path: stateDirectory + "/session-ledger.sqlite3")

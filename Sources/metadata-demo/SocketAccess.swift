@@ -16,7 +16,7 @@ struct SocketAccess {
     /// Reads the group; nil when any of it is wrong.
     static func read(_ reader: inout SettingsReader) -> SocketAccess? {
         let start = reader.problems.count
-        let modeText = reader.text(.fastcgiSocketMode, defaultShown: "660") ?? "660"
+        let modeText = reader.text(.fastcgiSocketMode, default: "660")
         let mode = Int(modeText, radix: 8).flatMap { (0...0o777).contains($0) ? $0 : nil }
         if mode == nil { reader.problem(.fastcgiSocketMode, "\"\(modeText)\" is not octal permission bits like 660") }
         var group: UInt32?

@@ -39,7 +39,7 @@ struct WorkerSettings {
     /// Nil when any of it is wrong.
     static func read(_ reader: inout SettingsReader, environment: [String: String]) -> WorkerSettings? {
         let start = reader.problems.count
-        let listenText = reader.text(.fastcgiListen, defaultShown: "127.0.0.1:9000") ?? "127.0.0.1:9000"
+        let listenText = reader.text(.fastcgiListen, default: "127.0.0.1:9000")
         let listen = ListenAddress.parse(listenText, environment: environment)
         if listen == nil {
             reader.problem(
@@ -51,7 +51,7 @@ struct WorkerSettings {
         let requestSeconds = reader.wholeNumber(
             .requestTimeoutSeconds, default: 10, in: 1...300, noun: "a whole number of seconds")
         let connections = reader.wholeNumber(.workerConnections, default: 4096, in: 16...65536)
-        let levelText = reader.text(.logLevel, defaultShown: "info") ?? "info"
+        let levelText = reader.text(.logLevel, default: "info")
         let level = Log.Level(name: levelText)
         if level == nil { reader.problem(.logLevel, "\"\(levelText)\" is not debug, info, warning or error") }
         let socket = SocketAccess.read(&reader)

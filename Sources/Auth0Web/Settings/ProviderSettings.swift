@@ -112,7 +112,7 @@ public struct ProviderSettings: Sendable {
     }
 
     private static func readAlgorithm(_ reader: inout SettingsReader) -> SigningAlgorithm? {
-        let text = reader.text(.idTokenSigningAlg, defaultShown: "RS256") ?? "RS256"
+        let text = reader.text(.idTokenSigningAlg, default: "RS256")
         guard let algorithm = SigningAlgorithm(rawValue: text) else {
             reader.problem(
                 .idTokenSigningAlg,

@@ -59,7 +59,7 @@ extension RelyingPartySettings {
     static func rsaAlgorithm(
         _ setting: Setting, default fallback: SigningAlgorithm, note: String, _ reader: inout SettingsReader
     ) -> SigningAlgorithm? {
-        let text = reader.text(setting, defaultShown: fallback.rawValue) ?? fallback.rawValue
+        let text = reader.text(setting, default: fallback.rawValue)
         if let algorithm = SigningAlgorithm(rawValue: text), ClientAssertion.algorithms.contains(algorithm) {
             return algorithm
         }

@@ -14,7 +14,7 @@ public struct TenantSetupSettings: Sendable {
 
     /// Reads the group; a management client id without its secret (or the reverse) is a problem.
     public static func read(_ reader: inout SettingsReader) -> TenantSetupSettings {
-        let name = reader.text(.auth0ApplicationName, defaultShown: defaultApplicationName) ?? defaultApplicationName
+        let name = reader.text(.auth0ApplicationName, default: defaultApplicationName)
         let id = reader.text(.auth0ManagementClientID)
         let secret = reader.secret(.auth0ManagementClientSecret, optional: true)
         if id != nil, secret == nil {

@@ -99,19 +99,18 @@ public struct TenantConfig: Sendable {
     public init(environment: [String: String]) throws {
         var reader = SettingsReader(environment: environment)
         let issuerText =
-            reader.text(.devTenantIssuer, defaultShown: "http://127.0.0.1:8081/") ?? "http://127.0.0.1:8081/"
+            reader.text(.devTenantIssuer, default: "http://127.0.0.1:8081/")
         issuer = issuerText.hasSuffix("/") ? issuerText : issuerText + "/"
         sessionTransferAudience = "urn:" + (URLComponents(string: issuer)?.host ?? "") + ":session_transfer"
         let configPath =
-            reader.text(.devTenantConfig, defaultShown: "deploy/dev-tenant/tenant.json")
-            ?? "deploy/dev-tenant/tenant.json"
+            reader.text(.devTenantConfig, default: "deploy/dev-tenant/tenant.json")
         let appBase =
-            reader.text(.devTenantAppBaseURL, defaultShown: "http://127.0.0.1:8080") ?? "http://127.0.0.1:8080"
+            reader.text(.devTenantAppBaseURL, default: "http://127.0.0.1:8080")
         stateFile =
-            reader.text(.devTenantStateFile, defaultShown: "run/dev-tenant-state.json") ?? "run/dev-tenant-state.json"
-        keyFile = reader.text(.devTenantKeyFile, defaultShown: "run/dev-tenant-key.pem") ?? "run/dev-tenant-key.pem"
+            reader.text(.devTenantStateFile, default: "run/dev-tenant-state.json")
+        keyFile = reader.text(.devTenantKeyFile, default: "run/dev-tenant-key.pem")
         templatesDirectory =
-            reader.text(.devTenantTemplates, defaultShown: "Templates/dev-tenant") ?? "Templates/dev-tenant"
+            reader.text(.devTenantTemplates, default: "Templates/dev-tenant")
         (accessTokenLifetime, idTokenLifetime, codeLifetime, refreshTokenLifetime, sessionTransferLifetime) =
             Self.lifetimes(&reader)
         userRatePerMinute = reader.wholeNumber(.userRatePerMinute, default: 10, in: 1...1_000_000_000) ?? 10

@@ -44,6 +44,12 @@ public struct SettingsReader {
         return nil
     }
 
+    /// `setting`'s text, or `fallback` when it is not set (recorded as its value in effect): a
+    /// default written once.
+    public mutating func text(_ setting: Setting, default fallback: String) -> String {
+        text(setting, defaultShown: fallback) ?? fallback
+    }
+
     /// A secret `setting` (or a public one given as a file, a certificate): its variable (or its former name), else the file `NAME_FILE` names,
     /// else its systemd credential (`LoadCredential=` puts it in `CREDENTIALS_DIRECTORY`), which
     /// an `optional` one reads only when it was given. A file others can read or change, one that

@@ -48,8 +48,7 @@ struct WorkerSettings {
         let threads = reader.wholeNumber(.workerThreads, default: 32, in: 1...1024)
         let pageThreads = reader.wholeNumber(.workerPageThreads, default: nil, in: 1...64)
         reader.shows(.workerPageThreads, pageThreads.map(String.init) ?? "one per core, at least 2")
-        let requestSeconds = reader.wholeNumber(
-            .requestTimeoutSeconds, default: 10, in: 1...300, noun: "a whole number of seconds")
+        let requestSeconds = reader.seconds(.requestTimeoutSeconds, default: 10, in: 1...300).map(Int.init)
         let connections = reader.wholeNumber(.workerConnections, default: 4096, in: 16...65536)
         let levelText = reader.text(.logLevel, default: "info")
         let level = Log.Level(name: levelText)

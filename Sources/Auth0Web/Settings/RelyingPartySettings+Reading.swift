@@ -170,13 +170,8 @@ extension RelyingPartySettings {
         return parts[0] == "127"
     }
 
-    /// `setting`'s whole seconds, at least 60, or `value` when it is not set.
+    /// `setting`'s whole seconds, at least 60 (a session's lifetime), or `value` when it is not set.
     static func seconds(_ setting: Setting, default value: Int64, _ reader: inout SettingsReader) -> Int64? {
-        guard let text = reader.text(setting, defaultShown: String(value)) else { return value }
-        guard let seconds = Int64(text), seconds >= 60 else {
-            reader.problem(setting, "must be a whole number of seconds, at least 60")
-            return nil
-        }
-        return seconds
+        reader.seconds(setting, default: value, in: 60...Int(Int32.max))
     }
 }

@@ -32,11 +32,8 @@ public struct SessionSettings: Sendable {
         }
         let rolling = RelyingPartySettings.seconds(.sessionRollingSeconds, default: 86_400, &reader)
         let absolute = RelyingPartySettings.seconds(.sessionAbsoluteSeconds, default: 7 * 86_400, &reader)
-        let revalidateText = reader.text(.sessionRevalidateSeconds, defaultShown: "900")
-        let revalidate = revalidateText.map { Int64($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 900
-        if revalidate == nil {
-            reader.problem(.sessionRevalidateSeconds, "must be a whole number of seconds (0: off)")
-        }
+        // 0: never checked again.
+        let revalidate = reader.seconds(.sessionRevalidateSeconds, default: 900, in: 0...Int(Int32.max))
         guard reader.problems.count == start, let secrets, let rolling, let absolute, let revalidate else {
             return nil
         }

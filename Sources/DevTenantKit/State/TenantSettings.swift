@@ -39,11 +39,10 @@ extension TenantConfig {
     /// The lifetimes, in seconds: access tokens, ID tokens, codes, refresh token families,
     /// session transfer tokens.
     static func lifetimes(_ reader: inout SettingsReader) -> (Int64, Int64, Int64, Int64, Int64) {
-        func seconds(_ setting: Setting, _ fallback: Int) -> Int64 {
-            Int64(
-                reader.wholeNumber(setting, default: fallback, in: 1...31_536_000, noun: "a whole number of seconds")
-                    ?? fallback)
+        func seconds(_ setting: Setting, _ fallback: Int64) -> Int64 {
+            reader.seconds(setting, default: fallback, in: 1...31_536_000) ?? fallback
         }
+
         return (
             seconds(.accessTokenSeconds, 86_400), seconds(.idTokenSeconds, 36_000), seconds(.codeSeconds, 60),
             seconds(.refreshTokenSeconds, 2_592_000), seconds(.sessionTransferSeconds, 60)

@@ -161,6 +161,15 @@ extension SettingsReader {
 }
 
 extension SettingsReader {
+    /// `setting` as whole seconds within `range` (`fallback` when unset), in the one wording every
+    /// setting of seconds has; a problem, and nil, otherwise.
+    public mutating func seconds(_ setting: Setting, default fallback: Int64?, in range: ClosedRange<Int>) -> Int64? {
+        wholeNumber(setting, default: fallback.map(Int.init), in: range, noun: "a whole number of seconds").map(
+            Int64.init)
+    }
+}
+
+extension SettingsReader {
     /// `setting` as `on` (true) or `off` (false), `fallback` when unset (shown as `defaultShown`,
     /// or as `fallback`'s word); a problem, and nil, for anything else.
     public mutating func onOff(_ setting: Setting, default fallback: Bool?, defaultShown: String? = nil) -> Bool?? {

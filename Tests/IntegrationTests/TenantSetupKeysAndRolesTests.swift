@@ -137,5 +137,24 @@ import Web
                 "AUTH0_MANAGEMENT_CLIENT_ID: the management application lacks the scope update:guardian_factors"),
             "\(applied.output)")
         #expect(try site.tenantWrites() == 0)
+        // An application id the tenant does not know, and a management secret it refuses: one line each, naming the setting.
+        let settings = try String(contentsOfFile: site.settingsFile, encoding: .utf8)
+        try (settings + "AUTH0_CLIENT_ID=no-such-application\n").write(
+            toFile: site.settingsFile, atomically: true, encoding: .utf8)
+        let unknown = try site.auth0("plan")
+        #expect(
+            unknown.status == 1
+                && unknown.output.contains("AUTH0_CLIENT_ID: the tenant has no application no-such-application"),
+            "\(unknown.output)")
+        try settings.replacingOccurrences(of: TenantSetupSite.admin.secret, with: "not-the-secret").write(
+            toFile: site.settingsFile, atomically: true, encoding: .utf8)
+        let refused = try site.auth0("plan")
+        #expect(
+            refused.status == 1
+                && refused.output.contains(
+                    "AUTH0_MANAGEMENT_CLIENT_ID or AUTH0_MANAGEMENT_CLIENT_SECRET: the tenant refused them"),
+            "\(refused.output)")
+        #expect(!refused.output.contains("not-the-secret"))
+        #expect(try site.tenantWrites() == 0)
     }
 }

@@ -13,8 +13,10 @@ struct AllSettings {
     var miniApps: MiniApps?
     /// The tenant set-up's own settings (`metadata-demo auth0`, check-config's tenant check).
     var tenantSetup: TenantSetupSettings?
+    /// Every problem, each with the setting it is about.
+    var found: [SettingProblem] = []
     /// One line per problem, naming the setting.
-    var problems: [String] = []
+    var problems: [String] { found.map(\.line) }
     /// Lines worth saying that stop nothing (a former name still in use).
     var notes: [String] = []
     /// Every setting read, in order.
@@ -40,7 +42,7 @@ struct AllSettings {
         }
         worker = WorkerSettings.read(&reader, environment: environment)
         if !serving { tenantSetup = TenantSetupSettings.read(&reader) }
-        problems = reader.problems.map { Self.namingComment($0, in: environment) }
+        found = reader.found.map { Self.namingComment($0, in: environment) }
         notes = reader.notes
         reads = reader.reads
     }
@@ -48,16 +50,14 @@ struct AllSettings {
     /// A problem line with the likely cause added when the setting it names holds a comment
     /// after its value: systemd's EnvironmentFile= keeps `v2   # or oidc` whole, so the journal
     /// says so as check-config does, not only that the value is wrong.
-    static func namingComment(_ line: String, in environment: [String: String]) -> String {
-        guard let name = settingName(of: line), let value = environment[name],
-            EnvironmentFile.holdsTrailingComment(value)
-        else { return line }
-        return line + " (the value holds a comment after it, which systemd keeps as part of the value: "
-            + "put comments on lines of their own)"
+    static func namingComment(_ problem: SettingProblem, in environment: [String: String]) -> SettingProblem {
+        guard let name = problem.setting, let value = environment[name], EnvironmentFile.holdsTrailingComment(value)
+        else { return problem }
+        return SettingProblem(
+            name,
+            problem.text + " (the value holds a comment after it, which systemd keeps as part of the value: "
+                + "put comments on lines of their own)")
     }
-
-    /// The setting a problem line names: what comes before its first colon.
-    static func settingName(of line: String) -> String? { line.firstIndex(of: ":").map { String(line[..<$0]) } }
 
     /// Writes each problem as one line on standard error, and the first as the service's status
     /// line (the unit's own line in `systemctl status`, for a worker about to exit with status 2:

@@ -14,22 +14,27 @@ enum CheckConfig {
     /// in it that no setting is read under among them, with the rest.
     static func run(environment: [String: String], envFile: EnvFileOption.Read = .init()) -> Int32 {
         let all = AllSettings(environment: environment)
-        var problems = envFile.problems + EnvFileOption.unknownNames(in: envFile, reads: all.reads) + all.problems
+        var problems = (envFile.problems + EnvFileOption.unknownNames(in: envFile, reads: all.reads)).map {
+            SettingProblem(nil, $0)
+        }
+        problems += all.found
         // The trial's settings work (the worker serves them) but are no production's.
         if let trial = all.worker?.trialMode {
             problems.append(
-                "TRIAL_MODE: \(trial): these are the trial's settings (metadata-demo-trial on), with a local stand-in "
-                    + "for Auth0 and demo logins, not a production's: run `metadata-demo-trial off`, then set your Auth0 "
-                    + "application's settings")
+                SettingProblem(
+                    "TRIAL_MODE",
+                    "\(trial): these are the trial's settings (metadata-demo-trial on), with a local stand-in "
+                        + "for Auth0 and demo logins, not a production's: run `metadata-demo-trial off`, then set your "
+                        + "Auth0 application's settings"))
         }
         var ledger = "session ledger reachable"
         if let worker = all.worker {
-            do { _ = try worker.loadPages() } catch { problems += error.lines }
+            do { _ = try worker.loadPages() } catch { problems += error.lines.map { SettingProblem(nil, $0) } }
             if case .sqlite = worker.ledger.store, !worker.ledger.stateDirectoryIsSet {
                 ledger = "session ledger: SQLite in the service's STATE_DIR (not opened here)"
             } else {
                 do { _ = try worker.ledger.store.open(retentionSeconds: 0).get("check-config") } catch {
-                    problems.append("\(worker.ledger.store.settingName): \(error.description)")
+                    problems.append(SettingProblem(worker.ledger.store.settingName, error.description))
                 }
             }
         }
@@ -38,11 +43,11 @@ enum CheckConfig {
         if let auth0 {
             problems += reachTenant(auth0)
             let (lines, said) = checkSetUp(auth0, all)
-            problems += lines
+            problems += lines.map { SettingProblem(nil, $0) }
             tenantSetUp = said
         }
         problems = problems.map { withGuideStep($0, all.reads) }
-        AllSettings.report(problems)
+        AllSettings.report(problems.map(\.line))
         if problems.isEmpty {
             print(
                 "ok: settings valid, templates loaded, \(ledger), \(auth0?.issuer ?? "") reachable, "
@@ -72,34 +77,36 @@ enum CheckConfig {
         }
     }
 
-    /// `line` with the deployment guide's step that sets the setting it names, when there is one.
-    static func withGuideStep(_ line: String, _ reads: [SettingRead]) -> String {
-        guard var name = AllSettings.settingName(of: line) else { return line }
+    /// `problem` with the deployment guide's step that sets its setting, when there is one.
+    static func withGuideStep(_ problem: SettingProblem, _ reads: [SettingRead]) -> SettingProblem {
+        guard var name = problem.setting else { return problem }
         if name.hasSuffix("_FILE") { name.removeLast(5) }
         guard let step = reads.first(where: { $0.givenAs == name || $0.setting.name == name })?.setting.guideStep
-        else { return line }
-        return line + " (\(step))"
+        else { return problem }
+        return SettingProblem(problem.setting, problem.text + " (\(step))")
     }
 
     /// Discovers the endpoints and fetches the JWKS they name.
-    private static func reachTenant(_ settings: RelyingPartySettings) -> [String] {
+    private static func reachTenant(_ settings: RelyingPartySettings) -> [SettingProblem] {
         let http = CurlHTTPClient()
+        let issuerSetting = settings.provider.issuerSetting
         let endpoints: TenantEndpoints
         do {
             endpoints = try TenantEndpoints.discover(
                 issuer: settings.issuer, http: http, timeoutSeconds: settings.provider.timeoutSeconds,
-                setting: settings.provider.issuerSetting)
+                setting: issuerSetting)
         } catch {
-            return [error.line]
+            return [SettingProblem(error.setting, error.reason)]
         }
-        let problems = ProviderFit.problems(settings, endpoints)
+        // The provider's fit names its settings in its lines (several at once, some of them).
+        let problems = ProviderFit.problems(settings, endpoints).map { SettingProblem(nil, $0) }
         guard
             let keys = try? http.send(
                 HTTPClientRequest(method: "GET", url: endpoints.jwks, timeoutSeconds: settings.provider.timeoutSeconds)),
             keys.status == 200, JSONValue.parse(keys.body)?["keys"]?.array?.isEmpty == false
         else {
             return problems + [
-                "\(settings.provider.issuerSetting): the provider's signing keys (jwks_uri) could not be fetched"
+                SettingProblem(issuerSetting, "the provider's signing keys (jwks_uri) could not be fetched")
             ]
         }
         return problems + proveCredentials(settings, endpoints: endpoints, http: http)
@@ -111,14 +118,15 @@ enum CheckConfig {
     /// way). Nothing is made or changed at the tenant.
     private static func proveCredentials(
         _ settings: RelyingPartySettings, endpoints: TenantEndpoints, http: any HTTPClient
-    )
-        -> [String]
-    {
+    ) -> [SettingProblem] {
+        let issuerSetting = settings.provider.issuerSetting
         do {
             let client = try TokenClient(settings: settings, endpoints: endpoints, http: http, clock: .system)
             _ = try client.refresh("check-config-\(UUID().uuidString)")
             return [
-                "AUTH0_CLIENT_ID: the token endpoint accepted a made-up refresh token; is AUTH0_DOMAIN a real tenant?"
+                SettingProblem(
+                    "AUTH0_CLIENT_ID",
+                    "the token endpoint accepted a made-up refresh token; is AUTH0_DOMAIN a real tenant?")
             ]
         } catch {
             switch error.code {
@@ -126,28 +134,39 @@ enum CheckConfig {
                 return []  // the application was authenticated; only the made-up token was refused
             case .tenantUnreachable:
                 return [
-                    "\(settings.provider.issuerSetting): the token endpoint could not be reached (\(error.detail)); the credentials were not checked"
+                    SettingProblem(
+                        issuerSetting,
+                        "the token endpoint could not be reached (\(error.detail)); the credentials were not checked")
                 ]
             case .tenantUnavailable:
                 return [
-                    "\(settings.provider.issuerSetting): the token endpoint answered \(error.detail); the credentials were not checked"
+                    SettingProblem(
+                        issuerSetting, "the token endpoint answered \(error.detail); the credentials were not checked")
                 ]
             case .refreshFailed where error.answerStatus == 401 || error.oauthError == "invalid_client":
                 let proof =
                     settings.client.assertionKeys.isEmpty
                     ? "AUTH0_CLIENT_SECRET"
                     : "CLIENT_ASSERTION_KEY (is its public key among the application's credentials?)"
+                // About two settings at once: the line says both.
                 return [
-                    "AUTH0_CLIENT_ID or \(proof): the tenant refused the application's credentials (\(error.detail))"
+                    SettingProblem(
+                        nil,
+                        "AUTH0_CLIENT_ID or \(proof): the tenant refused the application's credentials (\(error.detail))"
+                    )
                 ]
             case .clientAssertionFailed:
-                return ["CLIENT_ASSERTION_KEY: no assertion could be signed with it (\(error.detail))"]
+                return [
+                    SettingProblem("CLIENT_ASSERTION_KEY", "no assertion could be signed with it (\(error.detail))")
+                ]
             case .refreshFailed where error.oauthError == "unauthorized_client":
                 let scopes = settings.provider.scope.split(separator: " ")
                 guard scopes.contains("offline_access") else { return [] }
                 return [
-                    "AUTH0_CLIENT_ID: the application may not use refresh tokens (\(error.detail)), yet AUTH0_SCOPE asks "
-                        + "for offline_access: allow the Refresh Token grant in its settings"
+                    SettingProblem(
+                        "AUTH0_CLIENT_ID",
+                        "the application may not use refresh tokens (\(error.detail)), yet AUTH0_SCOPE asks "
+                            + "for offline_access: allow the Refresh Token grant in its settings")
                 ]
             default:
                 // Only a 401 or `invalid_client` says the credentials are wrong (RFC 6749, 5.2);

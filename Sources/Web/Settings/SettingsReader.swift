@@ -7,8 +7,10 @@ import Foundation
 /// for `metadata-demo settings`.
 public struct SettingsReader {
     private let environment: [String: String]
+    /// Every problem, in the order found, each with the setting it is about.
+    public private(set) var found: [SettingProblem] = []
     /// One line per problem, in the order found, each starting with a setting's name.
-    public private(set) var problems: [String] = []
+    public var problems: [String] { found.map(\.line) }
     /// Lines worth saying at start-up that stop nothing (a former name still in use).
     public private(set) var notes: [String] = []
     /// Every setting read, in the order first read.
@@ -90,19 +92,21 @@ public struct SettingsReader {
     /// users can read or change.
     private mutating func readSecretFile(_ path: String, setting: String, checksMode: Bool) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            problems.append("\(setting): cannot read \(path)")
+            found.append(SettingProblem(setting, "cannot read \(path)"))
             return ""
         }
         if checksMode,
             let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
             mode & 0o027 != 0
         {
-            problems.append(
-                "\(setting): \(path) can be read or changed by other users (mode \(String(mode & 0o777, radix: 8))); "
-                    + "run `chmod 600 \(path)`")
+            found.append(
+                SettingProblem(
+                    setting,
+                    "\(path) can be read or changed by other users (mode \(String(mode & 0o777, radix: 8))); "
+                        + "run `chmod 600 \(path)`"))
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { problems.append("\(setting): \(path) is empty") }
+        if trimmed.isEmpty { found.append(SettingProblem(setting, "\(path) is empty")) }
         return trimmed
     }
 
@@ -115,11 +119,11 @@ public struct SettingsReader {
     /// name, when that is what the settings still say).
     public mutating func problem(_ setting: Setting, _ text: String) {
         let name = reads.first { $0.setting.name == setting.name }?.givenAs ?? setting.name
-        problems.append("\(name): \(text)")
+        found.append(SettingProblem(name, text))
     }
 
-    /// Problems already written whole (a line naming its setting, or several).
-    public mutating func problems(_ lines: [String]) { problems += lines }
+    /// Problems already written whole (a line naming its setting, or several), about no one setting.
+    public mutating func problems(_ lines: [String]) { found += lines.map { SettingProblem(nil, $0) } }
 
     /// `setting`'s value in effect, once its group has worked it out (a default from other settings).
     public mutating func shows(_ setting: Setting, _ value: String?) {

@@ -287,6 +287,31 @@ import Web
         #expect(refresh(basic: true) == 401)
     }
 
+    /// What one anonymous request can make the set-up routes do: no token, or a forged one, is
+    /// refused (401) before its body is read and before the rate bucket is touched; nothing is
+    /// written to the directory or the state file. The body's size is bounded by nginx's limit in
+    /// front (`client_max_body_size`), the token's check by its signature.
+    @Test func anAnonymousCallWritesNothingAndSpendsNoneOfTheRate() throws {
+        let limited = try ManagementAPITests(burst: 5)
+        let stateFile = limited.tenant.config.stateFile
+        let before = try FileManager.default.attributesOfItem(atPath: stateFile)[.modificationDate] as? Date
+        let clients = limited.tenant.directory.read(\.clients).count
+        let body = JSONValue.object(["name": .string(String(repeating: "x", count: 100_000))]).serialized()
+        for authorization in [nil, "Bearer not-a-token", "Bearer eyJhbGciOiJSUzI1NiJ9.e30.AAAA"] {
+            for _ in 0..<20 {
+                var headers: HeaderFields = ["content-type": "application/json"]
+                if let authorization { headers["authorization"] = authorization }
+                let answer = limited.tenant.respond(
+                    to: Request(method: "POST", path: "/api/v2/clients", headers: headers, body: body))
+                #expect(answer.status == 401)
+            }
+        }
+        #expect(limited.tenant.directory.read(\.clients).count == clients)
+        #expect(try FileManager.default.attributesOfItem(atPath: stateFile)[.modificationDate] as? Date == before)
+        let first = try limited.call("GET", "clients")
+        #expect(first.status == 200 && first.response.header("x-ratelimit-remaining") == "4")
+    }
+
     /// An application's grant types are its own: one for machine-to-machine calls alone cannot
     /// renew a refresh token (Auth0's `unauthorized_client`).
     @Test func aGrantTypeTheApplicationLacksIsRefused() throws {

@@ -25,8 +25,6 @@ public final class ManagementSession {
     private let wait: (Double) -> Void
     /// Write calls made (POST, PATCH, PUT).
     public private(set) var writes = 0
-    /// The calls made, each as `METHOD path`.
-    public private(set) var calls: [String] = []
     private var remaining: Int?
     private var reset: Double?
 
@@ -101,7 +99,6 @@ public final class ManagementSession {
     private func call(_ method: String, _ path: String, _ body: JSONValue?, absentIsNil: Bool) throws(Failure)
         -> JSONValue?
     {
-        calls.append("\(method) /api/v2/\(path)")
         for attempt in 0...Self.retries {
             keepUnderTheLimit()
             var headers: [(name: String, value: String)] = [

@@ -79,7 +79,8 @@ extension DevTenant {
         var changes: [String: [String: JSONValue]] = [:]
         for (field, value) in body {
             guard let object = value.object else {
-                return invalidBody("Expected type object but found type \(typeName(value)) on property \(field)")
+                return invalidBody(
+                    "Expected type object but found type \(PayloadShape.typeName(value)) on property \(field)")
             }
             if let dotted = object.keys.first(where: { $0.contains(".") }) {
                 return invalidBody("Invalid metadata key \(dotted): key names may not contain '.'")
@@ -129,18 +130,7 @@ extension DevTenant {
     }
 
     private func invalidBody(_ detail: String) -> Response {
-        managementError(400, "Bad Request", "Payload validation error: '\(detail)'.", code: "invalid_body")
-    }
-
-    private func typeName(_ value: JSONValue?) -> String {
-        switch value {
-        case nil, .null?: "null"
-        case .bool?: "boolean"
-        case .number?: "number"
-        case .string?: "string"
-        case .array?: "array"
-        case .object?: "object"
-        }
+        Self.invalidPayload("'\(detail)'")
     }
 
     func managementError(_ status: Int, _ error: String, _ message: String, code: String? = nil) -> Response {

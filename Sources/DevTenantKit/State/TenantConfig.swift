@@ -34,9 +34,6 @@ public struct TenantConfig: Sendable {
 
     /// `DEV_TENANT_ISSUER`: the tenant's own URL with `/` (default `http://127.0.0.1:8081/`).
     public let issuer: String
-    /// The applications of the tenant file, as read at start (the tenant's own objects are
-    /// `TenantDirectory`'s, which the Management API may change).
-    public let clients: [Client]
     /// The people the tenant starts with when it has no saved state.
     public let seedUsers: [JSONValue]
     /// `DEV_TENANT_STATE_FILE`: where users and refresh tokens are saved.
@@ -123,7 +120,6 @@ public struct TenantConfig: Sendable {
 
         let file = TenantFile(path: configPath, appBase: appBase, issuer: issuer, problems: &problems)
         guard problems.isEmpty else { throw TenantConfigProblems(lines: problems, reads: reads) }
-        clients = file.clients
         seedUsers = file.users
         seed = file.seed
         (permissions, roles) = Self.grants(of: file.users)
@@ -131,7 +127,7 @@ public struct TenantConfig: Sendable {
         allowsPushedAuthorization = file.allowsPush
         (allowsDPoP, dpopRequiresNonce) = file.dpop
         removesAlgFromJWKS = file.removesAlg
-        if !allowsPushedAuthorization, let requiring = clients.first(where: \.requiresPushedAuthorization) {
+        if !allowsPushedAuthorization, let requiring = file.clients.first(where: \.requiresPushedAuthorization) {
             throw TenantConfigProblems(
                 lines: [
                     "DEV_TENANT_CONFIG: \(requiring.clientID): require_pushed_authorization_requests needs "

@@ -39,6 +39,13 @@ extension Session {
 
     /// Reads what `encoded()` wrote; nil for anything else.
     package init?(encoded bytes: ArraySlice<UInt8>) {
+        // Made by a function and moved in: a delegating `self.init` inside this failable one
+        // copied the whole session (some twenty references) on every page view.
+        guard let session = Session.decoded(bytes) else { return nil }
+        self = session
+    }
+
+    private static func decoded(_ bytes: ArraySlice<UInt8>) -> Session? {
         var r = ByteReader(bytes)
         do {
             let version = try r.readByte()
@@ -67,7 +74,7 @@ extension Session {
             if let announcementText, let announcementURL {
                 announcement = Announcement(text: announcementText, url: announcementURL)
             }
-            self.init(
+            return Session(
                 profile: profile, accessToken: nil, refreshToken: refreshToken, tenantSessionID: sid, csrfToken: csrf,
                 metadata: MetadataSnapshot(affirmation: affirmation, announcement: announcement, flags: flags),
                 createdAt: createdAt, checkedAt: checkedAt, idTokenHint: idTokenHint, roles: roles, authTime: authTime,

@@ -16,7 +16,11 @@ public final class SessionContext {
     private let includesAccessToken: Bool
     /// What the browser sent (names, when sealed); nil until the session is opened or replaced.
     private var sent: SessionCookies.Loaded?
+    /// The session; set only through `hold(_:)`.
     private var current: Session?
+    /// What every page view asks of the session, kept apart when it is set: read through a
+    /// class's property, the session (some twenty strings and lists) was copied whole for it.
+    private var held: (checkedAt: Int64, renewable: Bool)?
     private var change = Change.none
     private var newFlash: String?
     private var flashTaken = false
@@ -47,8 +51,8 @@ public final class SessionContext {
     public func isDueForRevalidation(now: Int64, interval: Int64) -> Bool {
         openIfNeeded()
         // Two fields read where they lie: a page view that is not due copies nothing.
-        guard let checkedAt = current?.checkedAt, current?.refreshToken != nil else { return false }
-        return now - checkedAt >= interval
+        guard let held, held.renewable else { return false }
+        return now - held.checkedAt >= interval
     }
 
     /// Changes the session (a no-op for a logged-out visitor). What `body` changed is kept even
@@ -56,7 +60,7 @@ public final class SessionContext {
     public func update(_ body: (inout Session) throws -> Void) rethrows {
         guard var session else { return }
         change = .updated
-        defer { current = session }
+        defer { hold(session) }
         try body(&session)
     }
 
@@ -71,14 +75,14 @@ public final class SessionContext {
     /// Starts a new session (a login), replacing every session cookie the browser sent.
     public func start(_ session: Session) {
         if sent == nil { sent = sessions.sent(in: cookies) }  // no need to open what is replaced
-        current = session
+        hold(session)
         change = .started
     }
 
     /// Ends the session: every session cookie is cleared.
     public func end() {
         if sent == nil { sent = sessions.sent(in: cookies) }
-        current = nil
+        hold(nil)
         change = .ended
     }
 
@@ -113,8 +117,8 @@ public final class SessionContext {
             case .ended:
                 out += sessions.clear(sent)
             case .none:
-                if let current {
-                    if sessions.needsTouch(issuedAt: sent.issuedAt) {
+                if held != nil {
+                    if sessions.needsTouch(issuedAt: sent.issuedAt), let current {
                         out += try sessions.store(current, replacing: sent)  // extends the rolling lifetime
                     }
                 } else if !sent.sentNames.isEmpty {
@@ -137,7 +141,18 @@ public final class SessionContext {
         var session = opened.takeSession()
         // An ended session is a logged-out visitor: its cookies (the access token's too) are cleared.
         if let ledger, ledger.hasEnded(session) { session = nil }
-        current = session
+        hold(session)
         sent = opened
+    }
+
+    private func hold(_ session: consuming Session?) {
+        // Moved, not copied: bound from the consumed value, then stored.
+        guard let session = consume session else {
+            held = nil
+            current = nil
+            return
+        }
+        held = (session.checkedAt, session.refreshToken != nil)
+        current = session
     }
 }

@@ -2,7 +2,9 @@ import Auth0Web
 
 /// A mini app: a sibling app behind the same nginx, under its own path, that the product lets
 /// people into by its rules and tells, with an identity assertion for its own audience, who they are.
-public struct MiniApp: Sendable, Equatable {
+/// A class of constants: the logged-in page walks every app on each view, and a struct of a dozen
+/// strings and lists was copied field by field for each.
+public final class MiniApp: Sendable, Equatable {
     /// Its name: `[a-z0-9-]`, the last part of its check's path (`/auth/check/NAME`).
     public let name: String
     /// Its name as people read it, in English and in Chinese.
@@ -37,6 +39,14 @@ public struct MiniApp: Sendable, Equatable {
         self.rules = rules
         asksSecondFactor = authentication?.asksMultiFactor ?? false
         hasTokenRules = rules.contains(where: \.needsToken)
+    }
+
+    /// Two apps are the same when every value is.
+    public static func == (a: MiniApp, b: MiniApp) -> Bool {
+        a === b
+            || (a.name == b.name && a.titles == b.titles && a.path == b.path
+                && a.assertionAudience == b.assertionAudience && a.rules == b.rules && a.api == b.api
+                && a.authentication == b.authentication)
     }
 
     /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one

@@ -63,22 +63,24 @@ public final class Pages: Sendable {
         saveError: Words? = nil, flash: Flash? = nil, status: Int = 200
     ) -> Response {
         let picture = session.profile.picture
-        var context: TemplateContext = [
-            "name": .text(session.profile.name), "email": .text(session.profile.email),
-            // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
-            "picture": picture.isEmpty ? assets["placeholder"]! : .text(picture),
-            "csrf": .text(session.csrfToken), "affirmation": .text(typed ?? session.metadata.affirmation),
-            "metadataOffered": .flag(metadataOffered),
-        ]
+        var context = TemplateContext(capacity: 12)
+        context["name"] = .text(session.profile.name)
+        context["email"] = .text(session.profile.email)
+        // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
+        context["picture"] = picture.isEmpty ? assets["placeholder"]! : .text(picture)
+        context["csrf"] = .text(session.csrfToken)
+        context["affirmation"] = .text(typed ?? session.metadata.affirmation)
+        context["metadataOffered"] = .flag(metadataOffered)
         if !miniApps.isEmpty {
             context["hasMiniApps"] = .flag(true)
             context["miniApps"] = .list(
                 miniApps.map { app in
-                    [
-                        "appTitle": .text(app.title), "appPath": .text(app.path),
-                        "secondFactor": .flag(app.asksFirst == .secondFactor),
-                        "loginAgain": .flag(app.asksFirst == .loginAgain),
-                    ]
+                    var item = TemplateContext(capacity: 4)
+                    item["appTitle"] = .text(app.title)
+                    item["appPath"] = .text(app.path)
+                    item["secondFactor"] = .flag(app.asksFirst == .secondFactor)
+                    item["loginAgain"] = .flag(app.asksFirst == .loginAgain)
+                    return item
                 })
         }
         if let flash { context["flash"] = .text(say(flash: flash)) }

@@ -20,19 +20,23 @@ extension Routes {
     func miniAppLinks(for session: Session, _ context: RequestContext) -> [MiniAppLink] {
         guard !services.miniApps.apps.isEmpty else { return [] }
         let now = Int64(services.clock.now())
-        return services.miniApps.apps.compactMap { app in
+        var links: [MiniAppLink] = []
+        links.reserveCapacity(services.miniApps.apps.count)
+        for app in services.miniApps.apps {
             let token = app.api.flatMap { api in
                 app.hasTokenRules
                     ? services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) : nil
             }
             let asksFirst: MiniAppLink.Step?
             switch app.admission(for: session, token: token, now: now) {
-            case .refused: return nil
+            case .refused: continue
             case .needsAuthentication: asksFirst = app.asksSecondFactor ? .secondFactor : .loginAgain
             case .admitted: asksFirst = nil
             }
-            return MiniAppLink(title: app.titles[context.language] ?? app.name, path: app.path, asksFirst: asksFirst)
+            links.append(
+                MiniAppLink(title: app.titles[context.language] ?? app.name, path: app.path, asksFirst: asksFirst))
         }
+        return links
     }
 }
 

@@ -3,6 +3,11 @@
 public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     private var entries: NamedValues<TemplateValue>
 
+    /// An empty context with room for `capacity` names, filled by setting them one by one: what
+    /// a page makes on every view (a literal's pairs come in an array of tuples, which the
+    /// runtime destroys through its generic tuple code, pair by pair).
+    public init(capacity: Int) { entries = NamedValues(capacity: capacity) }
+
     /// A context from name–value pairs; a literal names each once.
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
         entries = NamedValues(capacity: elements.count + 4)

@@ -64,30 +64,32 @@ public final class Pages: Sendable {
     ) -> Response {
         let picture = session.profile.picture
         var context = TemplateContext(capacity: 12)
-        context["name"] = .text(session.profile.name)
-        context["email"] = .text(session.profile.email)
+        context.add("name", .text(session.profile.name))
+        context.add("email", .text(session.profile.email))
         // Checked once at login (LoginCompletion.profile): empty means none or not a safe link.
-        context["picture"] = picture.isEmpty ? assets["placeholder"]! : .text(picture)
-        context["csrf"] = .text(session.csrfToken)
-        context["affirmation"] = .text(typed ?? session.metadata.affirmation)
-        context["metadataOffered"] = .flag(metadataOffered)
+        context.add("picture", picture.isEmpty ? assets["placeholder"]! : .text(picture))
+        context.add("csrf", .text(session.csrfToken))
+        context.add("affirmation", .text(typed ?? session.metadata.affirmation))
+        context.add("metadataOffered", .flag(metadataOffered))
         if !miniApps.isEmpty {
-            context["hasMiniApps"] = .flag(true)
-            context["miniApps"] = .list(
-                miniApps.map { app in
-                    var item = TemplateContext(capacity: 4)
-                    item["appTitle"] = .text(app.title)
-                    item["appPath"] = .text(app.path)
-                    item["secondFactor"] = .flag(app.asksFirst == .secondFactor)
-                    item["loginAgain"] = .flag(app.asksFirst == .loginAgain)
-                    return item
-                })
+            context.add("hasMiniApps", .flag(true))
+            context.add(
+                "miniApps",
+                .list(
+                    miniApps.map { app in
+                        var item = TemplateContext(capacity: 4)
+                        item.add("appTitle", .text(app.title))
+                        item.add("appPath", .text(app.path))
+                        item.add("secondFactor", .flag(app.asksFirst == .secondFactor))
+                        item.add("loginAgain", .flag(app.asksFirst == .loginAgain))
+                        return item
+                    }))
         }
-        if let flash { context["flash"] = .text(say(flash: flash)) }
-        if let saveError { context["saveError"] = .text(say(saveError.key, saveError.arguments)) }
+        if let flash { context.add("flash", .text(say(flash: flash))) }
+        if let saveError { context.add("saveError", .text(say(saveError.key, saveError.arguments))) }
         if let announcement = session.metadata.announcement {
-            context["announcementURL"] = .text(announcement.url)
-            context["announcementText"] = .text(announcement.text)
+            context.add("announcementURL", .text(announcement.url))
+            context.add("announcementText", .text(announcement.text))
         }
         return .html(profile.render(context), status: status)
     }

@@ -3,10 +3,14 @@
 public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     private var entries: NamedValues<TemplateValue>
 
-    /// An empty context with room for `capacity` names, filled by setting them one by one: what
+    /// An empty context with room for `capacity` names, filled by adding them one by one: what
     /// a page makes on every view (a literal's pairs come in an array of tuples, which the
     /// runtime destroys through its generic tuple code, pair by pair).
     public init(capacity: Int) { entries = NamedValues(capacity: capacity) }
+
+    /// Sets a name not set yet (checked in debug builds), with no look-up for it: how a page
+    /// fills the context it made with `init(capacity:)`.
+    public mutating func add(_ name: String, _ value: TemplateValue) { entries.appendNew(name, value) }
 
     /// A context from name–value pairs; a literal names each once.
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {

@@ -76,6 +76,8 @@ struct ByteReader {
     /// What `ByteWriter.write(list:)` wrote.
     mutating func readList() throws -> [String] {
         let count = Int(try readByte())
+        // An empty list is the shared empty array: reserving room for none still made one.
+        guard count > 0 else { return [] }
         var list: [String] = []
         list.reserveCapacity(count)
         for _ in 0..<count { list.append(try readString()) }

@@ -7,10 +7,10 @@
 /// sent on a header line (`HeaderLine`). A session cookie is ~2 KB of one value, scanned on every
 /// page view: separators are found by libc's vectorised memchr and the pieces read in place.
 enum HeaderBytes {
-    /// Each piece's name (made from its bytes) and where its value lies, as UTF-8 offsets into
-    /// `header`. Pieces without `=` and names with a byte `tokens` refuses are skipped.
-    static func pieces(of header: String, tokens: [Bool]) -> [(name: String, value: Range<Int>)] {
-        var pieces: [(name: String, value: Range<Int>)] = []
+    /// Hands `body` each piece's name (made from its bytes) and where its value lies, as UTF-8
+    /// offsets into `header`, in order. Pieces without `=` and names with a byte `tokens` refuses
+    /// are skipped.
+    static func forEachPiece(of header: String, tokens: [Bool], _ body: (String, Range<Int>) -> Void) {
         header.withUTF8Bytes { bytes in
             tokens.withUnsafeBufferPointer { tokens in
                 var start = 0
@@ -18,14 +18,14 @@ enum HeaderBytes {
                     let end = index(of: UInt8(ascii: ";"), in: bytes, from: start)
                     if let span = span(bytes, start, end, tokens: tokens) {
                         // A name is a token (ASCII), made from its bytes where they lie.
-                        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[span.name]), as: UTF8.self)
-                        pieces.append((name, span.value))
+                        body(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[span.name]), as: UTF8.self), span.value
+                        )
                     }
                     start = end + 1
                 }
             }
         }
-        return pieces
     }
 
     /// Where a name and its value lie in the header's bytes.

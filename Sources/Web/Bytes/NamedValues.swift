@@ -23,8 +23,9 @@ struct NamedValues<Value: Sendable>: Sendable {
     }
     @usableFromInline var entries: [Entry] = []
 
+    /// Reserving room for none would still make an array: an empty one stays the shared one.
     @inlinable
-    init(capacity: Int = 0) { entries.reserveCapacity(capacity) }
+    init(capacity: Int = 0) { if capacity > 0 { entries.reserveCapacity(capacity) } }
 
     /// Adds a name not there yet (a literal's names are distinct: no look-up for each).
     mutating func appendNew(_ name: consuming String, _ value: consuming Value) {

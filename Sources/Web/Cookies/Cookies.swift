@@ -2,17 +2,28 @@
 public struct Cookies: Sendable {
     /// Name and value pairs in the order sent; values are not decoded. A value is a slice of the
     /// header, not a copy: a session cookie is ~2 KB, read on every page view.
-    public let pairs: [(name: String, value: Substring)]
+    public let pairs: [Pair]
+
+    /// One cookie sent: a struct, not a tuple, since an array of tuples is destroyed through the
+    /// runtime's generic tuple code, element by element.
+    public struct Pair: Sendable {
+        /// Its name.
+        public let name: String
+        /// Its value, where it lies in the header.
+        public let value: Substring
+    }
 
     /// Parses `a=b; c=d`. Pieces without `=` and names that are not RFC 6265 tokens are skipped.
-    /// Works on the header's contiguous bytes: it runs on every request.
+    /// Works on the header's contiguous bytes, into one array: it runs on every request.
     public init(header: String) {
         // Offsets fall on ASCII separators, so they are character boundaries too.
         let utf8 = header.utf8
-        pairs = HeaderBytes.pieces(of: header, tokens: SetCookie.tokenTable).map { piece in
-            let start = utf8.index(utf8.startIndex, offsetBy: piece.value.lowerBound)
-            return (piece.name, header[start..<utf8.index(start, offsetBy: piece.value.count)])
+        var pairs: [Pair] = []
+        HeaderBytes.forEachPiece(of: header, tokens: SetCookie.tokenTable) { name, value in
+            let start = utf8.index(utf8.startIndex, offsetBy: value.lowerBound)
+            pairs.append(Pair(name: name, value: header[start..<utf8.index(start, offsetBy: value.count)]))
         }
+        self.pairs = pairs
     }
 
     /// The first value sent under a name.

@@ -24,6 +24,21 @@ import Web
         #expect(out == "a,&lt;b&gt;,")
     }
 
+    @Test func aListInsideAListSeesItsOwnItemThenTheOuterOneThenTheContext() throws {
+        let source = [
+            "t": "{{#groups}}{{name}}:{{#members}}{{name}}/{{group}}/{{site}} {{/members}}{{name}};{{/groups}}"
+        ]
+        let context: TemplateContext = [
+            "site": "s", "name": "top",
+            "groups": .list([
+                ["name": "g1", "group": "one", "members": .list([["name": "a"], ["name": "b"]])],
+                ["name": "g2", "group": "two", "members": .list([])],
+            ]),
+        ]
+        // Inside the inner list a member's name hides its group's; after it, the group's is back.
+        #expect(try render(source, "t", context) == "g1:a/one/s b/one/s g1;g2:g2;")
+    }
+
     @Test func fixedNamesRenderAsTheirValuesWhateverTheContextSays() throws {
         let source = [
             "t": "<a href=\"{{css}}\">{{{raw}}}</a>{{#on}}+{{name}}{{/on}}{{^on}}-{{/on}}{{#items}}{{name}}{{/items}}"

@@ -27,8 +27,11 @@ extension Template {
         let context: TemplateContext
         /// Each name's place in `context`, -1 when it is not there.
         let slots: UnsafeBufferPointer<Int>
-        /// The items of the lists being repeated, innermost last; their names come first.
-        var items: [TemplateContext] = []
+        /// The item of the innermost list being repeated; its names come first, then those of the
+        /// lists around it (`outerItems`, innermost last). Kept apart: a page repeats one list at
+        /// most, which then makes no array.
+        var item: TemplateContext?
+        var outerItems: [TemplateContext] = []
         var buffer: GrowingBytes
 
         init(
@@ -46,10 +49,13 @@ extension Template {
         consuming func finish() -> [UInt8] { buffer.array() }
 
         func value(_ index: Int) -> TemplateValue? {
-            var level = items.count - 1
-            while level >= 0 {
-                if let value = items[level][names[index]] { return value }
-                level -= 1
+            if item != nil {
+                if let value = item?[names[index]] { return value }
+                var level = outerItems.count - 1
+                while level >= 0 {
+                    if let value = outerItems[level][names[index]] { return value }
+                    level -= 1
+                }
             }
             let slot = slots[index]
             return slot < 0 ? nil : context.value(at: slot)
@@ -79,11 +85,13 @@ extension Template {
                     if inverted {
                         if !shown { run(position, sectionEnd) }
                     } else if case .list(let list)? = value {
-                        for item in list {
-                            items.append(item)
+                        let enclosing = item.take()
+                        if let enclosing { outerItems.append(enclosing) }
+                        for element in list {
+                            item = element
                             run(position, sectionEnd)
-                            items.removeLast()
                         }
+                        item = enclosing == nil ? nil : outerItems.removeLast()
                     } else if shown {
                         run(position, sectionEnd)
                     }

@@ -31,19 +31,23 @@ print(f"Rows measured in {rounds} interleaved rounds show the median round; rati
 print("each round's ratio to the baselines of that round (nginx alone: the ceiling; a C responder")
 print("with no library behind the same nginx: the limit; a C libfcgi responder: the floor), with")
 print("their range. CPU µs/req: the serving process's user+system time (/proc) over the requests")
-print("wrk completed, median round (the worker's for the worker's rows).\n")
+print("wrk completed, median round (the worker's for the worker's rows), with its lowest and highest rounds.\n")
 print("| what | req/s | p50 ms | p99 ms | vs ceiling | vs limit | vs floor | vs /healthz | CPU µs/req "
       "| non-2xx/3xx | socket errors |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for r in rows:
     rate = f"{r.rate:.0f}" if r.rate >= 100 else f"{r.rate:.1f}"
     print(f"| {r.name} | {rate} | {r.p50} | {r.p99} | {cell(r, 'ceiling')} | {cell(r, 'limit')} | "
-          f"{cell(r, 'floor')} | {cell(r, 'healthz')} | {r.cpu_us} | {r.bad} | {r.errors} |")
+          f"{cell(r, 'floor')} | {cell(r, 'healthz')} | {r.cpu_cell} | {r.bad} | {r.errors} |")
 by_name = {r.name: r for r in rows}
 with_apps, without = by_name.get("GET / logged in"), by_name.get("GET / logged in, no mini apps")
 if with_apps and without and with_apps.cpu_us != "-" and without.cpu_us != "-":
     print(f"\nMini apps (make run's two) against none, same machine and rounds: the logged-in page's worker "
           f"CPU {float(with_apps.cpu_us) / float(without.cpu_us) - 1:+.1%}, its rate {with_apps.rate / without.rate - 1:+.1%}.")
+page, limit = by_name.get("GET / logged in"), next((r for r in rows if "(limit)" in r.name), None)
+if page and limit and page.cpu_spread and limit.cpu_spread:
+    print(f"\nCPU per request from round to round (highest over lowest): the logged-in page {page.cpu_spread:.2f}x, "
+          f"the limit {limit.cpu_spread:.2f}x.")
 if instructions:
     print(f"\nInstructions per request (callgrind, the worker through nginx; the same on any machine of this kind): {instructions}")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")

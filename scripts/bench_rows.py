@@ -21,6 +21,21 @@ class Summary:
     rounds: int
     ratios: dict  # baseline -> one ratio per round that measured that baseline
     cpu_us: str  # the serving process's CPU time per request, median over rounds, or "-"
+    cpu_rounds: list  # that time in each round that measured it, lowest first
+
+    @property
+    def cpu_cell(self):
+        """The median CPU time, with its lowest and highest rounds when there were several."""
+        if len(self.cpu_rounds) < 2:
+            return self.cpu_us
+        return f"{self.cpu_us} ({self.cpu_rounds[0]:.1f}–{self.cpu_rounds[-1]:.1f})"
+
+    @property
+    def cpu_spread(self):
+        """The highest round's CPU time over the lowest's (1.0: it held still), or None."""
+        if len(self.cpu_rounds) < 2 or self.cpu_rounds[0] <= 0:
+            return None
+        return self.cpu_rounds[-1] / self.cpu_rounds[0]
 
 
 def load(path):
@@ -48,7 +63,7 @@ def load(path):
         summaries.append(
             Summary(name, float(median[1]), median[2], median[3], sum(int(r[4]) for r in mine),
                     sum(int(r[5]) for r in mine), len(mine), ratios,
-                    f"{cpu[len(cpu) // 2]:.1f}" if cpu else "-"))
+                    f"{cpu[len(cpu) // 2]:.1f}" if cpu else "-", cpu))
     return summaries
 
 

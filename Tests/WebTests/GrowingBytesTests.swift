@@ -21,6 +21,14 @@ import Web
         #expect(String(decoding: bytes.array(), as: UTF8.self) == String(value))
     }
 
+    @Test func aTextBetweenTwoBytesIsWrittenWholeEvenPastTheRoom() {
+        var bytes = GrowingBytes(capacity: 1)
+        bytes.append(Array(String(repeating: "v", count: 63).utf8))
+        bytes.append(UInt8(ascii: " "), "status", UInt8(ascii: "="))
+        bytes.appendDecimal(200)
+        #expect(String(decoding: bytes.array(), as: UTF8.self) == String(repeating: "v", count: 63) + " status=200")
+    }
+
     @Test func aWrittenByteCanBeFilledInAndTheBufferReused() {
         var bytes = GrowingBytes(capacity: 8)
         bytes.append(Array("length ?".utf8))

@@ -42,19 +42,35 @@ package struct GrowingBytes: ~Copyable {
         count += 1
     }
 
-    /// Appends `value` in decimal digits (a minus sign first when negative), with no string made.
+    /// Appends `value` in decimal digits (a minus sign first when negative), with no string made:
+    /// the digits counted first, then written where they go, last first.
     package mutating func appendDecimal(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var first = 20
-            repeat {
-                first -= 1
-                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            append(UnsafeBufferPointer(rebasing: digits[first...]))
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        if count + digits > capacity { grow(toHold: count + digits) }
+        var index = count + digits
+        repeat {
+            index -= 1
+            start[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
+    }
+
+    /// Appends `before`, `text` and `after` with one check of room (a log field's ` key=`).
+    package mutating func append(_ before: UInt8, _ text: StaticString, _ after: UInt8) {
+        let length = text.utf8CodeUnitCount
+        if count + length + 2 > capacity { grow(toHold: count + length + 2) }
+        start[count] = before
+        (start + count + 1).update(from: text.utf8Start, count: length)
+        start[count + 1 + length] = after
+        count += length + 2
     }
 
     /// A byte already written (to fill in a length once what it counts is written).

@@ -115,9 +115,7 @@ public struct Log: Sendable {
 
         /// ` key=`, where every field starts.
         private mutating func begin(_ key: StaticString) {
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(key)
-            bytes.append(UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: " "), key, UInt8(ascii: "="))
         }
 
         /// The record so far (for tests).

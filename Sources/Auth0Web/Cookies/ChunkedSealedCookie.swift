@@ -14,6 +14,9 @@ struct ChunkedSealedCookie: Sendable {
     let sealer: CookieSealer
     /// `NAME.0`, `NAME.1`, …, made once rather than per request.
     private let chunkNames: [String]
+    /// `[NAME]`, made once: what nearly every request sent (a list made for it cost an allocation
+    /// a page view).
+    private let wholeName: [String]
 
     init(name: String, path: String, secure: Bool, sealer: CookieSealer) {
         self.name = name
@@ -21,6 +24,7 @@ struct ChunkedSealedCookie: Sendable {
         self.secure = secure
         self.sealer = sealer
         chunkNames = (0..<ChunkedSealedCookie.maxChunks).map { name + "." + String($0) }
+        wholeName = [name]
     }
 
     /// Every name this cookie may use.
@@ -31,6 +35,16 @@ struct ChunkedSealedCookie: Sendable {
     /// same site) is not ours to clear, and clearing every one made an answer's head as long
     /// as the planter wished (500 names: nginx refused it, and that browser could not log in).
     func sentNames(in cookies: Cookies) -> [String] {
+        var sentWhole = false
+        var sentChunk = false
+        for pair in cookies.pairs {
+            if pair.name == name {
+                sentWhole = true
+            } else if chunkNames.contains(pair.name) {
+                sentChunk = true
+            }
+        }
+        if !sentChunk { return sentWhole ? wholeName : [] }
         var names: [String] = []
         for pair in cookies.pairs
         where (pair.name == name || chunkNames.contains(pair.name)) && !names.contains(pair.name) {

@@ -20,8 +20,12 @@ class Summary:
     errors: int
     rounds: int
     ratios: dict  # baseline -> one ratio per round that measured that baseline
-    cpu_us: str  # the serving process's CPU time per request, median over rounds, or "-"
-    cpu_rounds: list  # that time in each round that measured it, lowest first
+    cpu_rounds: list  # the serving process's CPU time per request in each round that measured it, lowest first
+
+    @property
+    def cpu_us(self):
+        """The median round's CPU time per request, or "-" when none was measured."""
+        return f"{self.cpu_rounds[len(self.cpu_rounds) // 2]:.1f}" if self.cpu_rounds else "-"
 
     @property
     def cpu_cell(self):
@@ -63,7 +67,7 @@ def load(path):
         summaries.append(
             Summary(name, float(median[1]), median[2], median[3], sum(int(r[4]) for r in mine),
                     sum(int(r[5]) for r in mine), len(mine), ratios,
-                    f"{cpu[len(cpu) // 2]:.1f}" if cpu else "-", cpu))
+                    cpu))
     return summaries
 
 

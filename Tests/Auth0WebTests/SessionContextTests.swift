@@ -35,6 +35,26 @@ import Web
         #expect(try touched.setCookies().map(\.name) == ["mds"])
     }
 
+    /// What one anonymous request can make an answer write is decided from its Cookie header
+    /// alone, and bounded by the names the session's cookies use: 2,000 foreign cookies write
+    /// nothing, and a forged session cookie past the most ever opened (64 KB: refused before it is
+    /// decoded or decrypted) adds only the clearing of the session's own names, each once.
+    @Test func anAnonymousHeaderOfManyCookiesWritesAtMostTheSessionsOwnNames() throws {
+        let foreign = (0..<2000).map { "x\($0)=1" }.joined(separator: "; ")
+        let quiet = SessionContext(cookies: Cookies(header: foreign), path: "/", sessions: sessions)
+        #expect(quiet.session == nil)
+        #expect(try quiet.setCookies().isEmpty)
+        let forged = foreign + "; mds=" + String(repeating: "A", count: 70_000) + "; mds=again"
+        let context = SessionContext(cookies: Cookies(header: forged), path: "/", sessions: sessions)
+        #expect(context.session == nil)
+        let written = try context.setCookies()
+        #expect(written.allSatisfy { $0.maxAge == 0 && !$0.name.hasPrefix("x") })
+        #expect(written.filter { $0.name == "mds" }.count == 1)
+        // The session's name, and the access token's five (its own and four chunks'), which a
+        // request outside the token's path cannot see and so clears all of.
+        #expect(written.count <= 6, "\(written.map(\.name))")
+    }
+
     @Test func theAccessTokenIsOpenedOnlyOnItsPath() throws {
         let cookies = try stored
         let atSaves = context(cookies, path: "/affirmation")

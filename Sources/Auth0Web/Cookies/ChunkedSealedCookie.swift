@@ -35,16 +35,10 @@ struct ChunkedSealedCookie: Sendable {
     /// same site) is not ours to clear, and clearing every one made an answer's head as long
     /// as the planter wished (500 names: nginx refused it, and that browser could not log in).
     func sentNames(in cookies: Cookies) -> [String] {
-        var sentWhole = false
-        var sentChunk = false
-        for pair in cookies.pairs {
-            if pair.name == name {
-                sentWhole = true
-            } else if chunkNames.contains(pair.name) {
-                sentChunk = true
-            }
+        // Nearly every request: no chunk sent, so the whole cookie's name or none.
+        if !cookies.pairs.contains(where: { chunkNames.contains($0.name) }) {
+            return cookies.value(of: name) == nil ? [] : wholeName
         }
-        if !sentChunk { return sentWhole ? wholeName : [] }
         var names: [String] = []
         for pair in cookies.pairs
         where (pair.name == name || chunkNames.contains(pair.name)) && !names.contains(pair.name) {

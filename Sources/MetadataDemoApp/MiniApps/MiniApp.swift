@@ -4,7 +4,7 @@ import Auth0Web
 /// people into by its rules and tells, with an identity assertion for its own audience, who they are.
 /// A class of constants: the logged-in page walks every app on each view, and a struct of a dozen
 /// strings and lists was copied field by field for each.
-public final class MiniApp: Sendable, Equatable {
+public final class MiniApp: Sendable {
     /// Its name: `[a-z0-9-]`, the last part of its check's path (`/auth/check/NAME`).
     public let name: String
     /// Its name as people read it, in English and in Chinese.
@@ -39,14 +39,6 @@ public final class MiniApp: Sendable, Equatable {
         self.rules = rules
         asksSecondFactor = authentication?.asksMultiFactor ?? false
         hasTokenRules = rules.contains(where: \.needsToken)
-    }
-
-    /// Two apps are the same when every value is.
-    public static func == (a: MiniApp, b: MiniApp) -> Bool {
-        a === b
-            || (a.name == b.name && a.titles == b.titles && a.path == b.path
-                && a.assertionAudience == b.assertionAudience && a.rules == b.rules && a.api == b.api
-                && a.authentication == b.authentication)
     }
 
     /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one

@@ -49,13 +49,12 @@ extension Template {
         consuming func finish() -> [UInt8] { buffer.array() }
 
         func value(_ index: Int) -> TemplateValue? {
-            if item != nil {
-                if let value = item?[names[index]] { return value }
-                var level = outerItems.count - 1
-                while level >= 0 {
-                    if let value = outerItems[level][names[index]] { return value }
-                    level -= 1
-                }
+            // Outside any list both are empty: nothing is looked up.
+            if let value = item?[names[index]] { return value }
+            var level = outerItems.count - 1
+            while level >= 0 {
+                if let value = outerItems[level][names[index]] { return value }
+                level -= 1
             }
             let slot = slots[index]
             return slot < 0 ? nil : context.value(at: slot)

@@ -28,15 +28,21 @@ struct LedgerStoreSettings {
         }
 
         /// The setting a failure of this store is reported under.
-        var settingName: String { if case .sqlite = self { Setting.stateDir.name } else { Setting.sessionStore.name } }
+        var settingName: String {
+            if case .sqlite = self {
+                TypedSetting<String>.stateDir.setting.name
+            } else {
+                TypedSetting<String>.sessionStore.setting.name
+            }
+        }
     }
 
     /// Reads the group; nil when it is wrong.
     static func read(_ reader: inout SettingsReader) -> LedgerStoreSettings? {
-        let stateText = reader.text(.stateDir, defaultShown: "state")
-        let stateDirectory = stateText ?? "state"
+        let stateDirectoryIsSet = reader.isSet(.stateDir)
+        let stateDirectory = reader.value(.stateDir)
         // A Redis URL may hold a password: the setting hides its userinfo wherever it is shown.
-        let storeText = reader.text(.sessionStore, default: "sqlite")
+        let storeText = reader.value(.sessionStore)
         let store: LedgerStore
         switch storeText {
         case "sqlite": store = .sqlite(path: stateDirectory + "/session-ledger.sqlite3")
@@ -52,12 +58,17 @@ struct LedgerStoreSettings {
                 "is not sqlite, a redis://HOST:PORT/DB URL or a redis-sentinel://HOST:PORT,…/SERVICE/DB URL")
             return nil
         }
-        return LedgerStoreSettings(store: store, stateDirectory: stateDirectory, stateDirectoryIsSet: stateText != nil)
+        return LedgerStoreSettings(
+            store: store, stateDirectory: stateDirectory, stateDirectoryIsSet: stateDirectoryIsSet)
     }
 }
 
-extension Setting {
-    static let sessionStore = Setting(
-        "SESSION_STORE", "the session ledger: sqlite, redis://… or redis-sentinel://…", hidesUserinfo: true)
-    static let stateDir = Setting("STATE_DIR", "the folder of the embedded ledger (session-ledger.sqlite3)")
+extension TypedSetting {
+    static var sessionStore: TypedSetting<String> {
+        Setting("SESSION_STORE", "the session ledger: sqlite, redis://… or redis-sentinel://…", hidesUserinfo: true)
+            .text(default: "sqlite")
+    }
+    static var stateDir: TypedSetting<String> {
+        Setting("STATE_DIR", "the folder of the embedded ledger (session-ledger.sqlite3)").text(default: "state")
+    }
 }

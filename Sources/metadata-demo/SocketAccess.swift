@@ -16,7 +16,7 @@ struct SocketAccess {
     /// Reads the group; nil when any of it is wrong.
     static func read(_ reader: inout SettingsReader) -> SocketAccess? {
         let start = reader.problems.count
-        let modeText = reader.text(.fastcgiSocketMode, default: "660")
+        let modeText = reader.value(.fastcgiSocketMode)
         let mode = Int(modeText, radix: 8).flatMap { (0...0o777).contains($0) ? $0 : nil }
         if mode == nil { reader.problem(.fastcgiSocketMode, "\"\(modeText)\" is not octal permission bits like 660") }
         var group: UInt32?
@@ -46,8 +46,13 @@ struct SocketAccess {
     }
 }
 
+extension TypedSetting {
+    static var fastcgiSocketMode: TypedSetting<String> {
+        Setting("FASTCGI_SOCKET_MODE", "octal permission bits of the unix socket").text(default: "660")
+    }
+}
+
 extension Setting {
-    static let fastcgiSocketMode = Setting("FASTCGI_SOCKET_MODE", "octal permission bits of the unix socket")
     static let fastcgiSocketGroup = Setting("FASTCGI_SOCKET_GROUP", "the group given the unix socket")
     static let fastcgiPeerUsers = Setting(
         "FASTCGI_PEER_USERS", "users who may connect on the unix socket besides root and the worker's own")

@@ -39,18 +39,17 @@ struct WorkerSettings {
     /// Nil when any of it is wrong.
     static func read(_ reader: inout SettingsReader, environment: [String: String]) -> WorkerSettings? {
         let start = reader.problems.count
-        let listenText = reader.text(.fastcgiListen, default: "127.0.0.1:9000")
+        let listenText = reader.value(.fastcgiListen)
         let listen = ListenAddress.parse(listenText, environment: environment)
         if listen == nil {
             reader.problem(
                 .fastcgiListen, "\"\(listenText)\" is not unix:/path, host:port, fd:N or systemd (with LISTEN_FDS set)")
         }
-        let threads = reader.wholeNumber(.workerThreads, default: 32, in: 1...1024)
-        let pageThreads = reader.wholeNumber(.workerPageThreads, default: nil, in: 1...64)
-        reader.shows(.workerPageThreads, pageThreads.map(String.init) ?? "one per core, at least 2")
-        let requestSeconds = reader.seconds(.requestTimeoutSeconds, default: 10, in: 1...300).map(Int.init)
-        let connections = reader.wholeNumber(.workerConnections, default: 4096, in: 16...65536)
-        let levelText = reader.text(.logLevel, default: "info")
+        let threads = reader.value(.workerThreads)
+        let pageThreads = reader.value(.workerPageThreads)
+        let requestSeconds = Int(reader.value(.requestTimeoutSeconds))
+        let connections = reader.value(.workerConnections)
+        let levelText = reader.value(.logLevel)
         let level = Log.Level(name: levelText)
         if level == nil { reader.problem(.logLevel, "\"\(levelText)\" is not debug, info, warning or error") }
         let socket = SocketAccess.read(&reader)
@@ -59,9 +58,7 @@ struct WorkerSettings {
         let publicDirectory = publicDirectory(&reader)
         let ledger = LedgerStoreSettings.read(&reader)
         let trialMode = reader.text(.trialMode)
-        guard reader.problems.count == start, let listen, let threads, let requestSeconds, let level, let socket,
-            let ledger, let connections
-        else { return nil }
+        guard reader.problems.count == start, let listen, let level, let socket, let ledger else { return nil }
         return WorkerSettings(
             listen: listen, threads: threads, pageThreads: pageThreads, requestSeconds: requestSeconds,
             socketMode: socket.mode, templatesDirectory: templates, publicDirectory: publicDirectory,
@@ -77,17 +74,32 @@ struct WorkerSettings {
     }
 }
 
+extension TypedSetting {
+    static var fastcgiListen: TypedSetting<String> {
+        Setting("FASTCGI_LISTEN", "where the worker listens: unix:/path, host:port, fd:0 or systemd")
+            .text(default: "127.0.0.1:9000")
+    }
+    static var workerThreads: TypedSetting<Int> {
+        Setting("WORKER_THREADS", "requests that call the provider or the ledger's store served at once")
+            .wholeNumber(in: 1...1024, default: 32)
+    }
+    static var workerPageThreads: TypedSetting<Int?> {
+        Setting("WORKER_PAGE_THREADS", "threads answering what needs no wait, and watching every connection")
+            .wholeNumber(in: 1...64, unsetMeans: "one per core, at least 2")
+    }
+    static var requestTimeoutSeconds: TypedSetting<Int64> {
+        Setting("REQUEST_TIMEOUT_SECONDS", "seconds a request may take to arrive whole before its connection is closed")
+            .seconds(in: 1...300, default: 10)
+    }
+    static var workerConnections: TypedSetting<Int> {
+        Setting("WORKER_CONNECTIONS", "connections held at once").wholeNumber(in: 16...65536, default: 4096)
+    }
+    static var logLevel: TypedSetting<String> {
+        Setting("LOG_LEVEL", "debug, info, warning or error").text(default: "info")
+    }
+}
+
 extension Setting {
-    static let fastcgiListen = Setting(
-        "FASTCGI_LISTEN", "where the worker listens: unix:/path, host:port, fd:0 or systemd")
-    static let workerThreads = Setting(
-        "WORKER_THREADS", "requests that call the provider or the ledger's store served at once")
-    static let workerPageThreads = Setting(
-        "WORKER_PAGE_THREADS", "threads answering what needs no wait, and watching every connection")
-    static let requestTimeoutSeconds = Setting(
-        "REQUEST_TIMEOUT_SECONDS", "seconds a request may take to arrive whole before its connection is closed")
-    static let workerConnections = Setting("WORKER_CONNECTIONS", "connections held at once")
-    static let logLevel = Setting("LOG_LEVEL", "debug, info, warning or error")
     static let templatesDir = Setting("TEMPLATES_DIR", "the folder of the HTML templates and their words")
     static let publicDir = Setting(
         "PUBLIC_DIR", "the folder nginx serves under /static/, read to fingerprint its files")

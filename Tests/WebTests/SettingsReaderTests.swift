@@ -73,11 +73,40 @@ import Web
     }
 
     @Test func aWholeNumberOutsideItsRangeNamesTheSettingAndTheRange() {
+        let number = Self.plain.wholeNumber(in: 1...10, default: 5)
         var reader = SettingsReader(environment: ["PLAIN_SETTING": "0"])
-        #expect(reader.wholeNumber(Self.plain, default: 5, in: 1...10) == nil)
+        _ = reader.value(number)
         #expect(reader.problems == ["PLAIN_SETTING: \"0\" is not a whole number from 1 to 10"])
         var unset = SettingsReader(environment: [:])
-        #expect(unset.wholeNumber(Self.plain, default: 5, in: 1...10) == 5 && unset.reads[0].shown == "5")
+        #expect(unset.value(number) == 5 && unset.reads[0].shown == "5" && unset.problems.isEmpty)
+        var set = SettingsReader(environment: ["PLAIN_SETTING": "7"])
+        #expect(set.value(number) == 7 && set.reads[0].shown == "7")
+    }
+
+    /// Issue 61, item 2: each kind declares its default once and refuses in its one wording.
+    @Test func eachKindShowsItsDefaultAndRefusesInItsOneWording() {
+        func read<Value>(_ typed: TypedSetting<Value>, _ text: String?) -> (Value, shown: String, problems: [String]) {
+            var reader = SettingsReader(environment: text.map { ["PLAIN_SETTING": $0] } ?? [:])
+            let value = reader.value(typed)
+            return (value, reader.reads[0].shown, reader.problems)
+        }
+        let seconds = Self.plain.seconds(in: 60...600, default: 90)
+        #expect(read(seconds, nil) == (90, "90", []))
+        #expect(
+            read(seconds, "59").problems == ["PLAIN_SETTING: \"59\" is not a whole number of seconds from 60 to 600"])
+        let fraction = Self.plain.fractionalSeconds(in: 0.1...120, default: 10)
+        #expect(read(fraction, nil) == (10, "10", []) && read(fraction, "2.5").0 == 2.5)
+        #expect(read(fraction, "0").problems == ["PLAIN_SETTING: must be a number of seconds from 0.1 to 120"])
+        let flag = Self.plain.onOff(default: true)
+        #expect(read(flag, nil) == (true, "on", []) && read(flag, "off").0 == false)
+        #expect(read(flag, "yes").problems == ["PLAIN_SETTING: must be on or off"])
+        let workedOut = Self.plain.onOff(unsetMeans: "as the provider says")
+        #expect(read(workedOut, nil) == (nil, "as the provider says", []) && read(workedOut, "on").0 == true)
+        #expect(read(workedOut, "maybe") == (nil, "maybe", ["PLAIN_SETTING: must be on or off"]))
+        let count = Self.plain.wholeNumber(in: 1...64, unsetMeans: "one per core")
+        #expect(read(count, nil) == (nil, "one per core", []) && read(count, "8").0 == 8)
+        #expect(read(count, "65").problems == ["PLAIN_SETTING: \"65\" is not a whole number from 1 to 64"])
+        #expect(read(Self.plain.text(default: "sqlite"), nil) == ("sqlite", "sqlite", []))
     }
 
     /// Issue 53, item 6: the shipped settings file's example value is nobody's: a problem.

@@ -63,7 +63,8 @@ public struct BindingSettings: Sendable {
     private static func readRequestObjects(_ reader: inout SettingsReader, profile: SecurityProfile?, hasKeys: Bool?)
         -> (Bool?, SigningAlgorithm?)
     {
-        let on = reader.onOff(.requestObjects, default: profile?.signsRequests == true) ?? nil
+        let on = reader.value(.requestObjects) ?? (profile?.signsRequests == true)
+        reader.shows(.requestObjects, on ? "on" : "off")
         if on == true, hasKeys == false {
             reader.problem(
                 .requestObjects,
@@ -72,7 +73,7 @@ public struct BindingSettings: Sendable {
                     + "half for request objects at the provider")
         }
         let algorithm = RelyingPartySettings.rsaAlgorithm(
-            .requestObjectAlg, default: .ps256, note: " (Auth0 takes RS256, RS384 and PS256)", &reader)
+            .requestObjectAlg, note: " (Auth0 takes RS256, RS384 and PS256)", &reader)
         return (on, algorithm)
     }
 
@@ -92,9 +93,6 @@ public struct BindingSettings: Sendable {
 extension Setting {
     static let securityProfile = Setting(
         "SECURITY_PROFILE", "fapi2 or fapi1-advanced: a whole security profile in one setting")
-    static let requestObjects = Setting(
-        "REQUEST_OBJECTS", "on or off: each authorization request a signed request object (JAR, RFC 9101)")
-    static let requestObjectAlg = Setting("REQUEST_OBJECT_ALG", "how request objects are signed (PS256 unless told)")
     static let requestObjectKey = Setting(
         "REQUEST_OBJECT_KEY", "RSA private keys request objects are signed with (else CLIENT_ASSERTION_KEY's)",
         secret: true, credential: "request-object-key")
@@ -104,4 +102,15 @@ extension Setting {
         credential: "dpop-key")
     static let pushedAuthorizationRequests = Setting(
         "PUSHED_AUTHORIZATION_REQUESTS", "auto, required or off: logins push their request first (RFC 9126)")
+}
+
+extension TypedSetting {
+    static var requestObjects: TypedSetting<Bool?> {
+        Setting("REQUEST_OBJECTS", "on or off: each authorization request a signed request object (JAR, RFC 9101)")
+            .onOff(unsetMeans: "off (on under fapi1-advanced)")
+    }
+    static var requestObjectAlg: TypedSetting<String> {
+        Setting("REQUEST_OBJECT_ALG", "how request objects are signed (PS256 unless told)")
+            .text(default: SigningAlgorithm.ps256.rawValue)
+    }
 }

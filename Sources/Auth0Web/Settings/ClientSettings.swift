@@ -32,7 +32,7 @@ public struct ClientSettings: Sendable {
         let method = readMethod(&reader, hasKeys: !keys.isEmpty)
         reader.shows(.clientAuthMethod, method?.rawValue ?? "(the provider's choice)")
         let algorithm = RelyingPartySettings.rsaAlgorithm(
-            .clientAssertionAlg, default: .rs256, note: ", as the key is registered at the provider", &reader)
+            .clientAssertionAlg, note: ", as the key is registered at the provider", &reader)
         // `private_key_jwt` needs no client secret, unless ID tokens are signed with it (HS256).
         let secretOptional = method == .privateKeyJWT && idTokens?.isHMAC != true
         let secret = reader.secret(.auth0ClientSecret, optional: secretOptional) ?? (secretOptional ? "" : nil)
@@ -105,6 +105,11 @@ extension Setting {
     static let clientAssertionCertificate = Setting(
         "CLIENT_ASSERTION_CERTIFICATE", "certificates of the client keys: assertions then carry x5t#S256 and x5t",
         credential: "client-assertion-certificate")
-    static let clientAssertionAlg = Setting(
-        "CLIENT_ASSERTION_ALG", "how the client assertions are signed, as the key is registered")
+}
+
+extension TypedSetting {
+    static var clientAssertionAlg: TypedSetting<String> {
+        Setting("CLIENT_ASSERTION_ALG", "how the client assertions are signed, as the key is registered")
+            .text(default: SigningAlgorithm.rs256.rawValue)
+    }
 }

@@ -71,10 +71,7 @@ public struct ProviderSettings: Sendable {
         let logout = logoutText.map { LogoutMode(rawValue: $0) } ?? dialect.defaultLogout
         if logout == nil { reader.problem(.auth0Logout, "must be v2 or oidc") }
         reader.shows(.auth0Logout, logout?.rawValue)
-        let timeout = reader.text(.auth0TimeoutSeconds, defaultShown: "10").map { Double($0) } ?? 10
-        if timeout == nil || !(0.1...120).contains(timeout!) {
-            reader.problem(.auth0TimeoutSeconds, "must be a number of seconds from 0.1 to 120")
-        }
+        let timeout = reader.value(.auth0TimeoutSeconds)
         let audience =
             reader.text(.auth0Audience)
             ?? issuer.flatMap { dialect.hasManagementAPI ? RelyingPartySettings.withSlash($0) + "api/v2/" : nil }
@@ -82,11 +79,8 @@ public struct ProviderSettings: Sendable {
         let scopeText = reader.text(.auth0Scope)
         let scope = scopeText ?? dialect.defaultScope
         reader.shows(.auth0Scope, scope)
-        let frontchannel = reader.onOff(
-            .frontchannelLogout, default: nil, defaultShown: "as the provider's discovery document says")
-        guard reader.problems.count == start, let issuer, let baseURL, let algorithm, let logout, let timeout,
-            let frontchannel
-        else {
+        let frontchannel = reader.value(.frontchannelLogout)
+        guard reader.problems.count == start, let issuer, let baseURL, let algorithm, let logout else {
             return nil
         }
         return ProviderSettings(
@@ -112,7 +106,7 @@ public struct ProviderSettings: Sendable {
     }
 
     private static func readAlgorithm(_ reader: inout SettingsReader) -> SigningAlgorithm? {
-        let text = reader.text(.idTokenSigningAlg, default: "RS256")
+        let text = reader.value(.idTokenSigningAlg)
         guard let algorithm = SigningAlgorithm(rawValue: text) else {
             reader.problem(
                 .idTokenSigningAlg,
@@ -128,9 +122,6 @@ extension Setting {
     static let auth0Domain = Setting(
         "AUTH0_DOMAIN", "the Auth0 tenant's host (https), or an http:// URL on loopback; or set ISSUER_BASE_URL",
         shippedExample: "your-tenant.us.auth0.com", guideStep: configure)
-    static let frontchannelLogout = Setting(
-        "FRONTCHANNEL_LOGOUT",
-        "on: /frontchannel-logout ends logins a provider's logout page names; off: 404 (unset: as discovery says)")
     static let issuerBaseURL = Setting(
         "ISSUER_BASE_URL", "instead of AUTH0_DOMAIN: another provider's issuer URL exactly as it publishes it",
         guideStep: configure)
@@ -141,11 +132,24 @@ extension Setting {
         shippedExample: "https://your-site.example.com", guideStep: configure)
     /// The deployment guide's step that sets the application's settings.
     static let configure = "the deployment guide's step 4, Configure"
-    static let idTokenSigningAlg = Setting(
-        "ID_TOKEN_SIGNING_ALG", "how the provider signs this application's ID tokens, as registered there")
     static let auth0Logout = Setting("AUTH0_LOGOUT", "v2 (Auth0's /v2/logout) or oidc (the end_session_endpoint)")
-    static let auth0TimeoutSeconds = Setting(
-        "AUTH0_TIMEOUT_SECONDS", "the limit of each call to the provider, in seconds")
     static let auth0Audience = Setting("AUTH0_AUDIENCE", "the API the login's access token is for")
     static let auth0Scope = Setting("AUTH0_SCOPE", "the scopes a login asks for")
+}
+
+extension TypedSetting {
+    static var frontchannelLogout: TypedSetting<Bool?> {
+        Setting(
+            "FRONTCHANNEL_LOGOUT",
+            "on: /frontchannel-logout ends logins a provider's logout page names; off: 404 (unset: as discovery says)"
+        ).onOff(unsetMeans: "as the provider's discovery document says")
+    }
+    static var idTokenSigningAlg: TypedSetting<String> {
+        Setting("ID_TOKEN_SIGNING_ALG", "how the provider signs this application's ID tokens, as registered there")
+            .text(default: "RS256")
+    }
+    static var auth0TimeoutSeconds: TypedSetting<Double> {
+        Setting("AUTH0_TIMEOUT_SECONDS", "the limit of each call to the provider, in seconds")
+            .fractionalSeconds(in: 0.1...120, default: 10)
+    }
 }

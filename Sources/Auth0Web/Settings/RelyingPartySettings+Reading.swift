@@ -54,12 +54,12 @@ extension RelyingPartySettings {
         }
     }
 
-    /// An RSA signing algorithm `setting` names (one of `ClientAssertion.algorithms`), `fallback`
+    /// An RSA signing algorithm `setting` names (one of `ClientAssertion.algorithms`), its default
     /// when unset; nil with one problem line (ending in `note`) when it names another.
-    static func rsaAlgorithm(
-        _ setting: Setting, default fallback: SigningAlgorithm, note: String, _ reader: inout SettingsReader
-    ) -> SigningAlgorithm? {
-        let text = reader.text(setting, default: fallback.rawValue)
+    static func rsaAlgorithm(_ setting: TypedSetting<String>, note: String, _ reader: inout SettingsReader)
+        -> SigningAlgorithm?
+    {
+        let text = reader.value(setting)
         if let algorithm = SigningAlgorithm(rawValue: text), ClientAssertion.algorithms.contains(algorithm) {
             return algorithm
         }
@@ -168,10 +168,5 @@ extension RelyingPartySettings {
             })
         else { return false }
         return parts[0] == "127"
-    }
-
-    /// `setting`'s whole seconds, at least 60 (a session's lifetime), or `value` when it is not set.
-    static func seconds(_ setting: Setting, default value: Int64, _ reader: inout SettingsReader) -> Int64? {
-        reader.seconds(setting, default: value, in: 60...Int(Int32.max))
     }
 }

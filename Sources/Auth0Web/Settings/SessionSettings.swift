@@ -30,13 +30,10 @@ public struct SessionSettings: Sendable {
                 "each comma-separated secret must be at least 32 random bytes written as hex or base64 "
                     + "(a chosen phrase can be guessed from any cookie); make one with `openssl rand -hex 32`")
         }
-        let rolling = RelyingPartySettings.seconds(.sessionRollingSeconds, default: 86_400, &reader)
-        let absolute = RelyingPartySettings.seconds(.sessionAbsoluteSeconds, default: 7 * 86_400, &reader)
-        // 0: never checked again.
-        let revalidate = reader.seconds(.sessionRevalidateSeconds, default: 900, in: 0...Int(Int32.max))
-        guard reader.problems.count == start, let secrets, let rolling, let absolute, let revalidate else {
-            return nil
-        }
+        let rolling = reader.value(.sessionRollingSeconds)
+        let absolute = reader.value(.sessionAbsoluteSeconds)
+        let revalidate = reader.value(.sessionRevalidateSeconds)
+        guard reader.problems.count == start, let secrets else { return nil }
         return SessionSettings(
             cookieSecrets: secrets, rollingLifetime: rolling, absoluteLifetime: absolute, revalidateSeconds: revalidate)
     }
@@ -46,8 +43,21 @@ extension Setting {
     static let auth0Secret = Setting(
         "AUTH0_SECRET", "the cookie keys, comma-separated; the first seals", secret: true, credential: "cookie-secret",
         guideStep: configure)
-    static let sessionRollingSeconds = Setting("SESSION_ROLLING_SECONDS", "seconds a session lasts unused")
-    static let sessionAbsoluteSeconds = Setting("SESSION_ABSOLUTE_SECONDS", "seconds a session lasts at most")
-    static let sessionRevalidateSeconds = Setting(
-        "SESSION_REVALIDATE_SECONDS", "seconds after which a session is checked with the provider again (0: never)")
+}
+
+extension TypedSetting {
+    /// A session's lifetime: at least a minute.
+    private static var lifetimes: ClosedRange<Int> { 60...Int(Int32.max) }
+    static var sessionRollingSeconds: TypedSetting<Int64> {
+        Setting("SESSION_ROLLING_SECONDS", "seconds a session lasts unused").seconds(in: lifetimes, default: 86_400)
+    }
+    static var sessionAbsoluteSeconds: TypedSetting<Int64> {
+        Setting("SESSION_ABSOLUTE_SECONDS", "seconds a session lasts at most")
+            .seconds(in: lifetimes, default: 7 * 86_400)
+    }
+    static var sessionRevalidateSeconds: TypedSetting<Int64> {
+        Setting(
+            "SESSION_REVALIDATE_SECONDS", "seconds after which a session is checked with the provider again (0: never)"
+        ).seconds(in: 0...Int(Int32.max), default: 900)
+    }
 }

@@ -9,12 +9,9 @@ public struct TenantSetupSettings: Sendable {
     /// `AUTH0_MANAGEMENT_CLIENT_ID` and `AUTH0_MANAGEMENT_CLIENT_SECRET`, when both are given.
     public let management: (clientID: String, secret: String)?
 
-    /// The application's name when none is set.
-    public static let defaultApplicationName = "metadata-demo"
-
     /// Reads the group; a management client id without its secret (or the reverse) is a problem.
     public static func read(_ reader: inout SettingsReader) -> TenantSetupSettings {
-        let name = reader.text(.auth0ApplicationName, default: defaultApplicationName)
+        let name = reader.value(.auth0ApplicationName)
         let id = reader.text(.auth0ManagementClientID)
         let secret = reader.secret(.auth0ManagementClientSecret, optional: true)
         if id != nil, secret == nil {
@@ -32,10 +29,6 @@ public struct TenantSetupSettings: Sendable {
 extension Setting {
     /// The guide's step that sets the tenant up by command.
     static let tenantStep = "the deployment guide's step 3, The Auth0 tenant"
-    static let auth0ApplicationName = Setting(
-        "AUTH0_APPLICATION_NAME",
-        "the application's name at Auth0, by which `metadata-demo auth0` finds it until AUTH0_CLIENT_ID is set",
-        guideStep: tenantStep)
     static let auth0ManagementClientID = Setting(
         "AUTH0_MANAGEMENT_CLIENT_ID",
         "a machine-to-machine application that `metadata-demo auth0` and check-config read and set the tenant with",
@@ -43,4 +36,14 @@ extension Setting {
     static let auth0ManagementClientSecret = Setting(
         "AUTH0_MANAGEMENT_CLIENT_SECRET", "that management application's secret", secret: true,
         credential: "management-client-secret", guideStep: tenantStep)
+}
+
+extension TypedSetting {
+    static var auth0ApplicationName: TypedSetting<String> {
+        Setting(
+            "AUTH0_APPLICATION_NAME",
+            "the application's name at Auth0, by which `metadata-demo auth0` finds it until AUTH0_CLIENT_ID is set",
+            guideStep: Setting.tenantStep
+        ).text(default: "metadata-demo")
+    }
 }

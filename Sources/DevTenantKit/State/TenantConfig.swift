@@ -95,25 +95,20 @@ public struct TenantConfig: Sendable {
     /// Reads the JSON file named by `DEV_TENANT_CONFIG` and the environment.
     public init(environment: [String: String]) throws {
         var reader = SettingsReader(environment: environment)
-        let issuerText =
-            reader.text(.devTenantIssuer, default: "http://127.0.0.1:8081/")
+        let issuerText = reader.value(.devTenantIssuer)
         issuer = issuerText.hasSuffix("/") ? issuerText : issuerText + "/"
         sessionTransferAudience = "urn:" + (URLComponents(string: issuer)?.host ?? "") + ":session_transfer"
-        let configPath =
-            reader.text(.devTenantConfig, default: "deploy/dev-tenant/tenant.json")
-        let appBase =
-            reader.text(.devTenantAppBaseURL, default: "http://127.0.0.1:8080")
-        stateFile =
-            reader.text(.devTenantStateFile, default: "run/dev-tenant-state.json")
-        keyFile = reader.text(.devTenantKeyFile, default: "run/dev-tenant-key.pem")
-        templatesDirectory =
-            reader.text(.devTenantTemplates, default: "Templates/dev-tenant")
+        let configPath = reader.value(.devTenantConfig)
+        let appBase = reader.value(.devTenantAppBaseURL)
+        stateFile = reader.value(.devTenantStateFile)
+        keyFile = reader.value(.devTenantKeyFile)
+        templatesDirectory = reader.value(.devTenantTemplates)
         (accessTokenLifetime, idTokenLifetime, codeLifetime, refreshTokenLifetime, sessionTransferLifetime) =
             Self.lifetimes(&reader)
-        userRatePerMinute = reader.wholeNumber(.userRatePerMinute, default: 10, in: 1...1_000_000_000) ?? 10
-        managementRatePerSecond = reader.wholeNumber(.managementRatePerSecond, default: 2, in: 1...1_000_000_000) ?? 2
-        managementBurst = reader.wholeNumber(.managementBurst, default: 10, in: 1...1_000_000_000) ?? 10
-        actionBuildMilliseconds = reader.wholeNumber(.actionBuildMilliseconds, default: 1000, in: 0...60_000) ?? 1000
+        userRatePerMinute = reader.value(.userRatePerMinute)
+        managementRatePerSecond = reader.value(.managementRatePerSecond)
+        managementBurst = reader.value(.managementBurst)
+        actionBuildMilliseconds = reader.value(.actionBuildMilliseconds)
         faults = Self.faults(&reader)
         reads = reader.reads
         var problems = reader.problems

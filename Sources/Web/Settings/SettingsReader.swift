@@ -46,12 +46,6 @@ public struct SettingsReader {
         return nil
     }
 
-    /// `setting`'s text, or `fallback` when it is not set (recorded as its value in effect): a
-    /// default written once.
-    public mutating func text(_ setting: Setting, default fallback: String) -> String {
-        text(setting, defaultShown: fallback) ?? fallback
-    }
-
     /// A secret `setting` (or a public one given as a file, a certificate): its variable (or its former name), else the file `NAME_FILE` names,
     /// else its systemd credential (`LoadCredential=` puts it in `CREDENTIALS_DIRECTORY`), which
     /// an `optional` one reads only when it was given. A file others can read or change, one that
@@ -150,41 +144,21 @@ public struct SettingsReader {
 }
 
 extension SettingsReader {
-    /// `setting` as a whole number within `range` (`fallback` when unset); a problem, and nil,
-    /// otherwise. `noun` says what it counts ("a whole number of seconds").
-    public mutating func wholeNumber(
-        _ setting: Setting, default fallback: Int?, in range: ClosedRange<Int>, noun: String = "a whole number"
-    ) -> Int? {
-        guard let text = text(setting, defaultShown: fallback.map(String.init)) else { return fallback }
-        guard let number = Int(text), range.contains(number) else {
-            problem(setting, "\"\(text)\" is not \(noun) from \(range.lowerBound) to \(range.upperBound)")
-            return nil
-        }
-        return number
+    /// `typed`'s value: its text read as its kind, its default when unset (shown as such). A text
+    /// that is not one is a problem, which stops start-up; its default stands in meanwhile.
+    public mutating func value<Value>(_ typed: TypedSetting<Value>) -> Value {
+        guard let text = text(typed.setting, defaultShown: typed.shownDefault) else { return typed.fallback }
+        if let value = typed.parse(text) { return value }
+        problem(typed.setting, typed.refusal(text))
+        return typed.fallback
     }
-}
 
-extension SettingsReader {
-    /// `setting` as whole seconds within `range` (`fallback` when unset), in the one wording every
-    /// setting of seconds has; a problem, and nil, otherwise.
-    public mutating func seconds(_ setting: Setting, default fallback: Int64?, in range: ClosedRange<Int>) -> Int64? {
-        wholeNumber(setting, default: fallback.map(Int.init), in: range, noun: "a whole number of seconds").map(
-            Int64.init)
-    }
-}
+    /// A problem with `typed`'s value that its kind alone does not see (a default from other settings).
+    public mutating func problem<Value>(_ typed: TypedSetting<Value>, _ text: String) { problem(typed.setting, text) }
 
-extension SettingsReader {
-    /// `setting` as `on` (true) or `off` (false), `fallback` when unset (shown as `defaultShown`,
-    /// or as `fallback`'s word); a problem, and nil, for anything else.
-    public mutating func onOff(_ setting: Setting, default fallback: Bool?, defaultShown: String? = nil) -> Bool?? {
-        let shownDefault = defaultShown ?? fallback.map { $0 ? "on" : "off" }
-        switch text(setting, defaultShown: shownDefault) {
-        case nil: return .some(fallback)
-        case "on": return .some(true)
-        case "off": return .some(false)
-        default:
-            problem(setting, "must be on or off" + (defaultShown.map { " (or left out: \($0))" } ?? ""))
-            return nil
-        }
-    }
+    /// Whether `typed` is set, recording nothing.
+    public func isSet<Value>(_ typed: TypedSetting<Value>) -> Bool { isSet(typed.setting) }
+
+    /// `typed`'s value in effect, once its group has worked it out.
+    public mutating func shows<Value>(_ typed: TypedSetting<Value>, _ value: String?) { shows(typed.setting, value) }
 }

@@ -135,7 +135,7 @@ enum Auth0Command {
         let path =
             environment["AUTH0_CLIENT_SECRET_FILE"]
             ?? URL(fileURLWithPath: envFile).deletingLastPathComponent().appendingPathComponent("client-secret").path
-        try SettingsFileEdit.write(secret + "\n", to: path, mode: 0o600)
+        try AtomicFile.write(Array((secret + "\n").utf8), to: path, mode: 0o600)
         print("  wrote the application's secret into \(path) (mode 0600)")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Web
 
 /// Writes one setting into a settings file (systemd's `EnvironmentFile=` format), keeping every
 /// other line as it was: the line that sets it is replaced, or, when none does, one is added.
-/// The file is replaced whole (written beside it, then renamed), keeping its mode.
+/// The file is replaced whole (`AtomicFile`), keeping its mode.
 enum SettingsFileEdit {
     static func set(_ name: String, to value: String, in path: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -15,21 +16,7 @@ enum SettingsFileEdit {
             lines.append(line)
         }
         let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int ?? 0o640
-        try write(lines.joined(separator: "\n") + "\n", to: path, mode: mode)
-    }
-
-    /// Writes `text` to `path` with `mode`, replacing what was there in one step.
-    static func write(_ text: String, to path: String, mode: Int) throws {
-        let temporary = path + ".new-\(getpid())"
-        guard
-            FileManager.default.createFile(
-                atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
-        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
-        chmod(temporary, mode_t(mode))  // whatever the umask
-        if rename(temporary, path) != 0 {
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try AtomicFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path, mode: mode_t(mode))
     }
 
     /// True when `line` sets `name` (`NAME=…`, `export NAME=…`, spaces allowed around `=`).

@@ -57,14 +57,15 @@ public struct TenantBlueprint: Sendable {
     public let managementAudience: String
     /// The APIs.
     public let apis: [API]
-    /// What the application's document must hold.
+    /// What the application's document must hold, from its making.
     public let application: [FieldNeed]
+    /// What it must hold that the tenant takes only once its keys are named (a FAPI level,
+    /// required request objects): asked for after the keys, never when it is made.
+    public let applicationOnceKeyed: [FieldNeed]
     /// Its Private Key JWT keys.
     public let assertionKeys: [Key]
     /// Its request-object keys (JAR), when requests are signed.
     public let requestObjectKeys: [Key]
-    /// Whether every request must be a request object (JAR).
-    public let requiresRequestObjects: Bool
     /// The grants the application's users need: audience and scopes.
     public let userGrants: [(audience: String, scopes: [String])]
     /// The roles Action's name and code, when a rule reads roles.
@@ -119,7 +120,6 @@ public struct TenantBlueprint: Sendable {
             }
         }
         let binding = settings.binding
-        requiresRequestObjects = binding.requestObjects
         requestObjectKeys = try settings.clientKeys.compactMap { entry in
             try entry.requestObjectAlgorithm.map {
                 Key(kid: entry.kid, pem: try entry.key.publicPEM(), algorithm: $0.rawValue)
@@ -136,8 +136,10 @@ public struct TenantBlueprint: Sendable {
         if binding.pushedAuthorization == .required {
             needs.append(.value(["require_pushed_authorization_requests"], .bool(true)))
         }
-        if binding.securityProfile == .fapi1Advanced { needs.append(.value(["compliance_level"], "fapi1_adv_pkj_par")) }
         application = needs
+        applicationOnceKeyed =
+            (binding.requestObjects ? [.value(["signed_request_object", "required"], .bool(true))] : [])
+            + (binding.securityProfile == .fapi1Advanced ? [.value(["compliance_level"], "fapi1_adv_pkj_par")] : [])
         userGrants =
             [(settings.managementAPI, Self.managementUserScopes)] + miniApps.apis.map { ($0.audience, $0.scopes) }
         rolesAction = miniApps.rolesClaim.map {

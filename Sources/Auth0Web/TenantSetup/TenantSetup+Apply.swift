@@ -78,11 +78,9 @@ extension TenantSetup {
     private func applyApplication(_ say: (String) -> Void, _ record: (Created) throws -> Void) throws {
         let name = "application \(blueprint.applicationName)"
         if application == nil {
-            // What needs its keys (a FAPI level, required request objects) waits for them.
+            // What needs its keys (`applicationOnceKeyed`) waits for them.
             var document: [String: JSONValue] = ["name": .string(blueprint.applicationName)]
-            for need in blueprint.application where !Self.needsKeys.contains(need.field) {
-                document = need.met(in: document)
-            }
+            for need in blueprint.application { document = need.met(in: document) }
             let made = try session.send("POST", "clients", .object(document))
             guard let id = made["client_id"]?.string else {
                 throw ManagementSession.Failure(description: "AUTH0: the new application came back without a client_id")
@@ -191,9 +189,6 @@ extension TenantSetup {
             Thread.sleep(forTimeInterval: 0.5)
         }
     }
-
-    /// The application's fields the tenant takes only once its keys are named.
-    static let needsKeys: Set<String> = ["compliance_level", "signed_request_object.required"]
 
     /// PATCHes the top-level fields of `document` that `needs` change, when any do.
     private func patch(

@@ -98,10 +98,7 @@ extension TenantSetup {
                 .includes(
                     ["signed_request_object", "credentials"], signing.map { .object(["id": .string($0)]) }, key: "id"))
         }
-        if blueprint.requiresRequestObjects {
-            needs.append(.value(["signed_request_object", "required"], .bool(true)))
-        }
-        return needs
+        return needs + blueprint.applicationOnceKeyed
     }
 
     /// The keys the application will name once they are added.

@@ -270,9 +270,16 @@ extension BootedUnitTests {
             let (appServed, appFailed) = appViews.stop()
             #expect(upgraded.status == 0, "\(upgraded.output.suffix(800))")
             // Issue 59, item 3: the example app and its API restart on their held sockets.
+            // A refusal is told by the app's own journal line (the assertion, the API), named here.
+            let refusals =
+                appFailed.isEmpty
+                ? ""
+                : (try? debian.run(
+                    "journalctl -q -o cat -u 'metadata-demo-example-*' | grep -E 'refused|Error|error' | tail -5"
+                ).output) ?? ""
             #expect(
                 appServed > 20 && appFailed.isEmpty,
-                "Announcements: \(appServed) answered, failed: \(appFailed.prefix(5))")
+                "Announcements: \(appServed) answered, failed: \(appFailed.prefix(5)); the apps said: \(refusals)")
             let installed = try debian.check(
                 "dpkg-query -W -f='${Version} ' metadata-demo metadata-demo-trial; dpkg-query -W -f='${Status}' metadata-demo-trial"
             )

@@ -1,7 +1,8 @@
 /// One setting the worker reads from its environment: its name, what it means in one line, and
 /// how it may be given. Each group of settings declares its own (`Setting.issuerBaseURL`, …), so
 /// the name, its meaning and the code that reads it sit together, and `metadata-demo settings`
-/// lists exactly what is read.
+/// lists exactly what is read. One whose value has a kind and a default is declared with them
+/// as a `TypedSetting` (`Setting(…).wholeNumber(in:default:)`).
 public struct Setting: Sendable, Hashable {
     /// The environment variable's name.
     public let name: String

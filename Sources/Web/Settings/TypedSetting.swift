@@ -19,23 +19,21 @@ public struct TypedSetting<Value: Sendable>: Sendable {
 }
 
 extension Setting {
-    /// Any text, `fallback` when unset.
+    /// Any text, `fallback` when unset (every text is one: its reading judges it, if anything does).
     public func text(default fallback: String) -> TypedSetting<String> {
-        TypedSetting(setting: self, fallback: fallback, shownDefault: fallback, parse: { $0 }, refusal: { $0 })
+        TypedSetting(setting: self, fallback: fallback, shownDefault: fallback, parse: { $0 }, refusal: { _ in "" })
     }
 
-    /// A whole number within `range`, `fallback` when unset; `noun` says what it counts.
-    public func wholeNumber(in range: ClosedRange<Int>, default fallback: Int, noun: String = "a whole number")
-        -> TypedSetting<Int>
-    {
-        let kind = Self.wholeNumber(in: range, noun: noun)
+    /// A whole number within `range`, `fallback` when unset.
+    public func wholeNumber(in range: ClosedRange<Int>, default fallback: Int) -> TypedSetting<Int> {
+        let kind = Self.wholeNumber(in: range)
         return TypedSetting(
             setting: self, fallback: fallback, shownDefault: String(fallback), parse: kind.parse, refusal: kind.refusal)
     }
 
     /// A whole number within `range`, or nil when unset (its reading works one out, in `unsetMeans`'s words).
     public func wholeNumber(in range: ClosedRange<Int>, unsetMeans: String? = nil) -> TypedSetting<Int?> {
-        let kind = Self.wholeNumber(in: range, noun: "a whole number")
+        let kind = Self.wholeNumber(in: range)
         return TypedSetting(
             setting: self, fallback: nil, shownDefault: unsetMeans, parse: { kind.parse($0).map { .some($0) } },
             refusal: kind.refusal)
@@ -73,7 +71,8 @@ extension Setting {
             refusal: { _ in "must be on or off" })
     }
 
-    private static func wholeNumber(in range: ClosedRange<Int>, noun: String)
+    /// The one parser and wording of whole numbers; `noun` says what they count.
+    private static func wholeNumber(in range: ClosedRange<Int>, noun: String = "a whole number")
         -> (parse: @Sendable (String) -> Int?, refusal: @Sendable (String) -> String)
     {
         (

@@ -68,6 +68,12 @@ extension Template {
                 switch step {
                 case .literal(let start, let end):
                     buffer.append(UnsafeBufferPointer(rebasing: literals[start..<end]))
+                case .escaped(let index) where item == nil && slots[index] >= 0:
+                    // Outside lists the value is read where it lies in the context: copied out,
+                    // each slot cost a retain and a release.
+                    if case .text(let text) = context.values.entries[slots[index]].value {
+                        HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
+                    }
                 case .escaped(let index):
                     switch value(index) {
                     case .text(let text)?: HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
@@ -78,25 +84,44 @@ extension Template {
                     case .text(let text)?: buffer.append(text)
                     default: break
                     }
+                case .section(let index, let inverted, let sectionEnd) where item == nil:
+                    // Outside lists the value is judged where it lies in the context (no copy).
+                    let slot = slots[index]
+                    if slot < 0 {
+                        if inverted { run(position, sectionEnd) }
+                    } else {
+                        switch context.values.entries[slot].value {
+                        case .list(let list) where !inverted: repeatSection(list, position, sectionEnd)
+                        case .list(let list): if list.isEmpty { run(position, sectionEnd) }
+                        case .text(let text): if text.isEmpty == inverted { run(position, sectionEnd) }
+                        case .flag(let flag): if flag != inverted { run(position, sectionEnd) }
+                        }
+                    }
+                    position = sectionEnd
                 case .section(let index, let inverted, let sectionEnd):
                     let value = value(index)
                     let shown = value?.isTruthy ?? false
                     if inverted {
                         if !shown { run(position, sectionEnd) }
                     } else if case .list(let list)? = value {
-                        let enclosing = item.take()
-                        if let enclosing { outerItems.append(enclosing) }
-                        for element in list {
-                            item = element
-                            run(position, sectionEnd)
-                        }
-                        item = enclosing == nil ? nil : outerItems.removeLast()
+                        repeatSection(list, position, sectionEnd)
                     } else if shown {
                         run(position, sectionEnd)
                     }
                     position = sectionEnd
                 }
             }
+        }
+
+        /// Runs the steps from `start` to `end` once per item of `list`, each item's names on top.
+        mutating func repeatSection(_ list: [TemplateContext], _ start: Int, _ end: Int) {
+            let enclosing = item.take()
+            if let enclosing { outerItems.append(enclosing) }
+            for element in list {
+                item = element
+                run(start, end)
+            }
+            item = enclosing == nil ? nil : outerItems.removeLast()
         }
     }
 }

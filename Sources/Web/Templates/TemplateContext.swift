@@ -10,7 +10,8 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
 
     /// Sets a name not set yet (checked in debug builds), with no look-up for it: how a page
     /// fills the context it made with `init(capacity:)`.
-    public mutating func add(_ name: String, _ value: TemplateValue) { entries.appendNew(name, value) }
+    /// The value is taken, not copied: a page adds a dozen, each a retain and a release saved.
+    public mutating func add(_ name: String, _ value: consuming TemplateValue) { entries.appendNew(name, value) }
 
     /// A context from name–value pairs; a literal names each once.
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
@@ -33,6 +34,9 @@ public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
 
     /// The value at a place `index(of:)` gave.
     func value(at index: Int) -> TemplateValue { entries.value(at: index) }
+
+    /// The values in place, for the renderer to read without copying them out.
+    var values: NamedValues<TemplateValue> { entries }
 
     /// Where `name` is, if the context has it.
     func index(of name: String) -> Int? { entries.index(of: name) }

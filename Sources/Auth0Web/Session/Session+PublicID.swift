@@ -13,14 +13,12 @@ extension Session {
     /// The token is random per login and sealed in its cookie, so nobody chooses these bytes;
     /// a memory that must tell two logins apart compares the whole token behind the key.
     static func loginKey(csrfToken: String) -> UInt64 {
-        // The view walked directly: `utf8.prefix(8)` went through generic slicing, ~80 instructions a byte.
-        var key: UInt64 = 0
-        var taken = 0
-        for byte in csrfToken.utf8 {
-            key = key << 8 | UInt64(byte)
-            taken += 1
-            if taken == 8 { break }
+        // Read from the string's bytes in place: its UTF-8 view walked byte by byte cost ~35
+        // instructions a byte, and `utf8.prefix(8)` went through generic slicing, ~80.
+        csrfToken.withUTF8Bytes { bytes in
+            var key: UInt64 = 0
+            for byte in bytes.prefix(8) { key = key << 8 | UInt64(byte) }
+            return key
         }
-        return key
     }
 }

@@ -24,6 +24,10 @@ public final class MiniApp: Sendable {
     public let asksSecondFactor: Bool
     /// Whether a rule only the app's API token settles is among `rules`.
     let hasTokenRules: Bool
+    /// The titles picked out once (the logged-in page asks for one per app on every view, and a
+    /// dictionary hashed its key each time); its name where the file gave no title.
+    private let englishTitle: String
+    private let chineseTitle: String
 
     /// A mini app with these values.
     public init(
@@ -39,7 +43,12 @@ public final class MiniApp: Sendable {
         self.rules = rules
         asksSecondFactor = authentication?.asksMultiFactor ?? false
         hasTokenRules = rules.contains(where: \.needsToken)
+        englishTitle = titles[.en] ?? name
+        chineseTitle = titles[.zh] ?? name
     }
+
+    /// Its title in `language`, else its name.
+    public func title(in language: Language) -> String { language == .zh ? chineseTitle : englishTitle }
 
     /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one
     /// answer the door (`/auth/check`), its refusal page and the logged-in page's list each ask.

@@ -142,7 +142,7 @@ extension Routes {
         }
         guard let key else { return Response.redirect(to: app.path, status: 303) }
         return context.pages.problem(
-            status: 403, key: key, arguments: ["app": app.titles[context.language] ?? app.name])
+            status: 403, key: key, arguments: ["app": app.title(in: context.language)])
     }
 }
 

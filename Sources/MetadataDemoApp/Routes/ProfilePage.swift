@@ -34,7 +34,7 @@ extension Routes {
             case .admitted: asksFirst = nil
             }
             links.append(
-                MiniAppLink(title: app.titles[context.language] ?? app.name, path: app.path, asksFirst: asksFirst))
+                MiniAppLink(title: app.title(in: context.language), path: app.path, asksFirst: asksFirst))
         }
         return links
     }

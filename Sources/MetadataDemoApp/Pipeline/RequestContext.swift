@@ -8,25 +8,15 @@ import Web
 final class RequestContext {
     /// The request.
     let request: Request
-    /// The cookies the browser sent, parsed when first read (`/healthz` never reads them).
-    private(set) lazy var cookies = request.cookies
+    /// The cookies the browser sent, parsed once.
+    let cookies: Cookies
     /// The log, every record with the request's id.
     let log: RequestLog
     /// False on a page thread, where nothing may wait on the tenant or the shared store
     /// (`Responder.respondWithoutWaiting`); see `requireWaiting()`.
     let mayWait: Bool
+    private let sessionContext: SessionContext
     private let localizedPages: LocalizedPages
-    private let sessions: SessionCookies
-    private let ledger: SessionLedger
-    /// Made when a stage first asks about the session: a route that never does (`/healthz`, the
-    /// static answers) makes none and writes no cookie.
-    private var madeSessionContext: SessionContext?
-    private var sessionContext: SessionContext {
-        if let madeSessionContext { return madeSessionContext }
-        let made = SessionContext(cookies: cookies, path: request.path, sessions: sessions, ledger: ledger)
-        madeSessionContext = made
-        return made
-    }
 
     /// The context of `request`, its session opened from `sessions` and judged by `ledger`.
     init(
@@ -37,8 +27,8 @@ final class RequestContext {
         self.mayWait = mayWait
         localizedPages = pages
         self.log = RequestLog(log, requestID: request.requestID)
-        self.sessions = sessions
-        self.ledger = ledger
+        cookies = request.cookies
+        sessionContext = SessionContext(cookies: cookies, path: request.path, sessions: sessions, ledger: ledger)
     }
 
     /// The pages' language: the one chosen with the switch, else the browser's.
@@ -90,5 +80,5 @@ final class RequestContext {
     }
 
     /// The `Set-Cookie` values the answer must carry for the session and its flash.
-    func sessionCookies() throws -> [SetCookie] { try madeSessionContext?.setCookies() ?? [] }
+    func sessionCookies() throws -> [SetCookie] { try sessionContext.setCookies() }
 }

@@ -68,6 +68,7 @@ public struct MetadataDemo: Responder {
         case .found(let index):
             let route = router.route(at: index)
             if route.waits && !mayWait { return nil }
+            if let answer = route.answerWithoutContext { return (answer(), request.path) }
             return serve(route, context(request, mayWait: mayWait)).map { ($0, request.path) }
         case .notFound:
             let context = context(request, mayWait: mayWait)

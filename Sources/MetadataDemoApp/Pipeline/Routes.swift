@@ -14,11 +14,24 @@ struct Route: Sendable {
     /// it is due for revalidation (`SessionRevalidation`), so every such route sees one judgement.
     let servesSession: Bool
     let handle: RouteHandler
+    /// Its answer when it needs nothing of the request (the probes, `/healthz` and `/metrics`,
+    /// asked every few seconds): the pipeline then makes no request context, so no cookie is
+    /// read, no session is opened and none is written back.
+    let answerWithoutContext: (@Sendable () -> Response)?
 
     init(waits: Bool = false, servesSession: Bool = false, _ handle: @escaping RouteHandler) {
         self.waits = waits
         self.servesSession = servesSession
         self.handle = handle
+        answerWithoutContext = nil
+    }
+
+    /// A route that answers without the request's context.
+    init(withoutContext answer: @escaping @Sendable () -> Response) {
+        waits = false
+        servesSession = false
+        handle = { _ in answer() }
+        answerWithoutContext = answer
     }
 }
 
@@ -55,7 +68,7 @@ struct Routes: Sendable {
         ("POST", "/backchannel-logout", { Route(waits: true, $0.backchannelLogout) }),
         // Writes to the session ledger's store.
         ("GET", "/frontchannel-logout", { Route(waits: true, $0.frontchannelLogout) }),
-        ("GET", "/metrics", { routes in Route { _ in routes.metrics() } }),
+        ("GET", "/metrics", { routes in Route(withoutContext: { routes.metrics() }) }),
     ]
 
     /// Served by nginx from `PUBLIC_DIR`, not by a route.
@@ -68,7 +81,8 @@ struct Routes: Sendable {
     }
 
     /// `/healthz`'s answer, made once: each answer shares its body and fields.
-    private static let healthz = Route { _ in Response.text("ok\n") }
+    private static let healthzAnswer = Response.text("ok\n")
+    private static let healthz = Route(withoutContext: { healthzAnswer })
 
     /// The router of every page: the table, and each mini app's door.
     func router() -> Router<Route> {

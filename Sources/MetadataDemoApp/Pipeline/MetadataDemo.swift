@@ -6,7 +6,8 @@ import Web
 /// language, log) → session (checked by `SessionRevalidation` for the routes that serve it) →
 /// the route's handler → error page (`ErrorPages`: an `HTTPResponseError`, else a generic 500
 /// logged with a stable code) → cookies (`SessionContext.setCookies`) → headers, metrics and log
-/// line (`RequestRecord`).
+/// line (`RequestRecord`). A route that needs nothing of the request (`Route(withoutContext:)`,
+/// the probes) goes from the route stage straight to the last.
 public struct MetadataDemo: Responder {
     private let router: Router<Route>
     private let pages: LocalizedPages

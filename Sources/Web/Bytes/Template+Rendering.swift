@@ -68,12 +68,6 @@ extension Template {
                 switch step {
                 case .literal(let start, let end):
                     buffer.append(UnsafeBufferPointer(rebasing: literals[start..<end]))
-                case .escaped(let index) where item == nil && slots[index] >= 0:
-                    // Outside lists the value is read where it lies in the context: copied out,
-                    // each slot cost a retain and a release.
-                    if case .text(let text) = context.values.entries[slots[index]].value {
-                        HTMLEscaping.forEachRun(of: text) { buffer.append($0) }
-                    }
                 case .escaped(let index):
                     switch value(index) {
                     case .text(let text)?: HTMLEscaping.forEachRun(of: text) { buffer.append($0) }

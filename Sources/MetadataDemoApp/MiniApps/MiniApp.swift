@@ -48,7 +48,12 @@ public final class MiniApp: Sendable {
     }
 
     /// Its title in `language`, else its name.
-    public func title(in language: Language) -> String { language == .zh ? chineseTitle : englishTitle }
+    public func title(in language: Language) -> String {
+        switch language {
+        case .en: englishTitle
+        case .zh: chineseTitle
+        }
+    }
 
     /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one
     /// answer the door (`/auth/check`), its refusal page and the logged-in page's list each ask.

@@ -69,8 +69,11 @@ public struct MetadataDemo: Responder {
         case .found(let index):
             let route = router.route(at: index)
             if route.waits && !mayWait { return nil }
-            if let answer = route.answerWithoutContext { return (answer(), request.path) }
-            return serve(route, context(request, mayWait: mayWait)).map { ($0, request.path) }
+            switch route.answer {
+            case .withoutContext(let answer): return (answer(), request.path)
+            case .withContext(let handle):
+                return serve(route, handle, context(request, mayWait: mayWait)).map { ($0, request.path) }
+            }
         case .notFound:
             let context = context(request, mayWait: mayWait)
             if let answer = unknownMiniApp(context) { return (answer, "unknown_mini_app") }
@@ -86,10 +89,10 @@ public struct MetadataDemo: Responder {
 
     /// The session stage, the handler, the error page and the cookies; nil when the session stage
     /// must wait and the request may not.
-    private func serve(_ route: Route, _ context: RequestContext) -> Response? {
+    private func serve(_ route: Route, _ handle: RouteHandler, _ context: RequestContext) -> Response? {
         do {
             if route.servesSession { try revalidation.checkIfDue(context) }
-            var response = try route.handle(context)
+            var response = try handle(context)
             // "Your sessions" shows when each was last used: a look-up, and a queued write at most every 5 minutes.
             if route.servesSession { context.noteSessionUse(in: registry) }
             for cookie in try context.sessionCookies() { response.setCookie(cookie) }

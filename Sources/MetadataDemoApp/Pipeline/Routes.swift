@@ -13,25 +13,30 @@ struct Route: Sendable {
     /// It serves the person's session: the session stage checks it with the tenant first when
     /// it is due for revalidation (`SessionRevalidation`), so every such route sees one judgement.
     let servesSession: Bool
-    let handle: RouteHandler
-    /// Its answer when it needs nothing of the request (the probes, `/healthz` and `/metrics`,
-    /// asked every few seconds): the pipeline then makes no request context, so no cookie is
-    /// read, no session is opened and none is written back.
-    let answerWithoutContext: (@Sendable () -> Response)?
+    /// What it answers with.
+    let answer: Answer
+
+    /// A route's handler, and what it is given.
+    enum Answer: Sendable {
+        /// The request's context: its cookies, session, language and log.
+        case withContext(RouteHandler)
+        /// Nothing of the request (the probes, `/healthz` and `/metrics`, asked every few
+        /// seconds): the pipeline makes no context for it, so no cookie is read, no session is
+        /// opened and none is written back.
+        case withoutContext(@Sendable () -> Response)
+    }
 
     init(waits: Bool = false, servesSession: Bool = false, _ handle: @escaping RouteHandler) {
         self.waits = waits
         self.servesSession = servesSession
-        self.handle = handle
-        answerWithoutContext = nil
+        answer = .withContext(handle)
     }
 
     /// A route that answers without the request's context.
     init(withoutContext answer: @escaping @Sendable () -> Response) {
         waits = false
         servesSession = false
-        handle = { _ in answer() }
-        answerWithoutContext = answer
+        self.answer = .withoutContext(answer)
     }
 }
 

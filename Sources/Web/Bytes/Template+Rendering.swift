@@ -78,33 +78,35 @@ extension Template {
                     case .text(let text)?: buffer.append(text)
                     default: break
                     }
-                case .section(let index, let inverted, let sectionEnd) where item == nil:
-                    // Outside lists the value is judged where it lies in the context (no copy).
-                    let slot = slots[index]
-                    if slot < 0 {
-                        if inverted { run(position, sectionEnd) }
-                    } else {
-                        switch context.values.entries[slot].value {
-                        case .list(let list) where !inverted: repeatSection(list, position, sectionEnd)
-                        case .list(let list): if list.isEmpty { run(position, sectionEnd) }
-                        case .text(let text): if text.isEmpty == inverted { run(position, sectionEnd) }
-                        case .flag(let flag): if flag != inverted { run(position, sectionEnd) }
-                        }
-                    }
-                    position = sectionEnd
                 case .section(let index, let inverted, let sectionEnd):
-                    let value = value(index)
-                    let shown = value?.isTruthy ?? false
-                    if inverted {
-                        if !shown { run(position, sectionEnd) }
-                    } else if case .list(let list)? = value {
-                        repeatSection(list, position, sectionEnd)
-                    } else if shown {
-                        run(position, sectionEnd)
+                    // Outside lists the value is judged where it lies in the context: copied out
+                    // (`value(_:)`), each section cost a retain and a release.
+                    let slot = item == nil ? slots[index] : -1
+                    let shows =
+                        slot >= 0
+                        ? Self.shows(context.values.entries[slot].value, inverted: inverted)
+                        : value(index).map { Self.shows($0, inverted: inverted) } ?? (inverted ? .once : .never)
+                    switch shows {
+                    case .never: break
+                    case .once: run(position, sectionEnd)
+                    case .oncePerItem(let list): repeatSection(list, position, sectionEnd)
                     }
                     position = sectionEnd
                 }
             }
+        }
+
+        /// How a section shows.
+        enum Shows {
+            case never, once
+            case oncePerItem([TemplateContext])
+        }
+
+        /// How a section of `value` shows: once per item of a list, else once when the value is
+        /// truthy (`TemplateValue.isTruthy`), or, inverted, when it is not.
+        static func shows(_ value: TemplateValue, inverted: Bool) -> Shows {
+            if !inverted, case .list(let list) = value { return .oncePerItem(list) }
+            return value.isTruthy != inverted ? .once : .never
         }
 
         /// Runs the steps from `start` to `end` once per item of `list`, each item's names on top.

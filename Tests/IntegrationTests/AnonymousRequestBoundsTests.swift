@@ -10,7 +10,8 @@ import Web
 /// front- or back-channel logout and a check for an app the mini-apps file does not name cost the
 /// log at most one warning a minute each, however many arrive; a forged logout token of any size
 /// is refused before its claims are read, and a body past the logout token's limit before it is
-/// parsed.
+/// parsed; a probe (`/healthz`, `/metrics`) reads no cookie, so whatever it carries it costs one
+/// line and one counter and is answered with no cookie.
 @Suite(.serialized) final class AnonymousRequestBoundsTests {
     let stack: Stack
 
@@ -58,5 +59,56 @@ import Web
             #expect(lines.count == 1, "\(warning): \(lines.count) lines for \(rounds) requests")
             #expect(lines.first?.contains("count=1") == true, "the first is said at once: \(lines)")
         }
+    }
+
+    @Test func aProbeWritesItsOwnLineAndCounterAndNoCookieWhateverItCarries() throws {
+        // Cookies that would each be cleared on a page (a tampered session, a flash, a session
+        // the size of a full header): a probe never reads them.
+        let carried = "mds=" + String(repeating: "A", count: 3000) + "; mds.1=tampered; mdf=tampered; lang=zh"
+        let visitor = TestClient()
+        let probes = {
+            try Self.series(of: "/healthz", in: self.scrape()).compactMap {
+                $0.split(separator: " ").last.flatMap { Double($0) }
+            }.reduce(0, +)
+        }
+        let lines = { (try? self.stack.log("worker"))?.split(separator: "\n") ?? [] }
+        let probedBefore = try probes()
+        let linesBefore = lines().filter { $0.contains(" route=/healthz ") }.count
+        let alarmsBefore = lines().filter(Self.isAlarm).count
+        let rounds = 40
+        for round in 0..<rounds {
+            let probe = try visitor.get(stack.baseURL + "/healthz?round=\(round)", headers: [("Cookie", carried)])
+            #expect(probe.status == 200 && probe.body == "ok\n")
+            #expect(probe.headers("set-cookie").isEmpty, "\(probe.headers("set-cookie"))")
+        }
+        let scraped = try visitor.get(stack.baseURL + "/metrics", headers: [("Cookie", carried)])
+        #expect(scraped.status == 200 && scraped.headers("set-cookie").isEmpty)
+
+        // One series for all of them, whatever their queries (the label is the route's path),
+        // counting each once; nothing in the ledger.
+        let series = try Self.series(of: "/healthz", in: scrape())
+        #expect(series.count == 1, "\(series)")
+        let probedAfter = try probes()
+        #expect(probedAfter - probedBefore == Double(rounds), "\(probedAfter) after \(probedBefore)")
+        #expect(try stack.metric("metadata_demo_session_ledger_entries") == 0)
+        // Each probe's own line at `info`, and no warning or error.
+        let logged = eventually { lines().filter { $0.contains(" route=/healthz ") }.count - linesBefore == rounds }
+        #expect(logged, "\(lines().filter { $0.contains(" route=/healthz ") }.count - linesBefore) lines for \(rounds)")
+        let alarms = lines().filter(Self.isAlarm)
+        #expect(alarms.count == alarmsBefore, "\(alarms)")
+    }
+
+    /// The worker's `/metrics`, through nginx from loopback.
+    private func scrape() throws -> String { try TestClient().get(stack.baseURL + "/metrics").body }
+
+    /// The request counter's samples for `route`, whatever their status.
+    private static func series(of route: String, in metrics: String) -> [Substring] {
+        metrics.split(separator: "\n").filter {
+            $0.hasPrefix("metadata_demo_requests_total{") && $0.contains("route=\"\(route)\"")
+        }
+    }
+
+    private static func isAlarm(_ line: Substring) -> Bool {
+        line.hasPrefix("level=warning") || line.hasPrefix("level=error")
     }
 }

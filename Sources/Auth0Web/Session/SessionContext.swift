@@ -24,6 +24,8 @@ public final class SessionContext {
     private var change = Change.none
     private var newFlash: String?
     private var flashTaken = false
+    /// True while `withSession` lends the session out (`current` is then nil).
+    private var lending = false
 
     private enum Change { case none, updated, started, ended }
 
@@ -39,8 +41,27 @@ public final class SessionContext {
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say). Opened
     /// on first use; the access token only where the browser sends it.
     public var session: Session? {
+        assertNotLent()
         openIfNeeded()
         return current
+    }
+
+    /// Lends the session (nil for a logged-out visitor) to `body`, opened as `session` opens it,
+    /// without copying it: a copy retains and then releases each of its twenty-odd strings and
+    /// lists, which a page view that only reads them need not pay. For a route that only reads
+    /// the session: while `body` runs the context holds none, so `body` must not ask it for the
+    /// session again nor change it (`session`, `update`, `start`, `end`, `noteUse`,
+    /// `isValidCSRFToken`; a debug build stops there).
+    public func withSession(_ body: (Session?) -> Response) -> Response {
+        assertNotLent()
+        openIfNeeded()
+        // Moved out and back: lent from the property itself, it was copied for the call.
+        let session = current.take()
+        lending = true
+        let response = body(session)
+        lending = false
+        current = consume session
+        return response
     }
 
     /// True when this request ended the session (`end()`).
@@ -68,6 +89,7 @@ public final class SessionContext {
     /// a queued write at most every 5 minutes.
     public func noteUse(in registry: SessionRegistry, userAgent: @autoclosure () -> String?) {
         openIfNeeded()
+        assertNotLent()
         guard let token = current?.csrfToken, registry.isDue(csrfToken: token), let session = current else { return }
         registry.used(session, userAgent: userAgent())
     }
@@ -98,6 +120,7 @@ public final class SessionContext {
     /// True when `token` (a form's `csrf` field) is the session's CSRF token.
     public func isValidCSRFToken(_ token: String?) -> Bool {
         openIfNeeded()
+        assertNotLent()
         guard let token, let expected = current?.csrfToken else { return false }
         return ConstantTime.equal(Array(token.utf8), Array(expected.utf8))
     }
@@ -135,6 +158,12 @@ public final class SessionContext {
         return out
     }
 
+    /// While `withSession` lends the session, the context holds none: its body must use the one
+    /// it was given, and change nothing (what it set would be overwritten when the loan ends).
+    private func assertNotLent() {
+        assert(!lending, "the session is lent to withSession's body, which must use the one it is given")
+    }
+
     private func openIfNeeded() {
         guard sent == nil else { return }
         var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
@@ -146,6 +175,7 @@ public final class SessionContext {
     }
 
     private func hold(_ session: consuming Session?) {
+        assertNotLent()
         // Moved, not copied: bound from the consumed value, then stored.
         guard let session = consume session else {
             held = nil

@@ -48,6 +48,10 @@ final class RequestContext {
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
     var session: Session? { sessionContext.session }
 
+    /// Lends the session to `body` without copying it (`SessionContext.withSession`): for a
+    /// route that only reads it.
+    func withSession(_ body: (Session?) -> Response) -> Response { sessionContext.withSession(body) }
+
     /// True when this request ended the session.
     var endedSessionHere: Bool { sessionContext.endedHere }
 

@@ -52,16 +52,17 @@ public final class SessionContext {
     /// the session: while `body` runs the context holds none, so `body` must not ask it for the
     /// session again nor change it (`session`, `update`, `start`, `end`, `noteUse`,
     /// `isValidCSRFToken`; a debug build stops there).
-    public func withSession(_ body: (Session?) -> Response) -> Response {
+    public func withSession<Answer>(_ body: (Session?) throws -> Answer) rethrows -> Answer {
         assertNotLent()
         openIfNeeded()
         // Moved out and back: lent from the property itself, it was copied for the call.
         let session = current.take()
         lending = true
-        let response = body(session)
-        lending = false
-        current = consume session
-        return response
+        defer {
+            lending = false
+            current = consume session
+        }
+        return try body(session)
     }
 
     /// True when this request ended the session (`end()`).

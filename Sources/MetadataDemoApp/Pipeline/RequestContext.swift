@@ -50,7 +50,9 @@ final class RequestContext {
 
     /// Lends the session to `body` without copying it (`SessionContext.withSession`): for a
     /// route that only reads it.
-    func withSession(_ body: (Session?) -> Response) -> Response { sessionContext.withSession(body) }
+    func withSession<Answer>(_ body: (Session?) throws -> Answer) rethrows -> Answer {
+        try sessionContext.withSession(body)
+    }
 
     /// True when this request ended the session.
     var endedSessionHere: Bool { sessionContext.endedHere }

@@ -12,25 +12,48 @@ extension Routes {
     /// this app only). A token this worker remembers is answered on a page
     /// thread; finding one in the store or at the tenant waits.
     func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
-        guard var session = context.session else { return Routes.loginNeeded(context) }
         let now = Int64(services.clock.now())
+        // Most checks need only what the session holds and, for an app with an API, a token this
+        // worker remembers: answered from the session lent, not copied.
+        let answered = context.withSession { session -> Response? in
+            guard let session else { return Routes.loginNeeded(context) }
+            if let answer = answerBeforeToken(app, session, now, context) { return answer }
+            guard let api = app.api else { return admitted(app, session, token: nil, now, context) }
+            guard let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes)
+            else { return nil }
+            return admitted(app, session, token: token, now, context)
+        }
+        if let answered { return answered }
+        // The token must come from the store or the tenant, which may rotate the session's refresh token.
+        guard var session = context.session, let api = app.api else { return Routes.loginNeeded(context) }
+        switch try apiToken(api, of: app, for: &session, context) {
+        case .token(let token): return admitted(app, session, token: token, now, context)
+        case .answer(let response): return response
+        }
+    }
+
+    /// The answer a check gives before any API token is looked at, if the app's rules already
+    /// decide: refused, or a login too old or without the second factor the app needs.
+    private func answerBeforeToken(_ app: MiniApp, _ session: Session, _ now: Int64, _ context: RequestContext)
+        -> Response?
+    {
         switch app.admission(for: session, now: now) {
         case .refused(let rule): return refuse(app, rule, context)
         case .needsAuthentication(let stepUp):
-            // A login too old, or without the second factor the app needs: log in again, asking for it.
+            // Log in again, asking for what the app needs.
             context.log(.info, "mini_app_step_up", ["app": app.name])
             return Routes.loginNeeded(context, stepUp: stepUp)
-        case .admitted: break
+        case .admitted: return nil
         }
-        var token: APIToken?
-        if let api = app.api {
-            switch try apiToken(api, of: app, for: &session, context) {
-            case .token(let found): token = found
-            case .answer(let response): return response
-            }
-            if let rule = app.admission(for: session, token: token, now: now).refusingRule {
-                return refuse(app, rule, context)
-            }
+    }
+
+    /// 204 for a person the app's rules admit with `token` (nil for an app without an API), or
+    /// 403 for a rule only the token settles.
+    private func admitted(
+        _ app: MiniApp, _ session: Session, token: APIToken?, _ now: Int64, _ context: RequestContext
+    ) -> Response {
+        if let token, let rule = app.admission(for: session, token: token, now: now).refusingRule {
+            return refuse(app, rule, context)
         }
         let assertion = try? services.assertions?.assertion(for: session, audience: app.assertionAudience)
         var response = Routes.admitted(session, assertion: assertion)
@@ -68,15 +91,11 @@ extension Routes {
         case answer(Response)
     }
 
-    /// The person's token for `api`: the one this worker remembers (answered on a page thread),
-    /// else from the store or the tenant, which waits; the refresh token it rotated is kept in
-    /// this browser's session.
+    /// The person's token for `api` when this worker remembers none: from the store or the
+    /// tenant, which waits; the refresh token it rotated is kept in this browser's session.
     private func apiToken(_ api: MiniAppAPI, of app: MiniApp, for session: inout Session, _ context: RequestContext)
         throws -> TokenOutcome
     {
-        if let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) {
-            return .token(token)
-        }
         try context.requireWaiting()
         let spent = session.refreshToken
         do {

@@ -39,17 +39,14 @@ struct ByteReader {
         }
     }
 
-    /// Straight from the buffer: no intermediate array (this runs ~15 times per page view).
+    /// Straight from the buffer: no intermediate array, no slice (this runs ~15 times per page view).
     mutating func readString() throws -> String {
-        guard let text = ByteSlices.string(try readBytes()) else { throw Malformed() }
+        guard let text = ByteSlices.string(in: bytes, at: try readRange()) else { throw Malformed() }
         return text
     }
 
-    /// A 4-byte big-endian length, then that many bytes, checked against what is left; the
-    /// bytes where they lie in the buffer (no copy).
-    mutating func readBytes() throws -> ArraySlice<UInt8> { bytes[try readRange()] }
-
-    /// Where the next length-prefixed field lies (indices of the bytes read), without reading it.
+    /// Where the next field lies (indices of the bytes read), without reading it: a 4-byte
+    /// big-endian length, then that many bytes, checked against what is left.
     mutating func readRange() throws -> Range<Int> {
         guard remaining >= 4 else { throw Malformed() }
         let count = Int(ByteSlices.uint32(bigEndianIn: bytes, at: position))

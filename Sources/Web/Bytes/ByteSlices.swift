@@ -18,10 +18,15 @@ public enum ByteSlices {
         }
     }
 
-    /// The field as text, or nil when it is not valid UTF-8.
-    public static func string(_ field: ArraySlice<UInt8>) -> String? {
-        field.withUnsafeBufferPointer { bytes in
-            UTF8Check.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    /// The field at `range` (indices of `bytes`) as text, or nil when it is not valid UTF-8: read
+    /// where it lies, without making a slice of it (a retain and a release of the buffer, for
+    /// each of a session's twenty-odd fields).
+    public static func string(in bytes: ArraySlice<UInt8>, at range: Range<Int>) -> String? {
+        precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "field out of range")
+        return bytes.withUnsafeBufferPointer { all in
+            let field = UnsafeBufferPointer(
+                rebasing: all[(range.lowerBound - bytes.startIndex)..<(range.upperBound - bytes.startIndex)])
+            return UTF8Check.isValid(field) ? String(decoding: field, as: UTF8.self) : nil
         }
     }
 

@@ -26,7 +26,7 @@ public final class IdentityAssertions: Sendable {
     public static let acceptSeconds: Double = 1
     /// The assertions signed in the last `reuseSeconds`, by what they say; forgotten whole past
     /// `recentLimit` (at most one per login and app a moment).
-    private let recent = Lock<[String: (assertion: String, signedAt: Double)]>([:])
+    private let recent = Lock<[Said: (assertion: String, signedAt: Double)]>([:])
     static let recentLimit = 10_000
 
     private let signer: ECPrivateKey
@@ -66,12 +66,15 @@ public final class IdentityAssertions: Sendable {
     public func assertion(for session: Session, audience: String? = nil) throws -> String {
         let audience = audience ?? self.audience
         let profile = session.profile
-        let sid = session.publicID
-        let name = [audience, sid, profile.sub, profile.email, profile.name].joined(separator: "\u{0}")
+        // Looked up by the login's own token, not its public id: that id is a hash to make,
+        // which cost the check more than the rest of the look-up (nearly every check reuses one).
+        let said = Said(
+            audience: audience, login: session.csrfToken, sub: profile.sub, email: profile.email, name: profile.name)
         let now = clock.now()
-        if let kept = recent.withLock({ $0[name] }), now - kept.signedAt < Self.reuseSeconds, now >= kept.signedAt {
+        if let kept = recent.withLock({ $0[said] }), now - kept.signedAt < Self.reuseSeconds, now >= kept.signedAt {
             return kept.assertion
         }
+        let sid = session.publicID
         let issuedAt = Int64(now)
         let header: JSONValue = .object(["alg": "ES256", "typ": "JWT", "kid": .string(signerID)])
         let claims: JSONValue = .object([
@@ -85,8 +88,18 @@ public final class IdentityAssertions: Sendable {
             if recent.count >= Self.recentLimit {
                 recent = recent.filter { now - $0.value.signedAt < Self.reuseSeconds }
             }
-            recent[name] = (assertion, now)
+            recent[said] = (assertion, now)
         }
         return assertion
+    }
+
+    /// What an assertion says of whom, for whom: one is handed on again only where all of it is
+    /// the same (the login by its CSRF token, which its `sid` is derived from).
+    private struct Said: Hashable {
+        let audience: String
+        let login: String
+        let sub: String
+        let email: String
+        let name: String
     }
 }

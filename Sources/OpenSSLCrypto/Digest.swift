@@ -16,11 +16,13 @@ public enum Digest: Sendable, CaseIterable {
     /// The digest of `bytes`.
     public func hash(_ bytes: [UInt8]) -> [UInt8] { MessageDigest.of(bytes, evp, size: size, name: name) }
 
+    /// The digest's method, fetched once: OpenSSL 3 looks `EVP_sha256()` up in its provider on
+    /// every use, half the cost of hashing a short text (a session's public id).
     var evp: OpaquePointer? {
         switch self {
-        case .sha256: EVP_sha256()
-        case .sha384: EVP_sha384()
-        case .sha512: EVP_sha512()
+        case .sha256: FetchedDigests.sha256
+        case .sha384: FetchedDigests.sha384
+        case .sha512: FetchedDigests.sha512
         }
     }
 
@@ -31,6 +33,14 @@ public enum Digest: Sendable, CaseIterable {
         case .sha512: "SHA512"
         }
     }
+}
+
+/// The SHA-2 methods from the default provider, fetched at first use and kept for the process
+/// (a fetched method is immutable, shared by every thread).
+private enum FetchedDigests {
+    nonisolated(unsafe) static let sha256: OpaquePointer = EVP_MD_fetch(nil, "SHA256", nil)!
+    nonisolated(unsafe) static let sha384: OpaquePointer = EVP_MD_fetch(nil, "SHA384", nil)!
+    nonisolated(unsafe) static let sha512: OpaquePointer = EVP_MD_fetch(nil, "SHA512", nil)!
 }
 
 /// HMAC with a SHA-2 digest (JWS's HS256/384/512).

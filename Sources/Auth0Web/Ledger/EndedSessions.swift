@@ -37,7 +37,8 @@ package struct EndedSessions {
     private var logins: [UInt64: Int64] = [:]
     private var tenantSessions: [UInt64: Int64] = [:]
     private var people: [UInt64: (before: Int64, until: Int64)] = [:]
-    // Ended from "Your sessions": rare, so a page view hashes its public id only when there are any.
+    // Ended from "Your sessions": a page view makes its public id only when one of these could
+    // name it (any single session ended, or an end of this person's other sessions).
     private var sessions: [UInt64: Int64] = [:]
     private var peopleExcept: [UInt64: EndsExcept] = [:]
 
@@ -98,9 +99,14 @@ package struct EndedSessions {
 
     /// True when another session of the person ended this one ("Your sessions").
     private func endedFromAnotherSession(_ session: Session) -> Bool {
+        let ends = peopleExcept[Self.fingerprint(session.profile.sub)]
+        // The public id is a SHA-256 (some 7,000 instructions): made only when an end could name
+        // this session, not for everyone's page views once someone somewhere has pressed
+        // "Log out everywhere else".
+        guard !sessions.isEmpty || ends != nil else { return false }
         let own = Self.fingerprint(session.publicID)
         if sessions[own] != nil { return true }
-        guard let ends = peopleExcept[Self.fingerprint(session.profile.sub)] else { return false }
+        guard let ends else { return false }
         return ends.ends(createdAt: session.createdAt, kept: own)
     }
 

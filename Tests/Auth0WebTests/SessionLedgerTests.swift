@@ -226,6 +226,20 @@ import Web
         #expect(phone.publicID != "phone" && !phone.publicID.contains("phone"), "the id is not the token")
     }
 
+    /// A page view's public id is made once per login while a "Your sessions" end lives (it is a
+    /// SHA-256), and two logins whose tokens begin alike never share one.
+    @Test func publicIDsAreRememberedPerLoginAndNeverShared() {
+        var ended = EndedSessions()
+        var memo = PublicIDMemo()
+        let phone = session("auth0|a", csrf: "same-start-phone")
+        let laptop = session("auth0|a", csrf: "same-start-laptop")
+        ended.apply(.session(phone.publicID, until: .max))
+        #expect(ended.contains(phone, publicIDs: &memo))
+        #expect(!ended.contains(laptop, publicIDs: &memo))
+        #expect(ended.contains(phone, publicIDs: &memo), "asked again")
+        #expect(!ended.contains(laptop, publicIDs: &memo), "asked again")
+    }
+
     @Test func everywhereElseEndsThePersonsOtherSessionsUpToThatMoment() {
         var ended = EndedSessions()
         let kept = session("auth0|a", csrf: "kept")

@@ -78,6 +78,13 @@ package struct EndedSessions {
 
     /// True when `session` ended.
     func contains(_ session: Session) -> Bool {
+        var publicIDs = PublicIDMemo()
+        return contains(session, publicIDs: &publicIDs)
+    }
+
+    /// True when `session` ended; its public id's fingerprint, if one is needed, taken from
+    /// `publicIDs` or made and kept there (page views': `SessionLedger` keeps the memo).
+    func contains(_ session: Session, publicIDs: inout PublicIDMemo) -> Bool {
         if !logins.isEmpty, logins[Self.fingerprint(session.csrfToken)] != nil { return true }
         if !tenantSessions.isEmpty, let sid = session.tenantSessionID, tenantSessions[Self.fingerprint(sid)] != nil {
             return true
@@ -87,7 +94,7 @@ package struct EndedSessions {
         {
             return true
         }
-        if !sessions.isEmpty || !peopleExcept.isEmpty { return endedFromAnotherSession(session) }
+        if !sessions.isEmpty || !peopleExcept.isEmpty { return endedFromAnotherSession(session, &publicIDs) }
         return false
     }
 
@@ -98,13 +105,13 @@ package struct EndedSessions {
     }
 
     /// True when another session of the person ended this one ("Your sessions").
-    private func endedFromAnotherSession(_ session: Session) -> Bool {
+    private func endedFromAnotherSession(_ session: Session, _ publicIDs: inout PublicIDMemo) -> Bool {
         let ends = peopleExcept[Self.fingerprint(session.profile.sub)]
-        // The public id is a SHA-256 (some 7,000 instructions): made only when an end could name
-        // this session, not for everyone's page views once someone somewhere has pressed
-        // "Log out everywhere else".
+        // The public id is a SHA-256 (some 7,000 instructions): needed only when an end could name
+        // this session, not for everyone's page views once someone somewhere has pressed "Log out
+        // everywhere else"; and then made once per login (`PublicIDMemo`).
         guard !sessions.isEmpty || ends != nil else { return false }
-        let own = Self.fingerprint(session.publicID)
+        let own = publicIDs.fingerprint(of: session)
         if sessions[own] != nil { return true }
         guard let ends else { return false }
         return ends.ends(createdAt: session.createdAt, kept: own)
@@ -234,5 +241,23 @@ extension EndedSessions.Entry {
         } catch {
             return nil
         }
+    }
+}
+
+/// The fingerprints of sessions' public ids (`EndedSessions.fingerprint(publicID)`), by login:
+/// keyed by eight bytes of the CSRF token, with the whole token compared behind the key so two
+/// logins never share one. Forgotten whole past `limit` entries (some hundred bytes each).
+struct PublicIDMemo {
+    private var known: [UInt64: (csrfToken: String, fingerprint: UInt64)] = [:]
+    private static let limit = 4096
+
+    /// `session`'s, made once per login while it is remembered.
+    mutating func fingerprint(of session: Session) -> UInt64 {
+        let key = Session.loginKey(csrfToken: session.csrfToken)
+        if let kept = known[key], kept.csrfToken == session.csrfToken { return kept.fingerprint }
+        let fingerprint = EndedSessions.fingerprint(session.publicID)
+        if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
+        known[key] = (session.csrfToken, fingerprint)
+        return fingerprint
     }
 }

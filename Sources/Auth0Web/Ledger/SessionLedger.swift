@@ -41,6 +41,8 @@ public final class SessionLedger: Sendable {
     /// The ended sessions in this worker's memory.
     struct Memory {
         var ended = EndedSessions()
+        /// The public ids page views needed lately (only while a "Your sessions" end lives).
+        var publicIDs = PublicIDMemo()
         /// What `ended` holds, as written to the store, for writing again to a store that lost it.
         var remembered = RememberedEntries()
     }
@@ -93,7 +95,7 @@ public final class SessionLedger: Sendable {
     /// tenant revoking the person's sessions). An in-memory lookup.
     public func hasEnded(_ session: Session?) -> Bool {
         guard let session, hasEntries.load(ordering: .acquiring) else { return false }
-        return memory.withLock { $0.ended.contains(session) }
+        return memory.withLock { $0.ended.contains(session, publicIDs: &$0.publicIDs) }
     }
 
     // MARK: Ending sessions

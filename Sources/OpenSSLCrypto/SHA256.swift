@@ -5,7 +5,7 @@ internal import COpenSSL
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        MessageDigest.of(Array(bytes), Digest.sha256.evp, size: 32, name: "SHA-256")
+        Digest.sha256.hash(Array(bytes))
     }
 }
 

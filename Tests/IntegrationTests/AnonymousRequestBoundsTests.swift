@@ -99,6 +99,35 @@ import Web
     }
 
     /// The worker's `/metrics`, through nginx from loopback.
+    /// The routes that borrow the session (`GET /`, the single sign-on check) with a session
+    /// cookie that does not open: each is a visitor. The page clears the cookie and the check
+    /// sends the visitor to log in; neither writes to the ledger, signs an assertion or says more
+    /// than its own line in the log, however many arrive.
+    @Test func aBorrowedSessionThatDoesNotOpenIsAVisitorAndWritesNothing() throws {
+        let tampered = "mds=" + String(repeating: "A", count: 3000)
+        let visitor = TestClient()
+        let lines = { (try? self.stack.log("worker"))?.split(separator: "\n") ?? [] }
+        let alarmsBefore = lines().filter(Self.isAlarm).count
+        let fd = try #require(Stack.connect(unixSocket: stack.workerSocket(1)))
+        defer { close(fd) }
+        var worker = FastCGITestClient(socket: fd)
+        let rounds = 30
+        for _ in 0..<rounds {
+            let page = try visitor.get(stack.baseURL + "/", headers: [("Cookie", tampered)])
+            #expect(page.status == 200)
+            #expect(
+                page.headers("set-cookie").contains { $0.hasPrefix("mds=") && $0.contains("Max-Age=0") },
+                "\(page.headers("set-cookie"))")
+            let check = try worker.get("/auth/check", headers: [("Cookie", tampered)])
+            #expect(check.hasPrefix("Status: 401"), "\(check.prefix(200))")
+            #expect(check.contains("X-Auth-Login: /login?"))
+            #expect(!check.contains("X-Auth-Assertion"))
+        }
+        #expect(try stack.metric("metadata_demo_session_ledger_entries") == 0)
+        #expect(try stack.metric("metadata_demo_session_ledger_bytes") == 0)
+        #expect(lines().filter(Self.isAlarm).count == alarmsBefore, "\(lines().filter(Self.isAlarm))")
+    }
+
     private func scrape() throws -> String { try TestClient().get(stack.baseURL + "/metrics").body }
 
     /// The request counter's samples for `route`, whatever their status.

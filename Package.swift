@@ -14,7 +14,7 @@ import PackageDescription
 ///   verifies, `SQLiteStore` (SQLite) and `RedisStore` (hiredis) are the `SharedStore` of the
 ///   session ledger.
 /// - Mechanisms (`Auth0Web`) and apps (`MetadataDemoApp`, `DevTenantKit`) see `Web`, the crypto
-///   adapter and `Locking` (the product's app also `PerThread` and Prometheus); never a C module
+///   adapter and `Locking` (`Auth0Web` and the product's app also `PerThread`, the app Prometheus); never a C module
 ///   or another adapter. The executables wire an app to the FastCGI, libcurl and store adapters.
 /// `make test` holds every target to the list below: `scripts/check-imports` refuses an import of
 /// a target not declared here (even one reached through another dependency), and the build runs
@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "RedisStore", dependencies: ["Web", "CHiredis", "Locking"]),
 
         // Mechanisms: sessions, login transaction, ID tokens, Management API client, settings.
-        .target(name: "Auth0Web", dependencies: ["Web", "OpenSSLCrypto", "Locking"]),
+        .target(name: "Auth0Web", dependencies: ["Web", "OpenSSLCrypto", "Locking", "PerThread"]),
 
         // The product's pages and routes.
         .target(

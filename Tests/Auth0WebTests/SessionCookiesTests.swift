@@ -222,4 +222,57 @@ import Web
         time.advance(3601)
         #expect(store.load(from: jar(cookies)).session == nil)
     }
+
+    // Opening a cookie is remembered per thread (`OpenedSessions`); what it gives must stay
+    // what opening gives.
+
+    @Test func aSessionOpenedBeforeStillExpiresOnTime() throws {
+        let store = try SessionCookies(
+            secure: false, secrets: [String(repeating: "s", count: 32)], clock: time.clock,
+            accessTokenPath: "/affirmation", rollingLifetime: 3600)
+        let cookies = try store.store(Self.session())
+        #expect(store.load(from: jar(cookies)).session == Self.withoutToken(Self.session()))
+        time.advance(3599)
+        #expect(store.load(from: jar(cookies)).session == Self.withoutToken(Self.session()))
+        time.advance(2)
+        #expect(store.load(from: jar(cookies)).session == nil)
+        #expect(store.load(from: jar(cookies)).session == nil)
+    }
+
+    @Test func onlyTheVeryTextThatOpenedFindsItsSession() throws {
+        let store = try store()
+        let value = try store.store(Self.session())[0].value
+        #expect(store.load(from: Cookies(header: "mds=\(value)")).session != nil)
+        // The same last eight characters (the key), another text before them.
+        var altered = Array(value.utf8)
+        altered[40] = altered[40] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let forged = String(decoding: altered, as: UTF8.self)
+        #expect(store.load(from: Cookies(header: "mds=\(forged)")).session == nil)
+        #expect(store.load(from: Cookies(header: "mds=\(value.suffix(8))")).session == nil)
+        #expect(store.load(from: Cookies(header: "mds=x\(value)")).session == nil)
+        #expect(store.load(from: Cookies(header: "mds=\(value)")).session != nil)
+    }
+
+    @Test func aCookieOpenedUnderOneSecretDoesNotOpenUnderAnother() throws {
+        let first = try store()
+        let value = try first.store(Self.session())[0].value
+        #expect(first.load(from: Cookies(header: "mds=\(value)")).session != nil)
+        let other = try SessionCookies(
+            secure: false, secrets: [String(repeating: "o", count: 32)], clock: time.clock,
+            accessTokenPath: "/affirmation")
+        #expect(other.load(from: Cookies(header: "mds=\(value)")).session == nil)
+    }
+
+    @Test func pastWhatAThreadKeepsEveryCookieStillOpensToItsOwnSession() throws {
+        let store = try store()
+        let count = OpenedSessions.limit + 40
+        let values = try (0..<count).map { try store.store(Self.session(affirmation: "number \($0)"))[0].value }
+        for _ in 0..<2 {
+            for (index, value) in values.enumerated() {
+                #expect(
+                    store.load(from: Cookies(header: "mds=\(value)")).session?.metadata.affirmation == "number \(index)"
+                )
+            }
+        }
+    }
 }

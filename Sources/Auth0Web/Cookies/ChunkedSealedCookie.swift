@@ -50,15 +50,20 @@ struct ChunkedSealedCookie: Sendable {
     /// Opens what the request carries; nil when it is missing, tampered, truncated, expired,
     /// duplicated or sealed for another cookie.
     func open(from cookies: Cookies, sentNames: [String]) -> CookieSealer.Opened? {
-        var text: Substring?
+        guard let text = sealedText(in: cookies, sentNames: sentNames) else { return nil }
+        return sealer.open(text, name: name)
+    }
+
+    /// The sealed text the request carries, unopened: the whole cookie's, or its chunks joined;
+    /// nil when it is missing or duplicated.
+    func sealedText(in cookies: Cookies, sentNames: [String]) -> Substring? {
         let whole = cookies.count(of: name)
         if whole == 1 {
-            text = cookies.value(of: name)  // read where it lies in the header
+            return cookies.value(of: name)  // read where it lies in the header
         } else if whole == 0, !sentNames.isEmpty {
-            text = joinedChunks(cookies).map { $0[...] }
+            return joinedChunks(cookies).map { $0[...] }
         }
-        guard let text else { return nil }
-        return sealer.open(text, name: name)
+        return nil
     }
 
     /// The `Set-Cookie` values that store `payload` for `lifetime` seconds, replacing

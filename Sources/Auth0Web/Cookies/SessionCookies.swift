@@ -22,6 +22,8 @@ public final class SessionCookies: Sendable {
     /// `accessTokenPath` and a slash, made once: every request asks whether its path is below it.
     private let belowAccessTokenPath: String
     private let clock: Clock
+    /// The sessions each thread opened lately, so a page view sending the same cookie again opens it once.
+    private let opened = OpenedSessions()
     /// Seconds of inactivity after which the session ends.
     public let rollingLifetime: Int64
     /// Seconds after login after which the session ends whatever happens.
@@ -84,12 +86,12 @@ public final class SessionCookies: Sendable {
     public func load(from cookies: Cookies, includingAccessToken: Bool = false) -> Loaded {
         let sent = session.sentNames(in: cookies)
         let sentAccess = includingAccessToken ? access.sentNames(in: cookies) : nil
-        guard let opened = session.open(from: cookies, sentNames: sent) else {
+        guard let text = session.sealedText(in: cookies, sentNames: sent), let opened = openSession(text) else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
         // The decoded session goes into the answer as it is (a page view): a binding unwrapped and
         // changed on the way cost a retain and a release of each of its strings.
-        let decoded = Session(encoded: opened.payload)
+        let decoded: Session? = opened.session
         guard let createdAt = decoded?.createdAt, Double(createdAt + absoluteLifetime) > clock.now() else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
@@ -99,6 +101,17 @@ public final class SessionCookies: Sendable {
                 session: session, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
         return Loaded(session: decoded, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
+    }
+
+    /// The session sealed in `text`: as this thread opened it before, when it did (`OpenedSessions`).
+    private func openSession(_ text: Substring) -> OpenedSessions.Opened? {
+        if let known = opened.opened(text, now: clock.now()) { return known }
+        guard let sealed = session.sealer.open(text, name: session.name),
+            let decoded = Session(encoded: sealed.payload)
+        else { return nil }
+        let fresh = OpenedSessions.Opened(session: decoded, issuedAt: sealed.issuedAt, expiresAt: sealed.expiresAt)
+        opened.keep(text, fresh)
+        return fresh
     }
 
     /// True when a session sealed at `issuedAt` should be sealed again to extend its rolling lifetime.

@@ -5,11 +5,11 @@ import Web
 /// send the same sealed cookie until it is sealed again (at most hourly: `touchInterval`), and
 /// opening it (base64, AES-GCM, some fifteen strings made and later freed) was 40% of a page
 /// view's instructions. What is kept is what opening the same text would give: only a cookie that
-/// opened is kept, only the very same text finds it (a key of its last eight characters, which
-/// are its authentication tag's, and the whole text compared behind the key), and its expiry is
-/// judged on every use as opening judges it. Per thread, so a page view takes no lock and shares
-/// no reference counts with another core; at most `limit` a thread, one forgotten per one kept
-/// past that.
+/// opened is kept, only the very same text finds it (the whole text is compared), and its expiry
+/// is judged on every use as opening judges it. Per thread, so a page view takes no lock and
+/// shares no reference counts with another core. At most `limit` a thread, one a slot, the slot
+/// chosen by the text's last eight characters (its authentication tag's, as random as the tag):
+/// a cookie kept where another was replaces it, with no hashing and no table to grow.
 package final class OpenedSessions: Sendable {
     /// What opening a session cookie gave.
     struct Opened {
@@ -32,34 +32,38 @@ package final class OpenedSessions: Sendable {
         }
     }
 
-    private final class Kept {
-        var byKey: [UInt64: Entry] = [:]
+    private final class Slots {
+        var entries = [Entry?](repeating: nil, count: OpenedSessions.limit)
     }
 
-    private let ofThisThread = ThreadLocal<Kept, Never> { Kept() }
+    private let ofThisThread = ThreadLocal<Slots, Never> { Slots() }
 
     /// What `text` opened to on this thread, when it did and has not expired since.
-    func opened(_ text: Substring, now: Double) -> Opened? {
-        let kept = ofThisThread.value()
-        let key = Self.key(text)
-        guard let entry = kept.byKey[key], entry.text == text else { return nil }
+    func opened(_ text: Substring, now: Double) -> (session: Session, issuedAt: Int64)? {
+        let slots = ofThisThread.value()
+        let slot = Self.slot(of: text)
+        guard let entry = slots.entries[slot], entry.text == text else { return nil }
         guard Double(entry.opened.expiresAt) > now else {
-            kept.byKey[key] = nil
+            slots.entries[slot] = nil
             return nil
         }
-        return entry.opened
+        return (entry.opened.session, entry.opened.issuedAt)
     }
 
-    /// Remembers what `text` opened to.
+    /// Remembers what `text` opened to, in place of whatever its slot held.
     func keep(_ text: Substring, _ opened: Opened) {
-        let kept = ofThisThread.value()
-        if kept.byKey.count >= Self.limit { kept.byKey.remove(at: kept.byKey.startIndex) }
-        kept.byKey[Self.key(text)] = Entry(text: String(text), opened: opened)
+        ofThisThread.value().entries[Self.slot(of: text)] = Entry(text: String(text), opened: opened)
     }
 
-    private static func key(_ text: Substring) -> UInt64 {
-        var key: UInt64 = 0
-        for byte in text.utf8.suffix(8) { key = key << 8 | UInt64(byte) }
-        return key
+    /// The slot of a text: its last eight bytes as a number, mixed (Fibonacci hashing) so that
+    /// every bit of them counts, its top bits taken.
+    private static func slot(of text: Substring) -> Int {
+        // Read where the bytes lie (a header's text always is contiguous): the view's generic
+        // `suffix` cost 480 instructions. Any other text shares slot 0, compared in full all the same.
+        let key =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            } ?? 0
+        return Int((key &* 0x9E37_79B9_7F4A_7C15) >> 33) % limit
     }
 }

@@ -91,27 +91,28 @@ public final class SessionCookies: Sendable {
         }
         // The decoded session goes into the answer as it is (a page view): a binding unwrapped and
         // changed on the way cost a retain and a release of each of its strings.
+        let issuedAt = opened.issuedAt
         let decoded: Session? = opened.session
         guard let createdAt = decoded?.createdAt, Double(createdAt + absoluteLifetime) > clock.now() else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
         if let sentAccess, let token = access.open(from: cookies, sentNames: sentAccess), var session = decoded {
             session.accessToken = AccessToken(encoded: token.payload, for: session)
-            return Loaded(
-                session: session, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
+            return Loaded(session: session, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        return Loaded(session: decoded, issuedAt: opened.issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
+        return Loaded(session: decoded, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
     }
 
-    /// The session sealed in `text`: as this thread opened it before, when it did (`OpenedSessions`).
-    private func openSession(_ text: Substring) -> OpenedSessions.Opened? {
+    /// The session sealed in `text` and when: as this thread opened it before, when it did
+    /// (`OpenedSessions`). A tuple, so the session moves on from here (a struct around it was copied).
+    private func openSession(_ text: Substring) -> (session: Session, issuedAt: Int64)? {
         if let known = opened.opened(text, now: clock.now()) { return known }
         guard let sealed = session.sealer.open(text, name: session.name),
             let decoded = Session(encoded: sealed.payload)
         else { return nil }
-        let fresh = OpenedSessions.Opened(session: decoded, issuedAt: sealed.issuedAt, expiresAt: sealed.expiresAt)
-        opened.keep(text, fresh)
-        return fresh
+        opened.keep(
+            text, OpenedSessions.Opened(session: decoded, issuedAt: sealed.issuedAt, expiresAt: sealed.expiresAt))
+        return (decoded, sealed.issuedAt)
     }
 
     /// True when a session sealed at `issuedAt` should be sealed again to extend its rolling lifetime.

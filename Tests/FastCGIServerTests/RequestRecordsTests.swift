@@ -50,6 +50,15 @@ import Web
         #expect(none.path == "/" && none.query == "b=2")
     }
 
+    /// The common methods are found by their bytes; any other, and a near miss, read as sent.
+    @Test(arguments: ["GET", "POST", "HEAD", "PUT", "GETS", "get", "PATCH", "OPTIONS", "GE", ""])
+    func theMethodReadsAsSent(method: String) throws {
+        let bytes =
+            record(1, [0, 1, 1, 0, 0, 0, 0, 0]) + record(4, pair("REQUEST_METHOD", method)) + record(4, [])
+            + record(5, [])
+        #expect(try #require(read(bytes)).head.method == method)
+    }
+
     @Test func aRequestSplitOverSeveralRecordsReadsWhole() throws {
         let longValue = String(repeating: "a", count: 300)  // a four-byte length
         let params =

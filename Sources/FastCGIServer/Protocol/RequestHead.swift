@@ -17,13 +17,13 @@ struct RequestHead {
     /// Takes one parameter into `request` (in line where the pairs are read: some twenty a request).
     @inline(__always)
     mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer, to request: inout Request) {
-        let value = { String(decoding: rawValue, as: UTF8.self) }
+        let value = { Self.text(rawValue) }
         if name.count > 5, Self.sameBytes(name.baseAddress!, Self.httpPrefix.utf8Start, count: 5) {
             request.headers[Self.headerName(UnsafeRawBufferPointer(rebasing: name[5...]))] = value()
             return
         }
         switch CGIName(name) {
-        case .requestMethod: request.method = value()
+        case .requestMethod: request.method = Self.method(rawValue) ?? value()
         case .requestURI:
             // Split on its bytes: the path and the query made as strings once each.
             if let mark = rawValue.firstIndex(of: UInt8(ascii: "?")) {
@@ -58,6 +58,29 @@ struct RequestHead {
     }
 
     private static let httpPrefix: StaticString = "HTTP_"
+
+    /// A parameter's value as text; an empty one (a GET's query, type and length) is the empty
+    /// literal, with nothing decoded.
+    @inline(__always)
+    private static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The methods nearly every request has, as literals found by their bytes (no string made).
+    private static func method(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard bytes.count == 3 || bytes.count == 4 else { return nil }
+        for known in knownMethods
+        where known.bytes.utf8CodeUnitCount == bytes.count
+            && UnsafeRawBufferPointer(start: known.bytes.utf8Start, count: bytes.count).elementsEqual(bytes)
+        {
+            return known.text
+        }
+        return nil
+    }
+
+    private static let knownMethods: [(bytes: StaticString, text: String)] = [
+        ("GET", "GET"), ("POST", "POST"), ("HEAD", "HEAD"),
+    ]
 
     /// A length as CGI gives it: ASCII digits only (no sign, no space), at most 15 of them, so it
     /// can never be negative or overflow; empty is 0 (no body). Nil for anything else.

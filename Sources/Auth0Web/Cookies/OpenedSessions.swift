@@ -26,7 +26,7 @@ package final class OpenedSessions: Sendable {
         let text: String
         let opened: Opened
 
-        init(text: String, opened: Opened) {
+        init(text: consuming String, opened: consuming Opened) {
             self.text = text
             self.opened = opened
         }
@@ -51,7 +51,8 @@ package final class OpenedSessions: Sendable {
     }
 
     /// Remembers what `text` opened to, in place of whatever its slot held.
-    func keep(_ text: Substring, _ opened: Opened) {
+    /// Takes `opened` (consuming): a copy here was made and destroyed on every first view.
+    func keep(_ text: Substring, _ opened: consuming Opened) {
         ofThisThread.value().entries[Self.slot(of: text)] = Entry(text: String(text), opened: opened)
     }
 

@@ -2,7 +2,8 @@ import PerThread
 import Web
 
 /// The sessions this thread opened lately, by the text of their cookie. A person's page views
-/// send the same sealed cookie until it is sealed again (at most hourly: `touchInterval`), and
+/// send the same sealed cookie until it is sealed again (within the hour while it is used:
+/// `touchInterval`; at once when it changes), and
 /// opening it (base64, AES-GCM, some fifteen strings made and later freed) was 40% of a page
 /// view's instructions. What is kept is what opening the same text would give: only a cookie that
 /// opened is kept, only the very same text finds it (the whole text is compared), and its expiry

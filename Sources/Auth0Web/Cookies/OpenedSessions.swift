@@ -2,15 +2,15 @@ import PerThread
 import Web
 
 /// The sessions this thread opened lately, by the text of their cookie. A person's page views
-/// send the same sealed cookie until it is sealed again (within the hour while it is used:
-/// `touchInterval`; at once when it changes), and
-/// opening it (base64, AES-GCM, some fifteen strings made and later freed) was 40% of a page
-/// view's instructions. What is kept is what opening the same text would give: only a cookie that
-/// opened is kept, only the very same text finds it (the whole text is compared), and its expiry
-/// is judged on every use as opening judges it. Per thread, so a page view takes no lock and
-/// shares no reference counts with another core. At most `limit` a thread, one a slot, the slot
-/// chosen by the text's last eight characters (its authentication tag's, as random as the tag):
-/// a cookie kept where another was replaces it, with no hashing and no table to grow.
+/// send the same sealed cookie until it is sealed again (within the hour while it is used,
+/// `touchInterval`; at once when it changes), and opening it (base64, AES-GCM, some fifteen
+/// strings made and later freed) was 40% of a page view's instructions. What is kept is what
+/// opening the same text would give: only a cookie that opened is kept, only the very same text
+/// finds it (the whole text is compared), and its expiry is judged on every use as opening judges
+/// it. Per thread, so a page view takes no lock and shares no reference counts with another core.
+/// At most `limit` a thread, one a slot, the slot chosen by the text's last eight characters (its
+/// authentication tag's, as random as the tag): a cookie kept where another was replaces it, with
+/// no hashing and no table to grow.
 package final class OpenedSessions: Sendable {
     /// What opening a session cookie gave.
     struct Opened {

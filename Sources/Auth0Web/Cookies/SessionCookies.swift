@@ -86,20 +86,18 @@ public final class SessionCookies: Sendable {
     public func load(from cookies: Cookies, includingAccessToken: Bool = false) -> Loaded {
         let sent = session.sentNames(in: cookies)
         let sentAccess = includingAccessToken ? access.sentNames(in: cookies) : nil
-        guard let text = session.sealedText(in: cookies, sentNames: sent), let opened = openSession(text) else {
+        guard let text = session.sealedText(in: cookies, sentNames: sent), let opened = openSession(text),
+            case let (decoded, issuedAt) = opened, Double(decoded.createdAt + absoluteLifetime) > clock.now()
+        else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        // The decoded session goes into the answer as it is (a page view): a binding unwrapped and
-        // changed on the way cost a retain and a release of each of its strings.
-        let issuedAt = opened.issuedAt
-        let decoded: Session? = opened.session
-        guard let createdAt = decoded?.createdAt, Double(createdAt + absoluteLifetime) > clock.now() else {
-            return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
+        if let sentAccess, let token = access.open(from: cookies, sentNames: sentAccess) {
+            var withToken = decoded
+            withToken.accessToken = AccessToken(encoded: token.payload, for: decoded)
+            return Loaded(session: withToken, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        if let sentAccess, let token = access.open(from: cookies, sentNames: sentAccess), var session = decoded {
-            session.accessToken = AccessToken(encoded: token.payload, for: session)
-            return Loaded(session: session, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
-        }
+        // The opened session goes into the answer as it is (a page view): a binding changed on
+        // the way cost a retain and a release of each of its strings.
         return Loaded(session: decoded, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
     }
 

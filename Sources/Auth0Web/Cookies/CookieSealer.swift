@@ -70,7 +70,11 @@ public struct CookieSealer: Sendable {
             let issuedAt = try? reader.readInt64(), let expiresAt = try? reader.readInt64(),
             let payload = try? reader.readRange(), reader.isAtEnd
         else { return nil }
-        guard Double(expiresAt) > clock.now() else { return nil }
+        guard Self.isLive(expiresAt: expiresAt, now: clock.now()) else { return nil }
         return Opened(payload: plain[payload], issuedAt: issuedAt, expiresAt: expiresAt)
     }
+
+    /// Whether a value sealed to expire at `expiresAt` still opens at `now`: the one rule, also
+    /// for what was opened before and kept (`OpenedSessions`).
+    static func isLive(expiresAt: Int64, now: Double) -> Bool { Double(expiresAt) > now }
 }

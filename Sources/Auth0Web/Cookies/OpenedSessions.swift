@@ -44,7 +44,7 @@ package final class OpenedSessions: Sendable {
         let slots = ofThisThread.value()
         let slot = Self.slot(of: text)
         guard let entry = slots.entries[slot], entry.text == text else { return nil }
-        guard Double(entry.opened.expiresAt) > now else {
+        guard CookieSealer.isLive(expiresAt: entry.opened.expiresAt, now: now) else {
             slots.entries[slot] = nil
             return nil
         }

@@ -23,7 +23,7 @@ struct RequestHead {
             return
         }
         switch CGIName(name) {
-        case .requestMethod: request.method = Self.method(rawValue) ?? value()
+        case .requestMethod: request.method = Self.literal(rawValue, in: Self.knownMethods) ?? value()
         case .requestURI:
             // Split on its bytes: the path and the query made as strings once each.
             if let mark = rawValue.firstIndex(of: UInt8(ascii: "?")) {
@@ -66,21 +66,30 @@ struct RequestHead {
         bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The methods nearly every request has, as literals found by their bytes (no string made).
-    private static func method(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard bytes.count == 3 || bytes.count == 4 else { return nil }
-        for known in knownMethods
-        where known.bytes.utf8CodeUnitCount == bytes.count
-            && UnsafeRawBufferPointer(start: known.bytes.utf8Start, count: bytes.count).elementsEqual(bytes)
-        {
-            return known.text
-        }
-        return nil
-    }
-
+    /// The methods nearly every request has, found by their bytes (no string made).
     private static let knownMethods: [(bytes: StaticString, text: String)] = [
         ("GET", "GET"), ("POST", "POST"), ("HEAD", "HEAD"),
     ]
+
+    /// The text of the table's entry whose bytes are `bytes`, if one is: the literals a request
+    /// names nearly always (methods, header names), found with no string made.
+    @inline(__always)
+    private static func literal(_ bytes: UnsafeRawBufferPointer, in table: [(bytes: StaticString, text: String)])
+        -> String?
+    {
+        // Two overlapping words a side where they fit (4 to 16 bytes), else byte by byte.
+        let inWords = bytes.count >= 4 && bytes.count <= 16
+        for known in table where known.bytes.utf8CodeUnitCount == bytes.count {
+            let start = known.bytes.utf8Start
+            if inWords
+                ? sameBytes(start, bytes.baseAddress!, count: bytes.count)
+                : UnsafeRawBufferPointer(start: start, count: bytes.count).elementsEqual(bytes)
+            {
+                return known.text
+            }
+        }
+        return nil
+    }
 
     /// A length as CGI gives it: ASCII digits only (no sign, no space), at most 15 of them, so it
     /// can never be negative or overflow; empty is 0 (no body). Nil for anything else.
@@ -113,14 +122,7 @@ struct RequestHead {
     /// literals found by their bytes (no string made); any other is written straight into a
     /// string's storage.
     private static func headerName(_ name: UnsafeRawBufferPointer) -> String {
-        if name.count >= 4, name.count <= 16 {
-            for known in knownHeaders
-            where known.cgi.utf8CodeUnitCount == name.count
-                && sameBytes(known.cgi.utf8Start, name.baseAddress!, count: name.count)
-            {
-                return known.name
-            }
-        }
+        if let known = literal(name, in: knownHeaders) { return known }
         return String(unsafeUninitializedCapacity: name.count) { out in
             for (index, byte) in name.enumerated() {
                 out[index] = byte == UInt8(ascii: "_") ? UInt8(ascii: "-") : byte | 0x20
@@ -130,7 +132,7 @@ struct RequestHead {
     }
 
     /// Request headers by their CGI names (after `HTTP_`), 4 to 16 bytes long.
-    private static let knownHeaders: [(cgi: StaticString, name: String)] = [
+    private static let knownHeaders: [(bytes: StaticString, text: String)] = [
         ("HOST", "host"), ("COOKIE", "cookie"), ("ACCEPT", "accept"), ("ORIGIN", "origin"),
         ("REFERER", "referer"), ("USER_AGENT", "user-agent"), ("CONNECTION", "connection"),
         ("ACCEPT_LANGUAGE", "accept-language"), ("ACCEPT_ENCODING", "accept-encoding"),

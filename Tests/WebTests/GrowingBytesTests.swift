@@ -40,4 +40,21 @@ import Web
         bytes.append("again" as StaticString)
         #expect(String(decoding: bytes.array(), as: UTF8.self) == "again")
     }
+
+    /// Short texts are copied word by word, long ones by memcpy: every length, at every place in
+    /// a word, reads back as it was.
+    @Test func everyLengthAtEveryPlaceReadsBackWhole() {
+        let source = (0..<40).map { UInt8(ascii: "A") + UInt8($0) }
+        for place in 0..<8 {
+            for length in 0...source.count {
+                var bytes = GrowingBytes(capacity: 1)
+                bytes.append(Array(repeating: UInt8(ascii: "."), count: place))
+                bytes.append(Array(source[..<length]))
+                bytes.append(UInt8(ascii: "|"))
+                let expected =
+                    Array(repeating: UInt8(ascii: "."), count: place) + source[..<length] + [UInt8(ascii: "|")]
+                #expect(bytes.array() == expected, "\(length) bytes after \(place)")
+            }
+        }
+    }
 }

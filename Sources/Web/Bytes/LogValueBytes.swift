@@ -15,13 +15,22 @@ enum LogValueBytes {
     /// True when `value` can be written without quotes.
     static func isPlain(_ value: String) -> Bool { value.withUTF8Bytes { !$0.isEmpty && arePlain($0) } }
 
-    /// Whether every byte is plain: eight at a time (a request id alone is 32 bytes), then one by one.
+    /// Whether every byte is plain: eight at a time (a request id alone is 32 bytes), the last
+    /// few in the word that ends the value (it overlaps bytes already judged plain); a value
+    /// shorter than a word one by one.
     private static func arePlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let words = ByteWords.wordsPassing(in: bytes) { word in
-            !ByteWords.hasByte(below: 0x21, in: word) && !ByteWords.hasByteAboveTilde(in: word)
-                && !ByteWords.contains(0x22, in: word) && !ByteWords.contains(0x3D, in: word)
-        }
-        return bytes[words...].allSatisfy(isPlain)
+        guard bytes.count >= 8, let base = bytes.baseAddress else { return bytes.allSatisfy(isPlain) }
+        let words = ByteWords.wordsPassing(in: bytes, isPlain)
+        guard words < bytes.count else { return true }
+        return words + 8 >= bytes.count
+            && isPlain(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+    }
+
+    /// Whether all eight bytes of `word` are plain.
+    @inline(__always)
+    private static func isPlain(_ word: UInt64) -> Bool {
+        !ByteWords.hasByte(below: 0x21, in: word) && !ByteWords.hasByteAboveTilde(in: word)
+            && !ByteWords.contains(0x22, in: word) && !ByteWords.contains(0x3D, in: word)
     }
 
     /// Printable ASCII but space, `"` and `=` (one subtraction tests the range).

@@ -43,4 +43,17 @@ import Web
         #expect(response.allHeaders.filter { $0.name == "Content-Security-Policy" }.count == 1)
         #expect(response.header("Referrer-Policy") == "same-origin" && response.header("Cache-Control") == "no-store")
     }
+
+    /// A field is found by its name in any case; a name only as long as one of them is not it.
+    @Test func aFieldIsKnownByItsNameInAnyCaseAndNotByItsLength() {
+        var response = Response.text("ok")
+        response.add("cache-control", "public, max-age=60")
+        response.add("X-Frame-Optionz", "ALLOWALL")
+        SecurityHeaders().apply(to: &response)
+        #expect(
+            response.allHeaders.filter { $0.name.lowercased() == "cache-control" }.map(\.value) == [
+                "public, max-age=60"
+            ])
+        #expect(response.header("X-Frame-Options") == "DENY")
+    }
 }

@@ -7,6 +7,8 @@ public struct SecurityHeaders: Sendable {
     /// The fixed fields' names, looked through on every answer (apart: walking the pairs copied
     /// and destroyed each tuple through the runtime's generic tuple code).
     private let fixedNames: [String]
+    /// Bit `n` set when a fixed field's name is `n` bytes long.
+    private let fixedNameLengths: UInt64
     /// Every fixed field, and every one but `Cache-Control` (for answers that say how long they
     /// keep), prepared once: nearly every answer takes one of the two.
     private let every: PreparedHeaders
@@ -43,6 +45,7 @@ public struct SecurityHeaders: Sendable {
             (SecurityHeaders.cacheControl, "no-store"),
         ]
         fixedNames = fixed.map(\.name)
+        fixedNameLengths = fixedNames.reduce(0) { $0 | 1 << $1.utf8.count }
         cacheControlBit = 1 << fixed.firstIndex { $0.name == SecurityHeaders.cacheControl }!
         policyBit = 1 << fixed.firstIndex { $0.name == "Content-Security-Policy" }!
         frameOptionsBit = 1 << fixed.firstIndex { $0.name == "X-Frame-Options" }!
@@ -60,6 +63,9 @@ public struct SecurityHeaders: Sendable {
     public func apply(to response: inout Response) {
         var present: UInt32 = 0
         for header in response.headers {
+            // Only a name as long as one of them can be one of them: most are looked at no further.
+            let length = header.name.utf8.count
+            guard length < 64, fixedNameLengths & (1 << length) != 0 else { continue }
             for (index, name) in fixedNames.enumerated() where Response.sameName(header.name, name) {
                 present |= 1 << index
             }

@@ -27,7 +27,7 @@ public struct TenantPendingApp: Responder {
     public func respond(to request: Request, rejectedWith error: WebError) -> Response { answer(request) }
 
     private func answer(_ request: Request) -> Response {
-        let started = ContinuousClock.now
+        let started = Stopwatch()
         var response: Response
         if request.path == "/healthz" {
             response = .text("tenant unreachable\n", status: 503)

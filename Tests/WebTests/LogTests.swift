@@ -51,4 +51,18 @@ import Web
             line.text
                 == #"level=info msg=request path="/a b" status=200 zero=0 delta=-42 big=-9223372036854775808"#)
     }
+
+    /// The request's line begins from a start made once: it reads as a line begun field by
+    /// field would, its message quoted when it needs to be.
+    @Test func aLineFromAStartMadeOnceReadsAsOneBegunAfresh() {
+        let log = Log(minimum: .info)
+        for message in ["request", "request done", ""] {
+            var fresh = log.line(.warning, message)
+            var started = log.line(Log.LineStart(.warning, message))
+            fresh.field("id", "a1")
+            started.field("id", "a1")
+            #expect(started.text == fresh.text)
+        }
+        #expect(log.line(Log.LineStart(.info, "request done")).text == #"level=info msg="request done""#)
+    }
 }

@@ -42,7 +42,7 @@ public struct MetadataDemo: Responder {
 
     /// Answers one request where waiting is cheap, counting the calls it makes.
     public func respond(to request: Request) -> Response {
-        let started = ContinuousClock.now
+        let started = Stopwatch()
         let (answer, calls) = OutboundCalls.counting { route(request, mayWait: true)! }  // it may wait: always answered
         return record.finish(answer.response, for: request, route: answer.label, started: started, calls: calls)
     }
@@ -51,7 +51,7 @@ public struct MetadataDemo: Responder {
     /// to wait (`Route.waits`), and nil from the session stage for a session due for revalidation.
     /// Nothing is counted or logged for a nil.
     public func respondWithoutWaiting(to request: Request) -> Response? {
-        let started = ContinuousClock.now
+        let started = Stopwatch()
         guard let answer = route(request, mayWait: false) else { return nil }
         return record.finish(answer.response, for: request, route: answer.label, started: started, calls: 0)
     }
@@ -59,7 +59,7 @@ public struct MetadataDemo: Responder {
     /// Answers a request the server refused before reading it (a body over the limit).
     public func respond(to request: Request, rejectedWith error: WebError) -> Response {
         let page = context(request, mayWait: false).pages.page(for: error)
-        return record.finish(page, for: request, route: "rejected", started: .now, calls: 0)
+        return record.finish(page, for: request, route: "rejected", started: Stopwatch(), calls: 0)
     }
 
     /// The route stage: a response and the route's label for the metrics (bounded: never the raw

@@ -8,25 +8,26 @@ struct RequestRecord: Sendable {
     let log: Log
 
     /// `response` with the security headers, counted and logged.
-    func finish(_ response: Response, for request: Request, route: String, started: ContinuousClock.Instant, calls: Int)
+    func finish(_ response: Response, for request: Request, route: String, started: Stopwatch, calls: Int)
         -> Response
     {
         var response = response
         security.apply(to: &response)
-        let duration = ContinuousClock.now - started
-        metrics?.request(route: route, status: response.status, duration: duration)
-        guard log.enabled(.info) else { return response }
-        let elapsed = duration.components
-        let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
-        var line = log.line(.info, "request")
+        let nanoseconds = started.elapsedNanoseconds
+        metrics?.request(route: route, status: response.status, duration: .nanoseconds(nanoseconds))
+        guard log.enabled(RequestRecord.lineStart.level) else { return response }
+        var line = log.line(RequestRecord.lineStart)
         line.field("id", request.requestID)
         line.field("method", request.method)
         line.field("route", route)
         line.field("path", request.path)
         line.field("status", response.status)
-        line.field("us", Int(micros))
+        line.field("us", nanoseconds / 1000)
         line.field("calls", calls)
         log.write(line)
         return response
     }
+
+    /// `level=info msg=request`, made once.
+    private static let lineStart = Log.LineStart(.info, "request")
 }

@@ -60,6 +60,23 @@ public struct Log: Sendable {
     /// as digits, not made into strings first.
     public func line(_ level: Level, _ message: String) -> Line { Line(level, message) }
 
+    /// A record begun from `start`, whose level and message were made into bytes once.
+    public func line(_ start: LineStart) -> Line { Line(start) }
+
+    /// A record's level and message, made into bytes once for a line written on every request:
+    /// the message is judged and quoted when the start is made, not on each line.
+    public struct LineStart: Sendable {
+        /// The record's level.
+        public let level: Level
+        fileprivate let bytes: [UInt8]
+
+        /// The start of a record of `level` saying `message`.
+        public init(_ level: Level, _ message: String) {
+            self.level = level
+            bytes = Line(level, message).bytes.withBytes { Array($0) }
+        }
+    }
+
     /// Writes a record built with `line(_:_:)`: whole in one write(2), so lines from several
     /// threads never interleave; held with the thread's other lines if it holds them.
     public func write(_ line: consuming Line) {
@@ -91,6 +108,11 @@ public struct Log: Sendable {
             self.level = level
             bytes.append(level.prefix)
             LogValueBytes.appendQuoted(message, to: &bytes)
+        }
+
+        fileprivate init(_ start: LineStart) {
+            level = start.level
+            bytes.append(start.bytes)
         }
 
         /// Adds ` key=value`, the value quoted when it needs to be.

@@ -71,6 +71,48 @@ import Testing
         #expect(pipe.arrived() == nil)
     }
 
+    /// The request's record is built where it is held: it reads as written, after the lines
+    /// held before it, and what it would push past one atomic write goes first.
+    @Test func aRecordBuiltWhereItIsHeldGoesOutInItsPlace() throws {
+        let pipe = try Pipe()
+        let lines = HeldLogLines(descriptor: pipe.writing)
+        let log = Log(minimum: .info)
+        let start = Log.LineStart(.info, "request")
+        hold("level=info msg=first\n", in: lines)
+        log.write(start, heldBy: lines) { $0.field("id", "a1") }
+        #expect(pipe.arrived() == nil)
+        lines.writeOut()
+        #expect(pipe.arrived() == "level=info msg=first\nlevel=info msg=request id=a1\n")
+        let long = String(repeating: "x", count: 3000)
+        log.write(start, heldBy: lines) { $0.field("path", long) }
+        #expect(pipe.arrived() == nil)
+        log.write(start, heldBy: lines) { $0.field("path", long) }  // the two would not fit in one write
+        #expect(pipe.arrived() == "level=info msg=request path=\(long)\n")
+        lines.writeOut()
+        #expect(pipe.arrived() == "level=info msg=request path=\(long)\n")
+        let longer = String(repeating: "y", count: 5000)
+        log.write(start, heldBy: lines) { $0.field("path", longer) }  // longer than one write alone
+        #expect(pipe.arrived() == "level=info msg=request path=\(longer)\n")
+        lines.writeOut()
+        #expect(pipe.arrived() == nil)
+    }
+
+    /// A record logged while another is being built is written at once; the other is still held,
+    /// and so are the lines held before it.
+    @Test func aRecordLoggedWhileAnotherIsBuiltIsWrittenAndNothingHeldIsLost() throws {
+        let pipe = try Pipe()
+        let lines = HeldLogLines(descriptor: pipe.writing)
+        let log = Log(minimum: .info)
+        hold("level=info msg=first\n", in: lines)
+        log.write(Log.LineStart(.info, "outer"), heldBy: lines) { line in
+            line.field("n", 1)
+            log.write(Log.LineStart(.info, "inner"), heldBy: lines) { $0.field("n", 2) }
+        }
+        #expect(pipe.arrived() == "level=info msg=inner n=2\n")
+        lines.writeOut()
+        #expect(pipe.arrived() == "level=info msg=first\nlevel=info msg=outer n=1\n")
+    }
+
     /// A thread that did not ask to hold lines writes each at once (the waiting pool's threads,
     /// the main thread): nothing is made for it, so there is nothing to write out.
     @Test func onlyAThreadThatAskedHoldsLines() {

@@ -15,16 +15,15 @@ struct RequestRecord: Sendable {
         security.apply(to: &response)
         let nanoseconds = started.elapsedNanoseconds
         metrics?.request(route: route, status: response.status, duration: .nanoseconds(nanoseconds))
-        guard log.enabled(RequestRecord.lineStart.level) else { return response }
-        var line = log.line(RequestRecord.lineStart)
-        line.field("id", request.requestID)
-        line.field("method", request.method)
-        line.field("route", route)
-        line.field("path", request.path)
-        line.field("status", response.status)
-        line.field("us", nanoseconds / 1000)
-        line.field("calls", calls)
-        log.write(line)
+        log.write(RequestRecord.lineStart) { line in
+            line.field("id", request.requestID)
+            line.field("method", request.method)
+            line.field("route", route)
+            line.field("path", request.path)
+            line.field("status", response.status)
+            line.field("us", nanoseconds / 1000)
+            line.field("calls", calls)
+        }
         return response
     }
 

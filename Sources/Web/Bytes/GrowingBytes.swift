@@ -126,6 +126,14 @@ package struct GrowingBytes: ~Copyable {
     /// Forgets what was written, keeping the room (a buffer reused from one answer to the next).
     package mutating func removeAll() { count = 0 }
 
+    /// Forgets the first `length` bytes written, moving the rest to the front.
+    package mutating func removeFirst(_ length: Int) {
+        precondition(length >= 0 && length <= count, "length out of range")
+        guard length > 0 else { return }
+        memmove(start, start + length, count - length)  // the regions overlap
+        count -= length
+    }
+
     /// Forgets what was written past the first `length` bytes.
     package mutating func truncate(to length: Int) {
         precondition(length >= 0 && length <= count, "length out of range")

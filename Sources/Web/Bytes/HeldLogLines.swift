@@ -15,25 +15,62 @@ final class HeldLogLines {
     static let atomicWrite = 4096
     static let ofThisThread = ThreadLocal<HeldLogLines, Never> { HeldLogLines(descriptor: 2) }
 
-    // Its thread's alone: no run-time exclusivity check on each access (two a request).
-    @exclusivity(unchecked) private var bytes = GrowingBytes(capacity: atomicWrite)
+    // Its thread's alone: no run-time exclusivity check on each access (two a request). Nil
+    // while it is lent for a line to be built at its end (`lend`).
+    @exclusivity(unchecked) private var bytes: GrowingBytes? = GrowingBytes(capacity: atomicWrite)
     /// Where the lines go: standard error (another descriptor in tests).
     private let descriptor: Int32
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
-    /// Holds `line` (newline included), writing out first what would not fit with it.
+    /// Holds `line` (newline included), writing out first what would not fit with it. While the
+    /// buffer is lent (a record logged while another is being built) the line is written at once.
     func hold(_ line: UnsafeBufferPointer<UInt8>) {
-        if bytes.count + line.count > HeldLogLines.atomicWrite { writeOut() }
-        if line.count > HeldLogLines.atomicWrite { return HeldLogLines.write(line, to: descriptor) }
-        bytes.append(line)
+        guard var held = bytes.take() else { return HeldLogLines.write(line, to: descriptor) }
+        if held.count + line.count > HeldLogLines.atomicWrite { writeOut(&held) }
+        if line.count > HeldLogLines.atomicWrite {
+            HeldLogLines.write(line, to: descriptor)
+        } else {
+            held.append(line)
+        }
+        bytes = consume held
     }
 
-    /// Writes what is held, if anything.
+    /// Writes `line` now, after what is held (a warning or an error: the order stays).
+    func writeAfterHeld(_ line: UnsafeBufferPointer<UInt8>) {
+        writeOut()
+        HeldLogLines.write(line, to: descriptor)
+    }
+
+    /// The buffer of held lines, lent so that a record is built at its end, where it is held
+    /// with no buffer of its own and no copy (the request's line); nil while it is lent. Give
+    /// it back with `takeBack(_:lineStart:)`.
+    func lend() -> GrowingBytes? { bytes.take() }
+
+    /// Takes back the buffer lent, one more line (newline included) written from `lineStart` to
+    /// its end: when the whole would not fit in one atomic write, the lines before it go first.
+    func takeBack(_ lent: consuming GrowingBytes, lineStart: Int) {
+        var held = lent
+        if held.count > HeldLogLines.atomicWrite {
+            held.withBytes { HeldLogLines.write(UnsafeBufferPointer(rebasing: $0[..<lineStart]), to: descriptor) }
+            held.removeFirst(lineStart)
+            if held.count > HeldLogLines.atomicWrite { writeOut(&held) }
+        }
+        bytes = consume held
+    }
+
+    /// Writes what is held, if anything (nothing while the buffer is lent: its lines go when it
+    /// is back).
     func writeOut() {
-        guard bytes.count > 0 else { return }
-        bytes.withBytes { HeldLogLines.write($0, to: descriptor) }
-        bytes.removeAll()
+        guard var held = bytes.take() else { return }
+        writeOut(&held)
+        bytes = consume held
+    }
+
+    private func writeOut(_ held: inout GrowingBytes) {
+        guard held.count > 0 else { return }
+        held.withBytes { HeldLogLines.write($0, to: descriptor) }
+        held.removeAll()
     }
 
     /// Writes `bytes` whole: again after a signal or a short write.

@@ -77,16 +77,38 @@ public struct Log: Sendable {
         }
     }
 
+    /// Writes one record begun from `start`, its fields added by `fill`: below `warning`, on a
+    /// thread that holds its lines, it is built where it will be held (no buffer of its own, no
+    /// copy). A record logged from inside `fill` is written at once, ahead of what is held.
+    public func write(_ start: LineStart, _ fill: (inout Line) -> Void) {
+        guard start.level >= minimum else { return }
+        write(start, heldBy: start.level < .warning ? HeldLogLines.ofThisThread.existingValue() : nil, fill)
+    }
+
+    /// `write(_:_:)`, its lines held by `held` when there is one and its buffer is not lent.
+    func write(_ start: LineStart, heldBy held: HeldLogLines?, _ fill: (inout Line) -> Void) {
+        guard let held, let lent = held.lend() else {
+            var line = Line(start)
+            fill(&line)
+            return write(line, heldBy: held)
+        }
+        var line = Line(start, at: lent)
+        fill(&line)
+        line.bytes.append(UInt8(ascii: "\n"))
+        held.takeBack(line.bytes, lineStart: line.start)
+    }
+
     /// Writes a record built with `line(_:_:)`: whole in one write(2), so lines from several
     /// threads never interleave; held with the thread's other lines if it holds them.
-    public func write(_ line: consuming Line) {
+    public func write(_ line: consuming Line) { write(line, heldBy: HeldLogLines.ofThisThread.existingValue()) }
+
+    private func write(_ line: consuming Line, heldBy held: HeldLogLines?) {
         line.bytes.append(UInt8(ascii: "\n"))
-        let held = HeldLogLines.ofThisThread.existingValue()
-        if let held, line.level < .warning {
+        guard let held else { return line.bytes.withBytes { HeldLogLines.write($0) } }
+        if line.level < .warning {
             line.bytes.withBytes { held.hold($0) }
         } else {
-            held?.writeOut()  // what the thread holds comes first: the order stays
-            line.bytes.withBytes { HeldLogLines.write($0) }
+            line.bytes.withBytes { held.writeAfterHeld($0) }
         }
     }
 
@@ -101,17 +123,25 @@ public struct Log: Sendable {
 
     /// One record being built, as bytes in one buffer.
     public struct Line: ~Copyable {
-        fileprivate var bytes = GrowingBytes(capacity: 256)
+        fileprivate var bytes: GrowingBytes
         fileprivate let level: Level
+        /// Where the record begins in `bytes`: past the lines held before it when it is built
+        /// in the thread's buffer of held lines.
+        fileprivate let start: Int
 
         fileprivate init(_ level: Level, _ message: String) {
             self.level = level
+            bytes = GrowingBytes(capacity: 256)
+            start = 0
             bytes.append(level.prefix)
             LogValueBytes.appendQuoted(message, to: &bytes)
         }
 
-        fileprivate init(_ start: LineStart) {
+        /// A record begun from `start`, in a buffer of its own or at the end of `buffer`.
+        fileprivate init(_ start: LineStart, at buffer: consuming GrowingBytes = GrowingBytes(capacity: 256)) {
             level = start.level
+            bytes = buffer
+            self.start = bytes.count
             bytes.append(start.bytes)
         }
 
@@ -141,7 +171,7 @@ public struct Log: Sendable {
         }
 
         /// The record so far (for tests).
-        package var text: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
+        package var text: String { bytes.withBytes { String(decoding: $0[start...], as: UTF8.self) } }
     }
 
     /// Quotes a value when it has spaces, quotes, `=` or anything but printable ASCII. Inside

@@ -1,5 +1,6 @@
 import Testing
-import Web
+
+@testable import Web
 
 @Suite struct LogTests {
     @Test func plainValuesStayPlain() {
@@ -53,16 +54,22 @@ import Web
     }
 
     /// The request's line begins from a start made once: it reads as a line begun field by
-    /// field would, its message quoted when it needs to be.
-    @Test func aLineFromAStartMadeOnceReadsAsOneBegunAfresh() {
+    /// field would, its message quoted when it needs to be, held or written at once.
+    @Test func aLineFromAStartMadeOnceReadsAsOneBegunAfresh() throws {
+        let pipe = try HeldLogLinesTests.Pipe()
+        let lines = HeldLogLines(descriptor: pipe.writing)
         let log = Log(minimum: .info)
-        for message in ["request", "request done", ""] {
-            var fresh = log.line(.warning, message)
-            var started = log.line(Log.LineStart(.warning, message))
-            fresh.field("id", "a1")
-            started.field("id", "a1")
-            #expect(started.text == fresh.text)
+        for level in [Log.Level.info, .warning] {
+            for message in ["request", "request done", ""] {
+                var fresh = log.line(level, message)
+                fresh.field("id", "a1")
+                log.write(Log.LineStart(level, message), heldBy: lines) { $0.field("id", "a1") }
+                lines.writeOut()
+                #expect(pipe.arrived() == fresh.text + "\n")
+            }
         }
-        #expect(log.line(Log.LineStart(.info, "request done")).text == #"level=info msg="request done""#)
+        log.write(Log.LineStart(.info, "request done"), heldBy: lines) { _ in }
+        lines.writeOut()
+        #expect(pipe.arrived() == "level=info msg=\"request done\"\n")
     }
 }

@@ -60,9 +60,6 @@ public struct Log: Sendable {
     /// as digits, not made into strings first.
     public func line(_ level: Level, _ message: String) -> Line { Line(level, message) }
 
-    /// A record begun from `start`, whose level and message were made into bytes once.
-    public func line(_ start: LineStart) -> Line { Line(start) }
-
     /// A record's level and message, made into bytes once for a line written on every request:
     /// the message is judged and quoted when the start is made, not on each line.
     public struct LineStart: Sendable {

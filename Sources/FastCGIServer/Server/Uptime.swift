@@ -1,10 +1,6 @@
-import Glibc
+import Web
 
 /// Milliseconds on the monotonic clock, for deadlines (never the wall clock, which may jump).
 enum Uptime {
-    static func milliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
+    static func milliseconds() -> Int64 { Int64(Stopwatch.nanosecondsNow() / 1_000_000) }
 }

@@ -15,7 +15,9 @@ public struct Stopwatch: Sendable {
     /// Nanoseconds since it started (never negative: the clock does not go back).
     public var elapsedNanoseconds: Int { Self.nanosecondsNow() - startedAt }
 
-    private static func nanosecondsNow() -> Int {
+    /// Nanoseconds on the monotonic clock (from an unspecified start; never the wall clock, which
+    /// may jump): for deadlines as well as stopwatches.
+    public static func nanosecondsNow() -> Int {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return spec.tv_sec * 1_000_000_000 + spec.tv_nsec

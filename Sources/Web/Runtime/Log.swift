@@ -49,15 +49,15 @@ public struct Log: Sendable {
     /// Writes one record, with ` id=requestID` first when there is one (`RequestLog`'s records).
     func write(_ level: Level, _ message: String, requestID: String?, _ fields: KeyValuePairs<String, String>) {
         guard level >= minimum else { return }
-        var line = Line(level, message)
-        if let requestID { line.field("id", requestID) }
-        for (key, value) in fields { line.field(named: key, value) }
-        write(line)
+        write(level, heldBy: HeldLogLines.ofThisThread.existingValue(), begin: { Line(level, message, at: $0) }) {
+            line in
+            if let requestID { line.field("id", requestID) }
+            for (key, value) in fields { line.field(named: key, value) }
+        }
     }
 
-    /// A record of `level` to build field by field (check `enabled` first): for the line written
-    /// on every request, whose fields are not copied into a list and whose numbers are written
-    /// as digits, not made into strings first.
+    /// A record of `level` to build field by field and then `write(_:)` (check `enabled` first).
+    /// A record written on every request is better begun from a `LineStart` with `write(_:_:)`.
     public func line(_ level: Level, _ message: String) -> Line { Line(level, message) }
 
     /// A record's level and message, made into bytes once for a line written on every request:
@@ -74,22 +74,30 @@ public struct Log: Sendable {
         }
     }
 
-    /// Writes one record begun from `start`, its fields added by `fill`: below `warning`, on a
-    /// thread that holds its lines, it is built where it will be held (no buffer of its own, no
-    /// copy). A record logged from inside `fill` is written at once, ahead of what is held.
+    /// Writes one record begun from `start`, its fields added by `fill`.
     public func write(_ start: LineStart, _ fill: (inout Line) -> Void) {
         guard start.level >= minimum else { return }
-        write(start, heldBy: start.level < .warning ? HeldLogLines.ofThisThread.existingValue() : nil, fill)
+        write(start, heldBy: HeldLogLines.ofThisThread.existingValue(), fill)
     }
 
-    /// `write(_:_:)`, its lines held by `held` when there is one and its buffer is not lent.
+    /// `write(_:_:)`, its lines held by `held` when there is one.
     func write(_ start: LineStart, heldBy held: HeldLogLines?, _ fill: (inout Line) -> Void) {
-        guard let held, let lent = held.lend() else {
-            var line = Line(start)
+        write(start.level, heldBy: held, begin: { Line(start, at: $0) }, fill)
+    }
+
+    /// Every record written whole: below `warning`, on a thread that holds its lines, it is built
+    /// where it will be held (no buffer of its own, no copy). A record logged from inside `fill`
+    /// is written at once, ahead of what is held.
+    private func write(
+        _ level: Level, heldBy held: HeldLogLines?, begin: (consuming GrowingBytes) -> Line,
+        _ fill: (inout Line) -> Void
+    ) {
+        guard level < .warning, let held, let lent = held.lend() else {
+            var line = begin(GrowingBytes(capacity: 256))
             fill(&line)
             return write(line, heldBy: held)
         }
-        var line = Line(start, at: lent)
+        var line = begin(lent)
         fill(&line)
         line.bytes.append(UInt8(ascii: "\n"))
         held.takeBack(line.bytes, lineStart: line.start)
@@ -126,16 +134,19 @@ public struct Log: Sendable {
         /// in the thread's buffer of held lines.
         fileprivate let start: Int
 
-        fileprivate init(_ level: Level, _ message: String) {
+        /// A record of `level` saying `message`, in a buffer of its own or at the end of `buffer`.
+        fileprivate init(
+            _ level: Level, _ message: String, at buffer: consuming GrowingBytes = GrowingBytes(capacity: 256)
+        ) {
             self.level = level
-            bytes = GrowingBytes(capacity: 256)
-            start = 0
+            bytes = buffer
+            start = bytes.count
             bytes.append(level.prefix)
             LogValueBytes.appendQuoted(message, to: &bytes)
         }
 
-        /// A record begun from `start`, in a buffer of its own or at the end of `buffer`.
-        fileprivate init(_ start: LineStart, at buffer: consuming GrowingBytes = GrowingBytes(capacity: 256)) {
+        /// A record begun from `start`, at the end of `buffer`.
+        fileprivate init(_ start: LineStart, at buffer: consuming GrowingBytes) {
             level = start.level
             bytes = buffer
             self.start = bytes.count

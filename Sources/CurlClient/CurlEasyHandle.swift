@@ -30,6 +30,9 @@ final class CurlEasyHandle {
         try check(CCurl_setopt_ptr(handle, CURLOPT_URL, request.url))
         try check(CCurl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, request.method))
         try check(CCurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        // The receive buffer each handle keeps (16 KB by default) is held by every thread that
+        // has called out; the provider's answers are a few KB, and a longer one arrives in pieces.
+        try check(CCurl_setopt_long(handle, CURLOPT_BUFFERSIZE, 4096))
         try check(CCurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         try check(CCurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
         try check(CCurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))

@@ -55,7 +55,15 @@ let package = Package(
 
         // Adapters: the only modules that import C.
         .target(name: "FastCGIServer", dependencies: ["Web", "CFastCGI", "Locking"]),
-        .target(name: "CurlClient", dependencies: ["Web", "PerThread", "CCurl"]),
+        .target(name: "CurlClient", dependencies: ["Web", "PerThread", "CCurl", "CSkipGnuTLSInit"]),
+        // GnuTLS, which Debian's libcurl brings in and nothing here uses, told not to set itself up:
+        // it finds the program's answer only among the symbols the program exports.
+        .target(
+            name: "CSkipGnuTLSInit",
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"], .when(platforms: [.linux]))
+            ]),
         .target(name: "OpenSSLCrypto", dependencies: ["PerThread", "COpenSSL"]),
         // The session ledger's shared store: SQLite on one machine, Redis across machines.
         .target(name: "SQLiteStore", dependencies: ["Web", "CSQLite", "Locking"]),

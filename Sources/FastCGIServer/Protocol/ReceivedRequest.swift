@@ -63,13 +63,21 @@ package struct ReceivedRequest {
             }
         }
         var parser = RequestHead()
-        head.headers = HeaderFields(capacity: 8)
-        let wellFormed =
-            paramRecords > 1
-            ? params.withUnsafeBytes { Self.eachPair(in: $0) { parser.add(name: $0, value: $1, to: &self.head) } }
-            : Self.eachPair(in: onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0)) {
-                parser.add(name: $0, value: $1, to: &self.head)
+        var wellFormed = true
+        // The header fields are written into one buffer as the pairs are read, then handed over
+        // (beneath the two the parameters give by name: the body's type and length).
+        func readPairs(_ pairs: UnsafeRawBufferPointer) {
+            let received = ReceivedHeaderBytes(capacity: ReceivedHeaderBytes.capacity(forParameterBytes: pairs.count)) {
+                fields in
+                wellFormed = Self.eachPair(in: pairs) { parser.add(name: $0, value: $1, headers: &fields, to: &head) }
             }
+            head.headers.received = received
+        }
+        if paramRecords > 1 {
+            params.withUnsafeBytes { readPairs($0) }
+        } else {
+            readPairs(onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         guard wellFormed, parser.isWellFormed else { return false }
         parser.finish(&head)
         contentLength = parser.contentLength

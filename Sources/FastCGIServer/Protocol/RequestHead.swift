@@ -1,8 +1,9 @@
 import Web
 
 /// Builds a request's head from its FastCGI parameters, one name-value pair at a time: `HTTP_*`
-/// become lower-case headers, and only the few CGI names the web layer uses are read. Names are
-/// matched as bytes and no string is made for a parameter nobody reads (this runs on every request).
+/// are kept as the server wrote them (`ReceivedHeaderBytes`, made into text when read), and only
+/// the few CGI names the web layer uses are read. Names are matched as bytes and no string is
+/// made for a parameter nobody reads (this runs on every request).
 /// It writes into the request where it will stay (a head built aside and moved in was copied).
 struct RequestHead {
     /// `CONTENT_LENGTH`, 0 when absent or empty.
@@ -16,10 +17,13 @@ struct RequestHead {
 
     /// Takes one parameter into `request` (in line where the pairs are read: some twenty a request).
     @inline(__always)
-    mutating func add(name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer, to request: inout Request) {
+    mutating func add(
+        name: UnsafeRawBufferPointer, value rawValue: UnsafeRawBufferPointer,
+        headers: inout ReceivedHeaderBytes.Writer, to request: inout Request
+    ) {
         let value = { Self.text(rawValue) }
         if name.count > 5, Self.sameBytes(name.baseAddress!, Self.httpPrefix.utf8Start, count: 5) {
-            request.headers[Self.headerName(UnsafeRawBufferPointer(rebasing: name[5...]))] = value()
+            headers.append(name: UnsafeRawBufferPointer(rebasing: name[5...]), value: rawValue)
             return
         }
         switch CGIName(name) {
@@ -72,7 +76,7 @@ struct RequestHead {
     ]
 
     /// The text of the table's entry whose bytes are `bytes`, if one is: the literals a request
-    /// names nearly always (methods, header names), found with no string made.
+    /// names nearly always (its method), found with no string made.
     @inline(__always)
     private static func literal(_ bytes: UnsafeRawBufferPointer, in table: [(bytes: StaticString, text: String)])
         -> String?
@@ -117,29 +121,6 @@ struct RequestHead {
             && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
                 == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
     }
-
-    /// `ACCEPT_LANGUAGE` → `accept-language`: the headers browsers send on every request are
-    /// literals found by their bytes (no string made); any other is written straight into a
-    /// string's storage.
-    private static func headerName(_ name: UnsafeRawBufferPointer) -> String {
-        if let known = literal(name, in: knownHeaders) { return known }
-        return String(unsafeUninitializedCapacity: name.count) { out in
-            for (index, byte) in name.enumerated() {
-                out[index] = byte == UInt8(ascii: "_") ? UInt8(ascii: "-") : byte | 0x20
-            }
-            return name.count
-        }
-    }
-
-    /// Request headers by their CGI names (after `HTTP_`), 4 to 16 bytes long.
-    private static let knownHeaders: [(bytes: StaticString, text: String)] = [
-        ("HOST", "host"), ("COOKIE", "cookie"), ("ACCEPT", "accept"), ("ORIGIN", "origin"),
-        ("REFERER", "referer"), ("USER_AGENT", "user-agent"), ("CONNECTION", "connection"),
-        ("ACCEPT_LANGUAGE", "accept-language"), ("ACCEPT_ENCODING", "accept-encoding"),
-        ("SEC_FETCH_SITE", "sec-fetch-site"), ("SEC_FETCH_MODE", "sec-fetch-mode"),
-        ("SEC_FETCH_DEST", "sec-fetch-dest"), ("SEC_FETCH_USER", "sec-fetch-user"),
-        ("CACHE_CONTROL", "cache-control"), ("X_REQUEST_ID", "x-request-id"), ("X_ORIGINAL_URI", "x-original-uri"),
-    ]
 
     /// The CGI parameters the web layer reads, recognised from their bytes.
     private enum CGIName {

@@ -38,7 +38,7 @@ package struct GrowingBytes: ~Copyable {
     /// template's pieces) in two pairs of overlapping words, the rest by memcpy, whose call costs
     /// more than the copy for so few.
     @inline(__always)
-    private static func copy(
+    static func copy(
         from source: UnsafePointer<UInt8>, count length: Int, to target: UnsafeMutablePointer<UInt8>
     ) {
         let from = UnsafeRawPointer(source)

@@ -1,12 +1,15 @@
-/// A request's header fields, names in lower case, in the order they came (`NamedValues`: a
-/// request carries a dozen at most and a page reads a few by name).
+/// A request's header fields, looked up by lower-case name. Those the web server passed stay as
+/// it wrote them (`ReceivedHeaderBytes`), made into text only when read; those set by name
+/// (`NamedValues`: a request carries a dozen at most) come first.
 public struct HeaderFields: Sendable, ExpressibleByDictionaryLiteral {
     private var fields: NamedValues<String>
+    /// The fields as the web server passed them, beneath those set by name.
+    package var received = ReceivedHeaderBytes()
 
     /// No fields.
     public init() { fields = NamedValues() }
 
-    /// No fields, with room for `capacity` without growing.
+    /// No fields, with room for `capacity` set by name without growing.
     public init(capacity: Int) { fields = NamedValues(capacity: capacity) }
 
     /// Fields from a literal; names are expected in lower case.
@@ -21,9 +24,13 @@ public struct HeaderFields: Sendable, ExpressibleByDictionaryLiteral {
         for (name, value) in dictionary { fields[name] = value }
     }
 
-    /// The value of a lower-case name; setting replaces the one value (nil removes it).
+    /// The value of a lower-case name (of a name the server sent twice, the last); setting
+    /// replaces every value of the name (nil removes them).
     public subscript(name: String) -> String? {
-        get { fields[name] }
-        set { fields[name] = newValue }
+        get { fields[name] ?? received.value(named: name) }
+        set {
+            received.remove(named: name)
+            fields[name] = newValue
+        }
     }
 }

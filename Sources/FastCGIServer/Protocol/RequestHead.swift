@@ -23,7 +23,12 @@ struct RequestHead {
     ) {
         let value = { Self.text(rawValue) }
         if name.count > 5, Self.sameBytes(name.baseAddress!, Self.httpPrefix.utf8Start, count: 5) {
-            headers.append(name: UnsafeRawBufferPointer(rebasing: name[5...]), value: rawValue)
+            // The pair's name and value lie side by side: after `HTTP_`, one field.
+            assert(rawValue.isEmpty || rawValue.baseAddress == name.baseAddress! + name.count)
+            headers.append(
+                nameAndValue: UnsafeRawBufferPointer(
+                    start: name.baseAddress! + 5, count: name.count - 5 + rawValue.count),
+                nameCount: name.count - 5)
             return
         }
         switch CGIName(name) {

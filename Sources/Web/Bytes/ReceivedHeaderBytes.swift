@@ -29,23 +29,21 @@ package struct ReceivedHeaderBytes: Sendable {
         fileprivate let room: UnsafeMutableRawBufferPointer
         fileprivate var used = 0
 
-        /// Adds a field: `name` as the server wrote it after `HTTP_`. A field past the room
+        /// Adds a field from its name (as the server wrote it after `HTTP_`) and its value side by
+        /// side, as a FastCGI pair holds them: one copy. A field past the room
         /// `capacity(forParameterBytes:)` gave cannot come; it would be left out.
-        package mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-            let size = 8 + name.count + value.count
-            guard room.count - used >= size, let base = room.baseAddress else { return }
-            base.storeBytes(of: UInt32(truncatingIfNeeded: name.count), toByteOffset: used, as: UInt32.self)
-            base.storeBytes(of: UInt32(truncatingIfNeeded: value.count), toByteOffset: used + 4, as: UInt32.self)
-            let target = (base + used + 8).assumingMemoryBound(to: UInt8.self)
-            // Names and most values are a few bytes: copied in words, not by a call to memcpy.
-            if let source = name.baseAddress {
-                GrowingBytes.copy(from: source.assumingMemoryBound(to: UInt8.self), count: name.count, to: target)
-            }
-            if let source = value.baseAddress {
+        package mutating func append(nameAndValue field: UnsafeRawBufferPointer, nameCount: Int) {
+            guard room.count - used >= 8 + field.count, let base = room.baseAddress else { return }
+            base.storeBytes(of: UInt32(truncatingIfNeeded: nameCount), toByteOffset: used, as: UInt32.self)
+            base.storeBytes(
+                of: UInt32(truncatingIfNeeded: field.count - nameCount), toByteOffset: used + 4, as: UInt32.self)
+            if let source = field.baseAddress {
+                // A short field is copied in words, not by a call to memcpy.
                 GrowingBytes.copy(
-                    from: source.assumingMemoryBound(to: UInt8.self), count: value.count, to: target + name.count)
+                    from: source.assumingMemoryBound(to: UInt8.self), count: field.count,
+                    to: (base + used + 8).assumingMemoryBound(to: UInt8.self))
             }
-            used += size
+            used += 8 + field.count
         }
     }
 
@@ -67,42 +65,45 @@ package struct ReceivedHeaderBytes: Sendable {
         while let field = lastField(named: name) { bytes[field.nameStart] = 0 }
     }
 
-    /// Where the last field named `name` is in `bytes`. Lengths first: the name's bytes are
-    /// looked at only where a field's name is as long.
+    /// Where the last field named `name` is in `bytes`: a field's name is looked at only when it
+    /// is as long.
     private func lastField(named name: String) -> (nameStart: Int, valueStart: Int, valueCount: Int)? {
-        let wantedCount = name.utf8.count
-        guard wantedCount > 0 else { return nil }
-        return bytes.withUnsafeBytes { all -> (nameStart: Int, valueStart: Int, valueCount: Int)? in
-            guard let base = all.baseAddress else { return nil }
-            var found: (nameStart: Int, valueStart: Int, valueCount: Int)?
-            var offset = 0
-            while all.count - offset >= 8 {
-                let nameCount = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                let valueCount = Int(base.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-                let nameStart = offset + 8
-                if nameCount == wantedCount, name.withUTF8Bytes({ Self.isServerForm(of: $0, at: base + nameStart) }) {
-                    found = (nameStart, nameStart + nameCount, valueCount)
+        name.withUTF8Bytes { wanted -> (nameStart: Int, valueStart: Int, valueCount: Int)? in
+            bytes.withUnsafeBytes { all -> (nameStart: Int, valueStart: Int, valueCount: Int)? in
+                guard let base = all.baseAddress, !wanted.isEmpty else { return nil }
+                var found: (nameStart: Int, valueStart: Int, valueCount: Int)?
+                var offset = 0
+                while all.count - offset >= 8 {
+                    let nameCount = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                    let valueCount = Int(base.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                    let nameStart = offset + 8
+                    if nameCount == wanted.count, Self.isServerForm(of: wanted, at: base + nameStart) {
+                        found = (nameStart, nameStart + nameCount, valueCount)
+                    }
+                    offset = nameStart + nameCount + valueCount
                 }
-                offset = nameStart + nameCount + valueCount
+                return found
             }
-            return found
         }
     }
 
-    /// Whether the bytes at `written` are `wanted` as the server writes a header's name: letters
-    /// in upper case, `_` for `-`.
+    /// Whether the bytes at `written` are `wanted` as the server writes a header's name.
     @inline(__always)
     private static func isServerForm(of wanted: UnsafeBufferPointer<UInt8>, at written: UnsafeRawPointer) -> Bool {
-        for index in 0..<wanted.count {
-            let byte = wanted[index]
-            let server: UInt8 =
-                switch byte {
-                case UInt8(ascii: "-"): UInt8(ascii: "_")
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): byte & 0xDF
-                default: byte
-                }
-            if written.load(fromByteOffset: index, as: UInt8.self) != server { return false }
+        for index in 0..<wanted.count
+        where written.load(fromByteOffset: index, as: UInt8.self) != serverForm(wanted[index]) {
+            return false
         }
         return true
+    }
+
+    /// A byte of a header's name as the server writes it: letters in upper case, `_` for `-`.
+    @inline(__always)
+    private static func serverForm(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "-"): UInt8(ascii: "_")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte & 0xDF
+        default: byte
+        }
     }
 }

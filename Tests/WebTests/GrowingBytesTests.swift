@@ -3,6 +3,27 @@ import Web
 
 /// The buffer pages, log lines and answers are written into.
 @Suite struct GrowingBytesTests {
+    /// Lent room (a page's array being made) is written in place until it is full; then the
+    /// bytes go on in room of their own, what was written copied first, and the lent room is left.
+    @Test func lentRoomIsWrittenInPlaceUntilItIsFull() {
+        var room = [UInt8](repeating: 0, count: 70)
+        room.withUnsafeMutableBufferPointer { lent in
+            var bytes = GrowingBytes(room: lent)
+            bytes.append(String(repeating: "a", count: 60))
+            let inLentRoom = !bytes.ownsItsBytes
+            #expect(inLentRoom)
+            #expect(lent[59] == UInt8(ascii: "a"))
+            bytes.append(String(repeating: "b", count: 20))
+            let inOwnRoom = bytes.ownsItsBytes
+            #expect(inOwnRoom)
+            bytes.append(UInt8(ascii: "c"))
+            #expect(
+                bytes.array()
+                    == Array((String(repeating: "a", count: 60) + String(repeating: "b", count: 20) + "c").utf8))
+            #expect(lent[60] == 0)
+        }
+    }
+
     @Test func whatIsAppendedReadsBackInOrderPastTheFirstRoom() {
         var bytes = GrowingBytes(capacity: 1)
         bytes.append("Status: " as StaticString)

@@ -11,6 +11,15 @@ import Web
         #expect(out == "<p>&lt;b&gt;&amp;</p><b>&")
     }
 
+    /// A page is written where its array will hold it, with room for a kilobyte of values; one
+    /// with more (a long affirmation, escaped) is whole all the same.
+    @Test func aPageWithMoreValuesThanItsRoomIsWhole() throws {
+        let long = String(repeating: "<&>", count: 400)
+        let out = try render(["t": "<p>{{v}}</p>"], "t", ["v": .text(long)])
+        #expect(out == "<p>" + String(repeating: "&lt;&amp;&gt;", count: 400) + "</p>")
+        #expect(try render(["t": "<p>{{v}}</p>"], "t", ["v": "short"]) == "<p>short</p>")
+    }
+
     @Test func sectionsShowOnTruthyAndInvertedOnFalsy() throws {
         let source = ["t": "{{#on}}yes{{/on}}{{^on}}no{{/on}}{{#s}}[{{s}}]{{/s}}"]
         #expect(try render(source, "t", ["on": true, "s": "x"]) == "yes[x]")

@@ -10,13 +10,29 @@ package struct GrowingBytes: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     package private(set) var count = 0
     private var capacity: Int
+    /// False while it writes into room it was lent (`init(room:)`); true once it has its own.
+    package private(set) var ownsItsBytes = true
 
     package init(capacity: Int) {
         self.capacity = max(capacity, 64)
         start = Self.allocate(self.capacity)
     }
 
-    deinit { free(start) }
+    /// Writes into `room` (an array's storage being made) until it needs more, then goes on in
+    /// room of its own with what it wrote copied there: a page rendered where its array will
+    /// hold it is neither allocated twice nor copied.
+    package init(room: UnsafeMutableBufferPointer<UInt8>) {
+        if let base = room.baseAddress, room.count > 0 {
+            start = base
+            capacity = room.count
+            ownsItsBytes = false
+        } else {
+            capacity = 64
+            start = Self.allocate(capacity)
+        }
+    }
+
+    deinit { if ownsItsBytes { free(start) } }
 
     /// Room from `malloc`: `UnsafeMutablePointer.allocate` asks for it aligned (`posix_memalign`),
     /// which carves each block out of a larger one and left the heap in pieces that later
@@ -152,8 +168,15 @@ package struct GrowingBytes: ~Copyable {
     private mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        guard let bigger = realloc(start, newCapacity) else { fatalError("out of memory (\(newCapacity) bytes)") }
-        start = bigger.assumingMemoryBound(to: UInt8.self)
+        if ownsItsBytes {
+            guard let bigger = realloc(start, newCapacity) else { fatalError("out of memory (\(newCapacity) bytes)") }
+            start = bigger.assumingMemoryBound(to: UInt8.self)
+        } else {
+            let own = Self.allocate(newCapacity)
+            own.update(from: start, count: count)
+            start = own
+            ownsItsBytes = true
+        }
         capacity = newCapacity
     }
 }

@@ -10,11 +10,24 @@ extension Template {
             for (index, name) in names.enumerated() { slots[index] = context.index(of: name) ?? -1 }
             return steps.withUnsafeBufferPointer { steps in
                 literalBytes.withUnsafeBufferPointer { literals in
-                    var renderer = Renderer(
-                        steps: steps, literals: literals, names: names, context: context,
-                        slots: UnsafeBufferPointer(slots), buffer: GrowingBytes(capacity: literals.count + 1024))
-                    renderer.run(0, steps.count)
-                    return renderer.finish()
+                    // Written straight into the page's array, with room for the template's text and
+                    // a kilobyte of values; a page that needs more is finished in room of its own
+                    // and copied into an array of its size.
+                    var larger: [UInt8]?
+                    let page = [UInt8](unsafeUninitializedCapacity: literals.count + 1024) { room, count in
+                        var renderer = Renderer(
+                            steps: steps, literals: literals, names: names, context: context,
+                            slots: UnsafeBufferPointer(slots), buffer: GrowingBytes(room: room))
+                        renderer.run(0, steps.count)
+                        let written = renderer.finish()
+                        if written.ownsItsBytes {
+                            larger = written.array()
+                            count = 0
+                        } else {
+                            count = written.count
+                        }
+                    }
+                    return larger ?? page
                 }
             }
         }
@@ -46,7 +59,7 @@ extension Template {
             self.buffer = buffer
         }
 
-        consuming func finish() -> [UInt8] { buffer.array() }
+        consuming func finish() -> GrowingBytes { buffer }
 
         func value(_ index: Int) -> TemplateValue? {
             // Outside any list both are empty: nothing is looked up.

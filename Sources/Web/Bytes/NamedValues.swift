@@ -1,5 +1,5 @@
-/// Values by name, one per name, in the order they were first set: a request's header fields, a
-/// template's context, a router's paths. They hold a few dozen at most and are read by name a few
+/// Values by name, one per name, in the order they were first set: a request's header fields set
+/// by name, a template's context, a router's paths. They hold a few dozen at most and are read by name a few
 /// times each, so a row compared length first costs less than a dictionary's hashing (and, made
 /// on every request, its allocation). Inlinable, for the router's copy specialised in the module
 /// that uses it.

@@ -3,6 +3,10 @@ public enum LanguageTags {
     /// True for the tags of Simplified Chinese, in any case: zh, zh-CN, zh-Hans, zh-SG, zh-Hans-*.
     public static func isSimplifiedChinese(_ tag: some StringProtocol) -> Bool {
         let tag = tag.utf8
+        // Most tags are not Chinese at all: their first two letters say so before any comparison.
+        guard let first = tag.first, lowered(first) == UInt8(ascii: "z"),
+            let second = tag.dropFirst().first, lowered(second) == UInt8(ascii: "h")
+        else { return false }
         for chinese in simplifiedChinese where sameLetters(tag, chinese.utf8) { return true }
         return tag.count >= 8 && sameLetters(tag.prefix(8), "zh-hans-".utf8)
     }
@@ -11,7 +15,7 @@ public enum LanguageTags {
 
     /// True when the most wanted language of an `Accept-Language` header is Simplified Chinese.
     public static func wantsSimplifiedChinese(acceptLanguage header: String) -> Bool {
-        mostWanted(acceptLanguage: header).map(isSimplifiedChinese) ?? false
+        mostWantedRange(acceptLanguage: header).map { isSimplifiedChinese(header[$0]) } ?? false
     }
 
     /// The most wanted tag of an `Accept-Language` header (RFC 9110, 12.5.4): the highest weight
@@ -19,6 +23,11 @@ public enum LanguageTags {
     /// (`q=2`, `q=high`). Read in one pass over the header's bytes: a browser sends it with
     /// every page, and splitting it into strings cost a page's rendering several times over.
     public static func mostWanted(acceptLanguage header: String) -> String? {
+        mostWantedRange(acceptLanguage: header).map { String(header[$0]) }
+    }
+
+    /// Where the most wanted tag lies in `header` (a slice of it is judged with no string made).
+    private static func mostWantedRange(acceptLanguage header: String) -> Range<String.Index>? {
         var best: (start: Int, end: Int, weight: Int)?
         var item = AcceptLanguageItem()
         var offset = 0
@@ -35,15 +44,17 @@ public enum LanguageTags {
         guard let best else { return nil }
         let bytes = header.utf8
         let start = bytes.index(bytes.startIndex, offsetBy: best.start)
-        return String(header[start..<bytes.index(start, offsetBy: best.end - best.start)])
+        return start..<bytes.index(start, offsetBy: best.end - best.start)
     }
 
     /// Whether `text` is `lower` with its ASCII letters in any case.
     private static func sameLetters(_ text: some Collection<UInt8>, _ lower: String.UTF8View) -> Bool {
-        text.count == lower.count
-            && zip(text, lower).allSatisfy { byte, wanted in
-                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == wanted
-            }
+        text.count == lower.count && zip(text, lower).allSatisfy { lowered($0) == $1 }
+    }
+
+    /// An ASCII capital as its small letter; any other byte as it is.
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }
 

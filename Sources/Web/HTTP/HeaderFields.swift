@@ -9,9 +9,6 @@ public struct HeaderFields: Sendable, ExpressibleByDictionaryLiteral {
     /// No fields.
     public init() { fields = NamedValues() }
 
-    /// No fields, with room for `capacity` set by name without growing.
-    public init(capacity: Int) { fields = NamedValues(capacity: capacity) }
-
     /// Fields from a literal; names are expected in lower case.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = NamedValues(capacity: elements.count)

@@ -67,6 +67,10 @@ final class Stack: @unchecked Sendable {
         // make nginx set the upstream servers aside for 10 s (its max_fails), failing what follows.
         LoopbackPort.waitUntilAccepting(appPort, seconds: 5)
         try waitForPort(tenantPort)
+        // What answered must be this stack's nginx, not another server on a port it could not take.
+        if lock.withLock({ processes["nginx"] }).map({ !$0.isRunning }) == true {
+            throw StackError("nginx stopped; its log: \(logForAMessage("nginx"))")
+        }
         for index in 0..<workers { try startWorker(index + 1) }
         for index in 0..<workers { try waitUntilServing(index + 1) }
         Stack.register(self)
@@ -82,7 +86,11 @@ final class Stack: @unchecked Sendable {
         let served = eventually(within: seconds, every: 0.2) {
             logForAMessage(name).contains("tenant answers: serving")
         }
-        if !served { throw StackError("\(name) did not reach the tenant within \(Int(seconds)) s") }
+        if !served {
+            throw StackError(
+                "\(name) did not reach the tenant within \(Int(seconds)) s; its log: \(logForAMessage(name)); "
+                    + "nginx's: \(logForAMessage("nginx")); the tenant's: \(logForAMessage("dev-tenant"))")
+        }
     }
 
     deinit { stop() }

@@ -1,9 +1,24 @@
 import Glibc
+import Locking
 
 /// Ports on 127.0.0.1 for the real servers the tests start.
 public enum LoopbackPort {
-    /// A port nothing listens on now (bound then released).
+    /// The ports handed out so far: the kernel may give a released port again to the next
+    /// bind, and two stacks starting side by side would then both take it (one's nginx fails to
+    /// listen, and its tests reach the other's servers).
+    private static let handedOut = Lock<Set<Int>>([])
+
+    /// A port nothing listens on now (bound then released) and not handed out before in this
+    /// process.
     public static func free() throws -> Int {
+        for _ in 0..<1000 {
+            let port = try releasedPort()
+            if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        throw NoFreePort()
+    }
+
+    private static func releasedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port: 0)

@@ -88,7 +88,7 @@ let package = Package(
             name: "metadata-demo",
             dependencies: [
                 "MetadataDemoApp", "Auth0Web", "OpenSSLCrypto", "Web", "FastCGIServer", "CurlClient", "SQLiteStore",
-                "RedisStore",
+                "RedisStore", "Locking",
             ],
             // The release binary is position-independent and carries ~74,000 relative relocations;
             // gold writes them as 1.8 MB of RELA records the loader reads (and keeps resident) at every

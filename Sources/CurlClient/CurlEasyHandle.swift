@@ -1,5 +1,5 @@
 internal import CCurl
-import Foundation
+import FoundationEssentials
 import Web
 
 /// Owns one libcurl easy handle. A handle is used by one thread at a time and kept between
@@ -97,7 +97,7 @@ final class CurlEasyHandle {
             }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = String(line[line.index(after: colon)...]).trimmingSpaces()
             headers.append((name, value))
         }
         return headers
@@ -149,7 +149,9 @@ private final class Sink {
             exceeded = true
             return false
         }
-        headerLines.append(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines))
+        var line = String(decoding: bytes, as: UTF8.self)
+        while let last = line.last, last.isNewline { line.removeLast() }
+        headerLines.append(line)
         return true
     }
 }

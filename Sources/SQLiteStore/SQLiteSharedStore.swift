@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Locking
 import Web
 
@@ -22,14 +23,14 @@ public final class SQLiteSharedStore: SharedStore {
 
     /// Opens (or creates) the store at `path`, making its folder (mode 0700) when missing.
     public init(path: String, clock: Clock = .system) throws(SharedStoreError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: path)
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw SharedStoreError(
-                    "SQLite \(path): cannot make the folder \(folder) (\(error.localizedDescription))")
+                    "SQLite \(path): cannot make the folder \(folder) (\(error))")
             }
         }
         let main = try SQLiteConnection(path: path, busySeconds: 5)

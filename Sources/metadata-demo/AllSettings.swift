@@ -1,6 +1,6 @@
 import Auth0Web
 import FastCGIServer
-import Foundation
+import FoundationEssentials
 import MetadataDemoApp
 import Web
 
@@ -63,7 +63,7 @@ struct AllSettings {
     /// line (the unit's own line in `systemctl status`, for a worker about to exit with status 2:
     /// "Job … canceled" alone said nothing of why).
     static func report(_ problems: [String]) {
-        for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
+        for line in problems { Output.problem(line) }
         guard let first = problems.first else { return }
         let more = problems.count > 1 ? " (and \(problems.count - 1) more: see the journal)" : ""
         FastCGIServer.reportFinalStatus("stopped, a setting is wrong: " + first + more)

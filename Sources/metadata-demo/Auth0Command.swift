@@ -1,6 +1,6 @@
 import Auth0Web
 import CurlClient
-import Foundation
+import FoundationEssentials
 import MetadataDemoApp
 import Web
 
@@ -13,7 +13,7 @@ enum Auth0Command {
 
     static func run(_ arguments: [String], environment: [String: String], envFile: EnvFileOption.Read) -> Int32 {
         guard let verb = arguments.first, ["plan", "apply"].contains(verb), arguments.count == 1 else {
-            FileHandle.standardError.write(Data("metadata-demo: \(usage)\n".utf8))
+            Output.problem(usage)
             return 2
         }
         guard envFile.problems.isEmpty else {

@@ -1,6 +1,6 @@
 import Auth0Web
 import CurlClient
-import Foundation
+import FoundationEssentials
 import Web
 
 /// `metadata-demo check-config`: every setting checked, the templates loaded and the tenant's
@@ -53,10 +53,7 @@ enum CheckConfig {
                 "ok: settings valid, templates loaded, \(ledger), \(auth0?.issuer ?? "") reachable, "
                     + "client credentials accepted, \(tenantSetUp)")
         } else {
-            FileHandle.standardError.write(
-                Data(
-                    "(`metadata-demo settings` lists every setting, its value in effect and where it came from)\n"
-                        .utf8))
+            Output.error("(`metadata-demo settings` lists every setting, its value in effect and where it came from)\n")
         }
         return problems.isEmpty ? 0 : 1
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the product's folders are when nothing says: beside an installed binary, the package's
 /// `PREFIX/share/metadata-demo/NAME` (for `PREFIX/bin/metadata-demo`), so `check-config` and
@@ -9,8 +9,8 @@ enum InstalledLayout {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/metadata-demo/" + name).path
-        var isFolder: ObjCBool = false
-        let found = FileManager.default.fileExists(atPath: installed, isDirectory: &isFolder) && isFolder.boolValue
+        var isFolder = false
+        let found = FileManager.default.fileExists(atPath: installed, isDirectory: &isFolder) && isFolder
         return found ? installed : name
     }
 }

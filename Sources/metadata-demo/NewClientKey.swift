@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLCrypto
 
 /// `metadata-demo new-client-key [--certificate FILE [--name NAME] [--days N]]`: a new RSA 2048
@@ -47,7 +47,7 @@ enum NewClientKey {
     }
 
     private static func fail(_ message: String, status: Int32) -> Int32 {
-        FileHandle.standardError.write(Data("metadata-demo: \(message)\n".utf8))
+        Output.problem(message)
         return status
     }
 }

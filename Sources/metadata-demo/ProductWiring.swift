@@ -1,6 +1,7 @@
 import Auth0Web
 import FastCGIServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import MetadataDemoApp
 import Web
 
@@ -29,7 +30,7 @@ struct ProductWiring: Sendable {
             services.ledger.startFollowing()
             return MetadataDemo(pages: pages, services: services, log: log)
         } catch {
-            FileHandle.standardError.write(Data("metadata-demo: \(error)\n".utf8))
+            Output.problem("\(error)")
             _exit(1)
         }
     }

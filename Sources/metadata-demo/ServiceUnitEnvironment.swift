@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Web
 
 /// The service unit's own `Environment=` settings, as systemd gives them to the worker beside its

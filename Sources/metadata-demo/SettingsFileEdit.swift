@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Web
 
 /// Writes one setting into a settings file (systemd's `EnvironmentFile=` format), keeping every

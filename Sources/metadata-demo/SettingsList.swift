@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Web
 
 /// `metadata-demo settings`: every setting the worker reads, in the order it reads them, with
@@ -11,10 +11,10 @@ enum SettingsList {
     ) -> Int32 {
         let all = AllSettings(environment: environment, origins: origins)
         // Written at once, so the list is whole before any problem line when both go to one pipe.
-        FileHandle.standardOutput.write(Data((SettingsListing.lines(all.reads).joined(separator: "\n") + "\n").utf8))
+        Output.print(SettingsListing.lines(all.reads).joined(separator: "\n") + "\n")
         let problems = earlier + all.problems
-        for note in all.notes { FileHandle.standardError.write(Data("metadata-demo: note: \(note)\n".utf8)) }
-        for line in problems { FileHandle.standardError.write(Data("metadata-demo: \(line)\n".utf8)) }
+        for note in all.notes { Output.problem("note: \(note)") }
+        for line in problems { Output.problem(line) }
         return problems.isEmpty ? 0 : 1
     }
 }

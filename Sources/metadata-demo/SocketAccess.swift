@@ -27,7 +27,7 @@ struct SocketAccess {
         var users: Set<UInt32>?
         if let text = reader.text(.fastcgiPeerUsers, defaultShown: "whoever the socket's mode admits") {
             users = []
-            for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            for name in text.split(separator: ",").map({ String($0).trimmingWhitespace(keepingLineBreaks: true) }) {
                 if let uid = FastCGIServer.userID(name) {
                     users?.insert(uid)
                 } else {

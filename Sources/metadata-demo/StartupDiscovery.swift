@@ -1,6 +1,8 @@
 import Auth0Web
 import FastCGIServer
-import Foundation
+import FoundationEssentials
+import Glibc
+import Locking
 import Web
 
 /// The tenant's endpoints, from its discovery document. A tenant that gives no answer (or a 5xx)
@@ -31,7 +33,7 @@ enum StartupDiscovery {
                 FastCGIServer.reportStatus(
                     "starting: \(settings.provider.name) does not answer yet (\(error.reason)); asking again for up to "
                         + "\(Int(patience)) s")
-                Thread.sleep(forTimeInterval: 0.5)
+                Threads.sleep(seconds: 0.5)
             }
         }
     }
@@ -44,7 +46,7 @@ enum StartupDiscovery {
     {
         var pause: Double = 1
         while true {
-            Thread.sleep(forTimeInterval: pause)
+            Threads.sleep(seconds: pause)
             do {
                 return try TenantEndpoints.discover(
                     issuer: settings.issuer, http: http, timeoutSeconds: settings.provider.timeoutSeconds,

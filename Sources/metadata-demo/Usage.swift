@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `metadata-demo --help` (or `help`, `-h`): what the program does and its commands, on standard
 /// output, starting nothing.

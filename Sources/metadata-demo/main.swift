@@ -1,7 +1,9 @@
 import Auth0Web
 import CurlClient
 import FastCGIServer
-import Foundation
+import FoundationEssentials
+import Glibc
+import Locking
 import MetadataDemoApp
 import OpenSSLCrypto
 import Web
@@ -39,7 +41,7 @@ guard envFileProblems.isEmpty else {
 // fingerprinted names, for nginx to serve (deploy/nginx-site.conf).
 if arguments.first == "publish-static" {
     guard let output = arguments.dropFirst().first else {
-        FileHandle.standardError.write(Data("metadata-demo: usage: metadata-demo publish-static DIR\n".utf8))
+        Output.problem("usage: metadata-demo publish-static DIR")
         exit(2)
     }
     var reader = SettingsReader(environment: environment)
@@ -48,8 +50,7 @@ if arguments.first == "publish-static" {
         for name in try StaticAssets.publish(from: publicDirectory, to: output) { print("\(output)/\(name)") }
         exit(0)
     } catch {
-        FileHandle.standardError.write(
-            Data("metadata-demo: PUBLIC_DIR: cannot publish \(publicDirectory) to \(output) (\(error))\n".utf8))
+        Output.problem("PUBLIC_DIR: cannot publish \(publicDirectory) to \(output) (\(error))")
         exit(1)
     }
 }
@@ -70,7 +71,7 @@ if let command = arguments.first, let makeKey = keyMakers[command] {
         print(try makeKey(), terminator: "")
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("metadata-demo: cannot make a key (\(error))\n".utf8))
+        Output.problem("cannot make a key (\(error))")
         exit(1)
     }
 }
@@ -120,7 +121,7 @@ do throws(DiscoveryProblem) {
     log(.warning, "tenant unreachable at start: answering 503 until it answers", ["error": error.reason])
     options.readyStatus =
         "\(auth0.provider.name) unreachable since \(since) (\(error.reason)): answering 503, asking again"
-    Thread.detachNewThread {
+    Threads.start("tenant-discovery") {
         do throws(DiscoveryProblem) {
             let endpoints = try StartupDiscovery.waitForTenant(for: auth0, http: http, log: log)
             waiting.become(product.app(for: endpoints))
@@ -149,6 +150,6 @@ do {
     // Requests in flight have finished (or the drain deadline passed).
     FastCGIServer.exitAtOnce(0)
 } catch {
-    FileHandle.standardError.write(Data("metadata-demo: \(error)\n".utf8))
+    Output.problem("\(error)")
     exit(1)
 }

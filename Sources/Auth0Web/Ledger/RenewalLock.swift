@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Locking
 import OpenSSLCrypto
 import Web
 
@@ -129,7 +130,7 @@ final class RenewalLock: Sendable {
             if let shared = try result(name) { return .shared(shared) }
             if try store.add(name + ":lock", owner, ttl: timeout) { return .mine }
             guard clock.now() < deadline else { return .timedOut }
-            usleep(20_000)  // another worker is renewing: its result comes within the call's timeout
+            Threads.sleep(seconds: 0.02)  // another worker is renewing: its result comes within the call's timeout
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Locking
 import Synchronization
 import Web
@@ -181,7 +181,7 @@ public final class SessionLedger: Sendable {
         guard !following.exchange(true, ordering: .acquiringAndReleasing) else { return }
         while catchUp(wait: 0) {}
         if health.isHealthy { checkGeneration() }
-        let thread = Thread { [self] in
+        Threads.start("session-ledger") { [self] in
             var lastPrune = clock.now()
             var lastGenerationCheck = ContinuousClock.now
             while true {
@@ -191,7 +191,7 @@ public final class SessionLedger: Sendable {
                     lastGenerationCheck = ContinuousClock.now
                     checkGeneration()
                 }
-                if !health.isHealthy { usleep(250_000) }
+                if !health.isHealthy { Threads.sleep(seconds: 0.25) }
                 if clock.now() - lastPrune > 60 {
                     lastPrune = clock.now()
                     let now = now()
@@ -204,8 +204,6 @@ public final class SessionLedger: Sendable {
                 }
             }
         }
-        thread.name = "session-ledger"
-        thread.start()
     }
 
     /// Reads what the log holds past the cursor (waiting up to `wait` seconds for news) and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Locking
 import Web
 
@@ -58,7 +58,7 @@ public final class SessionRegistry: Sendable {
         self.rollingLifetime = rollingLifetime
         self.clock = clock
         self.events = events
-        let thread = Thread { [queue, store, events] in
+        Threads.start("session-registry") { [queue, store, events] in
             while true {
                 let write = queue.next()
                 do { try write(store) } catch {
@@ -66,8 +66,6 @@ public final class SessionRegistry: Sendable {
                 }
             }
         }
-        thread.name = "session-registry"
-        thread.start()
     }
 
     /// Lists `session` as begun now, on `device` (at login).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLCrypto
 public import Web
 
@@ -55,7 +55,7 @@ public struct RelyingPartySettings: Sendable {
     public var secureCookies: Bool { baseURL.hasPrefix("https://") }
     /// The origin of the tenant (for the CSP's `form-action`): the issuer's scheme, host and port.
     public var tenantOrigin: String {
-        let afterScheme = issuer.range(of: "://").map(\.upperBound) ?? issuer.startIndex
+        let afterScheme = issuer.firstRange(of: "://").map(\.upperBound) ?? issuer.startIndex
         return String(issuer[..<(issuer[afterScheme...].firstIndex(of: "/") ?? issuer.endIndex)])
     }
     /// The issuer ending in `/`, under which Auth0 serves its own paths (`api/v2/`, `v2/logout`).

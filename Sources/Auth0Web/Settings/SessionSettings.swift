@@ -18,7 +18,7 @@ public struct SessionSettings: Sendable {
     public static func read(_ reader: inout SettingsReader) -> SessionSettings? {
         let start = reader.problems.count
         let text = reader.secret(.auth0Secret)
-        let secrets = text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let secrets = text?.split(separator: ",").map { String($0).trimmingWhitespace(keepingLineBreaks: true) }
         if secrets == nil {
             reader.problem(
                 .auth0Secret, "missing; generate one with `openssl rand -hex 32` (or set AUTH0_SECRET_FILE)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Web
 
 /// Every problem found in the settings, one line each, naming the setting.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Locking
 public import Web
 
 /// A machine-to-machine session with the tenant's Management API, for setting the tenant up:
@@ -37,7 +38,7 @@ public final class ManagementSession {
     public init(
         issuerBase: String, managementAudience: String, clientID: String, secret: String, http: any HTTPClient,
         timeoutSeconds: Double, clock: Clock = .system,
-        wait: @escaping (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        wait: @escaping (Double) -> Void = { Threads.sleep(seconds: $0) }
     ) throws(Failure) {
         self.base = managementAudience
         self.http = http

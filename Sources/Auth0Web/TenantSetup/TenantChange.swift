@@ -24,7 +24,7 @@ public struct TenantChange: Sendable, Equatable {
     /// The plan's lines for it.
     public var lines: [String] {
         let head =
-            (kind == .unchanged ? "ok" : kind.rawValue).padding(toLength: 8, withPad: " ", startingAt: 0) + object
+            (kind == .unchanged ? "ok" : kind.rawValue).padded(to: 8) + object
         return [head] + details.map { "          " + $0 }
     }
 

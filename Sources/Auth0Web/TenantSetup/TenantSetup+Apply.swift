@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Locking
 import Web
 
 /// Makes the tenant hold what the survey found missing, in dependency order: the APIs, the
@@ -186,7 +187,7 @@ extension TenantSetup {
                 throw ManagementSession.Failure(
                     description: "AUTH0: the Action \(id) did not build (status \(status ?? "unknown"))")
             }
-            Thread.sleep(forTimeInterval: 0.5)
+            Threads.sleep(seconds: 0.5)
         }
     }
 

@@ -123,7 +123,7 @@ public final class DPoP: HTTPClient, Sendable {
 
     /// The scheme, host and port of `url`: nonces are the server's.
     private static func origin(_ url: String) -> String {
-        guard let start = url.range(of: "://") else { return url }
+        guard let start = url.firstRange(of: "://") else { return url }
         return String(url[..<(url[start.upperBound...].firstIndex(of: "/") ?? url.endIndex)])
     }
 }

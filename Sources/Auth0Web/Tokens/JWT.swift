@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Web
 
 /// A compact JWS (`header.payload.signature`) split and decoded, claims and all.

@@ -1,5 +1,6 @@
 internal import CFastCGI
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import Web
 
@@ -14,11 +15,11 @@ extension ConnectionDriver {
             if fd >= 0 {
                 if let peer = refusedPeer(fd) {
                     log(.warning, "refused a connection", ["peer": peer, "setting": "FCGI_WEB_SERVER_ADDRS"])
-                    Foundation.close(fd)
+                    Glibc.close(fd)
                     continue
                 }
                 guard let peer = admittedPeer(fd) else {
-                    Foundation.close(fd)
+                    Glibc.close(fd)
                     continue
                 }
                 admit(FastCGIConnection(socket: fd, framing: server.newFraming(), peer: peer, budget: heldBytes))

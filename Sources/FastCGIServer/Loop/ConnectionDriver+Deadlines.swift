@@ -1,5 +1,5 @@
 internal import CFastCGI
-import Foundation
+import FoundationEssentials
 import Synchronization
 import Web
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Locking
 import Synchronization
 import Web
@@ -20,10 +20,9 @@ final class WaitingPool: Sendable {
     init(threads: Int, name: String, stackSize: Int, scratchBytes: Int) {
         threadCount = max(1, threads)
         for index in 0..<threadCount {
-            let thread = Thread { [self] in work(scratch: Scratch(bytes: scratchBytes)) }
-            thread.name = "\(name)-\(index)"
-            thread.stackSize = stackSize
-            thread.start()
+            Threads.start("\(name)-\(index)", stackSize: stackSize) { [self] in
+                work(scratch: Scratch(bytes: scratchBytes))
+            }
         }
     }
 

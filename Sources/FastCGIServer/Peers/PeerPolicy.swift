@@ -1,5 +1,6 @@
 internal import CFastCGI
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which TCP peers may connect (`FCGI_WEB_SERVER_ADDRS`). Unix-socket connections are governed
 /// by the socket's permissions instead.
@@ -26,7 +27,7 @@ public enum PeerPolicy: Sendable, Equatable {
         var peers: Set<UInt32> = []
         for entry in text.split(separator: ",") {
             var address = in_addr()
-            guard inet_pton(AF_INET, entry.trimmingCharacters(in: .whitespaces), &address) == 1 else { return nil }
+            guard inet_pton(AF_INET, String(entry).trimmingSpaces(), &address) == 1 else { return nil }
             peers.insert(address.s_addr)
         }
         guard !peers.isEmpty else { return nil }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// One connection from the web server. nginx keeps connections open (`fastcgi_keep_conn`) and
@@ -96,7 +97,7 @@ final class FastCGIConnection: @unchecked Sendable {
     func send(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let wrote = Foundation.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            let wrote = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
             if wrote > 0 {
                 sent += wrote
             } else if wrote < 0, errno == EINTR {
@@ -111,7 +112,7 @@ final class FastCGIConnection: @unchecked Sendable {
     /// Closes the socket.
     func close() {
         guard socket >= 0 else { return }
-        Foundation.close(socket)
+        Glibc.close(socket)
         socket = -1
         release()
     }

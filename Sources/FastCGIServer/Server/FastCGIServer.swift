@@ -1,5 +1,7 @@
 internal import CFastCGI
-import Foundation
+import FoundationEssentials
+import Glibc
+import Locking
 import Synchronization
 import Web
 
@@ -145,10 +147,7 @@ public final class FastCGIServer: Sendable {
     }
 
     private func startThread(_ name: String, stackSize: Int, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.stackSize = stackSize
-        thread.start()
+        Threads.start(name, stackSize: stackSize, body)
     }
 
     func newFraming() -> RequestFraming {

@@ -1,5 +1,5 @@
 internal import CFastCGI
-import Foundation
+import FoundationEssentials
 
 /// Tells the service manager how the worker is doing, when it asked (`NOTIFY_SOCKET`: systemd
 /// with `Type=notify`, or the run script's supervisor): `READY=1` once requests are served, so a

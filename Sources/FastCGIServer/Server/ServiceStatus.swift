@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The status line the service manager shows (`systemctl status`: `Status: "…"`): what the
@@ -20,7 +20,9 @@ enum ServiceStatus {
             change(&line)
             return line.text + line.note
         }
-        ServiceNotice.send((ready ? "READY=1\n" : "") + "STATUS=" + shown.replacingOccurrences(of: "\n", with: " "))
+        ServiceNotice.send(
+            (ready ? "READY=1\n" : "") + "STATUS="
+                + String(String.UnicodeScalarView(shown.unicodeScalars.map { $0 == "\n" ? " " : $0 })))
     }
 }
 

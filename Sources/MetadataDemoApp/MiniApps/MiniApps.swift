@@ -1,5 +1,5 @@
 import Auth0Web
-import Foundation
+import FoundationEssentials
 public import Web
 
 /// The mini apps of `MINI_APPS_FILE`, read once at start-up (and by `check-config`, the same

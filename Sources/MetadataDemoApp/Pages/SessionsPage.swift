@@ -61,13 +61,13 @@ extension Pages {
         var parts = tm()
         gmtime_r(&time, &parts)
         let month = months.count == 12 ? months[Int(parts.tm_mon)] : String(parts.tm_mon + 1)
+        let clock = twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
         return say(
             "sessions.date",
-            [
-                "day": String(parts.tm_mday), "month": month,
-                "year": String(parts.tm_year + 1900), "time": String(format: "%02d:%02d", parts.tm_hour, parts.tm_min),
-            ])
+            ["day": String(parts.tm_mday), "month": month, "year": String(parts.tm_year + 1900), "time": clock])
     }
+
+    private func twoDigits(_ number: Int32) -> String { number < 10 ? "0\(number)" : String(number) }
 
     /// How long ago, coarsely: the touch is written at most every 5 minutes.
     func ago(_ seconds: Int64) -> String {

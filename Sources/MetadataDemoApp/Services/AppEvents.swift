@@ -1,5 +1,5 @@
 import Auth0Web
-import Foundation
+import FoundationEssentials
 import Web
 
 /// What the Auth0 mechanisms report, counted in the metrics and written to the log.

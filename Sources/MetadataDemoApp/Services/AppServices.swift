@@ -1,5 +1,5 @@
 import Auth0Web
-import Foundation
+import FoundationEssentials
 import Web
 
 /// Everything the routes need besides the pages: settings, the tenant's links, cookies, and the

@@ -73,14 +73,8 @@ final class HeldLogLines {
         held.removeAll()
     }
 
-    /// Writes `bytes` whole: again after a signal or a short write.
+    /// Writes `bytes` whole (nowhere to log to when refused: nothing better to do).
     static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32 = 2) {
-        var left = UnsafeRawBufferPointer(bytes)
-        while !left.isEmpty {
-            let written = Glibc.write(descriptor, left.baseAddress, left.count)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // nowhere to log to: nothing better to do
-            left = UnsafeRawBufferPointer(rebasing: left[written...])
-        }
+        WholeWrite.write(UnsafeRawBufferPointer(bytes), to: descriptor)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why bytes could not be read as JSON.
 public enum JSONError: Error, Equatable, CustomStringConvertible {

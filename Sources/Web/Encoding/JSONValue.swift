@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value, keeping booleans apart from numbers (Foundation's `NSNumber` on Linux would
 /// read `1` as `true`; metadata of the wrong type must not switch features on).

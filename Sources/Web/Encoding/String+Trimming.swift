@@ -10,8 +10,11 @@ extension String {
 
     /// The text without leading and trailing white space of any script (`Character.isWhitespace`:
     /// the ideographic space a Chinese keyboard types too).
-    public func trimmingWhitespace() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    /// With `keepingLineBreaks`, line breaks at either end stay.
+    public func trimmingWhitespace(keepingLineBreaks: Bool = false) -> String {
+        let trimmed = { (character: Character) in character.isWhitespace && !(keepingLineBreaks && character.isNewline)
+        }
+        return String(drop(while: trimmed).reversed().drop(while: trimmed).reversed())
     }
 
     private static func isSpace(_ character: Character) -> Bool {

@@ -2,7 +2,7 @@
 public enum URLOrigin {
     /// `scheme://host[:port]` of `url`; nil when it has no scheme.
     public static func of(_ url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
         let host = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return String(url[..<schemeEnd.upperBound]) + host
     }

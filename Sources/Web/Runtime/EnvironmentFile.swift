@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file of settings read the way systemd reads `EnvironmentFile=` (systemd.exec(5)), so that
 /// `metadata-demo --env-file F` and `check-config --env-file F` see exactly what the service will:

@@ -91,7 +91,7 @@ extension Setting {
     public func shown(_ value: String) -> String {
         if isSecret { return "(set)" }
         guard hidesUserinfo, let at = value.lastIndex(of: "@") else { return value }
-        let scheme = value.range(of: "://").map { value[..<$0.upperBound] } ?? ""
+        let scheme = value.firstRange(of: "://").map { value[..<$0.upperBound] } ?? ""
         return scheme + "(hidden)" + value[at...]
     }
 }

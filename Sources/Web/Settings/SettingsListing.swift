@@ -14,10 +14,7 @@ public enum SettingsListing {
         }
         let first = rows.map(\.0.count).max() ?? 0
         let second = rows.map(\.1.count).max() ?? 0
-        return rows.map { row in
-            row.0.padding(toLength: first, withPad: " ", startingAt: 0) + "  "
-                + row.1.padding(toLength: second, withPad: " ", startingAt: 0) + "  " + row.2
-        }
+        return rows.map { row in row.0.padded(to: first) + "  " + row.1.padded(to: second) + "  " + row.2 }
     }
 
     /// A value on one line: control characters (a value pasted with a newline) shown as `?`.

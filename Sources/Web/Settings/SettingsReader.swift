@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads settings from an environment, one `Setting` at a time, the same way for every group:
 /// a value is trimmed and an empty one is unset; a secret may come from `NAME_FILE` or a systemd
@@ -99,7 +99,7 @@ public struct SettingsReader {
                     "\(path) can be read or changed by other users (mode \(String(mode & 0o777, radix: 8))); "
                         + "run `chmod 600 \(path)`"))
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty { found.append(SettingProblem(setting, "\(path) is empty")) }
         return trimmed
     }
@@ -132,7 +132,9 @@ public struct SettingsReader {
     }
 
     private func raw(_ name: String) -> String? {
-        guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = environment[name]?.trimmingWhitespace(keepingLineBreaks: true), !text.isEmpty else {
+            return nil
+        }
         return text
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One language's words for the pages, by key: a flat JSON object of strings, read once at
 /// start-up (`TEMPLATES_DIR/i18n/LANGUAGE.json`). Templates name them as `[[key]]`.
@@ -59,9 +59,9 @@ public struct Catalogue: Sendable {
         guard source.contains("[[") else { return source }
         var result = ""
         var rest = Substring(source)
-        while let open = rest.range(of: "[[") {
+        while let open = rest.firstRange(of: "[[") {
             result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "]]") else {
+            guard let close = rest[open.upperBound...].firstRange(of: "]]") else {
                 throw TemplateError(
                     file: file, line: Self.line(of: open.lowerBound, in: source), message: "[[ without ]]")
             }

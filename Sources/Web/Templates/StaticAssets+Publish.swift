@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StaticAssets {
     /// Writes the files of `directory` (not its subfolders) into `output` under their plain
@@ -12,8 +12,8 @@ extension StaticAssets {
         let assets = try StaticAssets(directory: directory)
         var current: Set<String> = []
         for name in try files.contentsOfDirectory(atPath: directory).sorted() {
-            var isFolder: ObjCBool = false
-            guard files.fileExists(atPath: directory + "/" + name, isDirectory: &isFolder), !isFolder.boolValue,
+            var isFolder = false
+            guard files.fileExists(atPath: directory + "/" + name, isDirectory: &isFolder), !isFolder,
                 let data = files.contents(atPath: directory + "/" + name)
             else { continue }
             let fingerprinted = String(assets.path(name).dropFirst("/static/".count))

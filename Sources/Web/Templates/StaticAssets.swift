@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fingerprinted names for the files nginx serves from `Public/`: `app.css` becomes
 /// `/static/app.1a2b3c4d5e6f.css`, so nginx can let browsers cache them for good and a changed
@@ -10,9 +10,9 @@ public struct StaticAssets: Sendable {
     public init(directory: String) throws {
         var paths: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
-            var isFolder: ObjCBool = false
+            var isFolder = false
             let path = directory + "/" + name
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder,
                 let data = FileManager.default.contents(atPath: path), let dot = name.lastIndex(of: ".")
             else { continue }
             paths[name] = "/static/\(name[..<dot]).\(StaticAssets.fingerprint(Array(data)))\(name[dot...])"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every template of a folder, parsed once with partials resolved; a broken file stops loading
 /// with its name and line. Words marked `[[key]]` come from the language's catalogue, filled in
@@ -13,8 +13,8 @@ public struct TemplateLibrary: Sendable {
     /// an `i18n` folder.
     public init(directory: String, language: String = "en") throws {
         var catalogue: Catalogue?
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory + "/i18n", isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: directory + "/i18n", isDirectory: &isFolder), isFolder {
             catalogue = try Catalogue(file: directory + "/i18n/\(language).json")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".html") }

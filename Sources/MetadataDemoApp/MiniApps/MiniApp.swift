@@ -28,6 +28,10 @@ public final class MiniApp: Sendable {
     /// dictionary hashed its key each time); its name where the file gave no title.
     private let englishTitle: String
     private let chineseTitle: String
+    /// How the logged-in page lists it, in each language, for each step it may ask first (none, a
+    /// second factor, a login again), made once: `link(in:asking:)`.
+    private let englishLinks: [MiniAppLink]
+    private let chineseLinks: [MiniAppLink]
 
     /// A mini app with these values.
     public init(
@@ -43,8 +47,26 @@ public final class MiniApp: Sendable {
         self.rules = rules
         asksSecondFactor = authentication?.asksMultiFactor ?? false
         hasTokenRules = rules.contains(where: \.needsToken)
-        englishTitle = titles[.en] ?? name
-        chineseTitle = titles[.zh] ?? name
+        let english = titles[.en] ?? name
+        let chinese = titles[.zh] ?? name
+        englishTitle = english
+        chineseTitle = chinese
+        englishLinks = [nil, .secondFactor, .loginAgain].map { MiniAppLink(title: english, path: path, asksFirst: $0) }
+        chineseLinks = [nil, .secondFactor, .loginAgain].map { MiniAppLink(title: chinese, path: path, asksFirst: $0) }
+    }
+
+    /// How the logged-in page lists it in `language`, saying it will ask `step` first.
+    public func link(in language: Language, asking step: MiniAppLink.Step?) -> MiniAppLink {
+        let links =
+            switch language {
+            case .en: englishLinks
+            case .zh: chineseLinks
+            }
+        return switch step {
+        case nil: links[0]
+        case .secondFactor: links[1]
+        case .loginAgain: links[2]
+        }
     }
 
     /// Its title in `language`, else its name.

@@ -75,15 +75,7 @@ public final class Pages: Sendable {
             context.add("hasMiniApps", .flag(true))
             context.add(
                 "miniApps",
-                .list(
-                    miniApps.map { app in
-                        var item = TemplateContext(capacity: 4)
-                        item.add("appTitle", .text(app.title))
-                        item.add("appPath", .text(app.path))
-                        item.add("secondFactor", .flag(app.asksFirst == .secondFactor))
-                        item.add("loginAgain", .flag(app.asksFirst == .loginAgain))
-                        return item
-                    }))
+                .list(miniApps.map(\.listItem)))
         }
         if let flash { context.add("flash", .text(say(flash: flash))) }
         if let saveError { context.add("saveError", .text(say(saveError.key, saveError.arguments))) }
@@ -92,6 +84,16 @@ public final class Pages: Sendable {
             context.add("announcementText", .text(announcement.text))
         }
         return .html(profile.render(context), status: status)
+    }
+
+    /// A mini app's item in the logged-in page's list.
+    static func miniAppItem(title: String, path: String, asksFirst: MiniAppLink.Step?) -> TemplateContext {
+        var item = TemplateContext(capacity: 4)
+        item.add("appTitle", .text(title))
+        item.add("appPath", .text(path))
+        item.add("secondFactor", .flag(asksFirst == .secondFactor))
+        item.add("loginAgain", .flag(asksFirst == .loginAgain))
+        return item
     }
 
     /// Asks before logging out (a GET must never log anyone out).

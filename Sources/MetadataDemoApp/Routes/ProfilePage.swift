@@ -33,14 +33,14 @@ extension Routes {
             case .needsAuthentication: asksFirst = app.asksSecondFactor ? .secondFactor : .loginAgain
             case .admitted: asksFirst = nil
             }
-            links.append(
-                MiniAppLink(title: app.title(in: context.language), path: app.path, asksFirst: asksFirst))
+            links.append(app.link(in: context.language, asking: asksFirst))
         }
         return links
     }
 }
 
-/// A mini app as the logged-in page offers it.
+/// A mini app as the logged-in page offers it. Each app makes its few once (`MiniApp.link`), so a
+/// page view lists them without making their items again.
 public struct MiniAppLink: Sendable, Equatable {
     /// Its title in the page's language.
     public let title: String
@@ -48,6 +48,21 @@ public struct MiniAppLink: Sendable, Equatable {
     public let path: String
     /// What opening it will ask of the person first, if anything.
     public let asksFirst: Step?
+    /// Its item in the page's list (`Pages.miniAppItem`).
+    let listItem: TemplateContext
+
+    /// The link to the app at `path` called `title`, which will ask `asksFirst` first.
+    public init(title: String, path: String, asksFirst: Step?) {
+        self.title = title
+        self.path = path
+        self.asksFirst = asksFirst
+        listItem = Pages.miniAppItem(title: title, path: path, asksFirst: asksFirst)
+    }
+
+    /// Alike when they name one app, title and step (the item follows from them).
+    public static func == (left: MiniAppLink, right: MiniAppLink) -> Bool {
+        left.title == right.title && left.path == right.path && left.asksFirst == right.asksFirst
+    }
 
     /// A step before an app opens.
     public enum Step: Sendable, Equatable {

@@ -23,6 +23,21 @@ import Web
         #expect(missing.status == 404 && missing.body.contains("找不到页面"))
     }
 
+    /// What one anonymous request can make the worker spend on its language: one pass over an
+    /// `Accept-Language` header no longer than nginx lets one header line be (16 KB: the site's
+    /// `large_client_header_buffers`, sized for the session cookie), read whole; a longer one nginx refuses itself, and
+    /// the worker never sees the request (no line in its log).
+    @Test func aLongAcceptLanguageIsReadWholeAndALongerOneNeverReachesTheWorker() throws {
+        let long = String(repeating: "en;q=0.1,", count: 1650) + "zh-CN;q=0.9"  // 14,861 bytes
+        let chinese = try TestClient().get(stack.baseURL + "/", headers: [("Accept-Language", long)])
+        #expect(chinese.status == 200 && chinese.body.contains("<html lang=\"zh-Hans\">"), "the last tag was not read")
+        let longer = String(repeating: "en;q=0.1,", count: 1900) + "zh-CN"  // 17,105 bytes
+        let refused = try TestClient().get(
+            stack.baseURL + "/an-overlong-accept-language", headers: [("Accept-Language", longer)])
+        #expect(refused.status == 400)
+        #expect(!stack.logForAMessage("worker").contains("an-overlong-accept-language"))
+    }
+
     @Test func theSwitchIsRememberedAndReachesUniversalLogin() throws {
         let browser = TestClient()
         #expect(!(try browser.get(stack.baseURL + "/login").header("location") ?? "").contains("ui_locales"))

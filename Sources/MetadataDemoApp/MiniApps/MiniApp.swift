@@ -24,10 +24,6 @@ public final class MiniApp: Sendable {
     public let asksSecondFactor: Bool
     /// Whether a rule only the app's API token settles is among `rules`.
     let hasTokenRules: Bool
-    /// The titles picked out once (the logged-in page asks for one per app on every view, and a
-    /// dictionary hashed its key each time); its name where the file gave no title.
-    private let englishTitle: String
-    private let chineseTitle: String
     /// How the logged-in page lists it, in each language, for each step it may ask first (none, a
     /// second factor, a login again), made once: `link(in:asking:)`.
     private let englishLinks: [MiniAppLink]
@@ -47,10 +43,9 @@ public final class MiniApp: Sendable {
         self.rules = rules
         asksSecondFactor = authentication?.asksMultiFactor ?? false
         hasTokenRules = rules.contains(where: \.needsToken)
+        // Its name where the file gave no title.
         let english = titles[.en] ?? name
         let chinese = titles[.zh] ?? name
-        englishTitle = english
-        chineseTitle = chinese
         englishLinks = [nil, .secondFactor, .loginAgain].map { MiniAppLink(title: english, path: path, asksFirst: $0) }
         chineseLinks = [nil, .secondFactor, .loginAgain].map { MiniAppLink(title: chinese, path: path, asksFirst: $0) }
     }
@@ -69,13 +64,9 @@ public final class MiniApp: Sendable {
         }
     }
 
-    /// Its title in `language`, else its name.
-    public func title(in language: Language) -> String {
-        switch language {
-        case .en: englishTitle
-        case .zh: chineseTitle
-        }
-    }
+    /// Its title in `language`, else its name (picked out once: the logged-in page asks for it
+    /// on every view, and the titles' dictionary hashed its key each time).
+    public func title(in language: Language) -> String { link(in: language, asking: nil).title }
 
     /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one
     /// answer the door (`/auth/check`), its refusal page and the logged-in page's list each ask.

@@ -1,6 +1,7 @@
 """Turns the benchmark rows into a Markdown table with ratios to the ceiling, the FastCGI floor
 and /healthz measured in the same round."""
 import os
+import statistics
 import sys
 
 from bench_rows import load
@@ -11,7 +12,40 @@ rss_pages_kb = int(sys.argv[5]) if len(sys.argv) > 5 else rss_kb
 micro = sys.argv[6] if len(sys.argv) > 6 else ""
 tokens = sys.argv[7] if len(sys.argv) > 7 else ""
 instructions = sys.argv[8] if len(sys.argv) > 8 else ""
+spread_path = sys.argv[9] if len(sys.argv) > 9 else ""
 rounds = max(r.rounds for r in rows)
+
+
+def report_spread(path):
+    """How far the limit's and the logged-in page's CPU per request move over the paired rounds,
+    and the user and system time apart."""
+    cpu = {"limit": {}, "page": {}}
+    for line in open(path):
+        round_, side, user, system = line.split()
+        cpu[side][round_] = (float(user), float(system))
+    paired = sorted(set(cpu["limit"]) & set(cpu["page"]), key=int)
+    if len(paired) < 4:
+        return
+    print(f"\nCPU per request from round to round, {len(paired)} rounds each, the limit then the logged-in "
+          "page one after the other (µs: median, lowest–highest; highest over lowest; the middle half, upper "
+          "quartile over lower):")
+    for side, name in (("page", "the logged-in page"), ("limit", "the limit")):
+        parts = [("user+system", [sum(cpu[side][r]) for r in paired]),
+                 ("system", [cpu[side][r][1] for r in paired]), ("user", [cpu[side][r][0] for r in paired])]
+        print(f"- {name}: " + "; ".join(
+            f"{label} {statistics.median(v):.1f} ({min(v):.1f}–{max(v):.1f}) {spread(v):.2f}x, {middle_half(v):.2f}x"
+            for label, v in parts))
+    over = sorted(sum(cpu["page"][r]) / sum(cpu["limit"][r]) for r in paired if sum(cpu["limit"][r]) > 0)
+    print(f"- the page over the limit in the same round {statistics.median(over):.2f}x ({over[0]:.2f}–{over[-1]:.2f}).")
+
+
+def spread(values):
+    return max(values) / min(values) if min(values) > 0 else float("nan")
+
+
+def middle_half(values):
+    lower, _, upper = statistics.quantiles(values, n=4)
+    return upper / lower if lower > 0 else float("nan")
 
 
 def cell(summary, baseline):
@@ -44,10 +78,8 @@ with_apps, without = by_name.get("GET / logged in"), by_name.get("GET / logged i
 if with_apps and without and with_apps.cpu_us != "-" and without.cpu_us != "-":
     print(f"\nMini apps (make run's two) against none, same machine and rounds: the logged-in page's worker "
           f"CPU {float(with_apps.cpu_us) / float(without.cpu_us) - 1:+.1%}, its rate {with_apps.rate / without.rate - 1:+.1%}.")
-page, limit = by_name.get("GET / logged in"), next((r for r in rows if "(limit)" in r.name), None)
-if page and limit and page.cpu_spread and limit.cpu_spread:
-    print(f"\nCPU per request from round to round (highest over lowest): the logged-in page {page.cpu_spread:.2f}x, "
-          f"the limit {limit.cpu_spread:.2f}x.")
+if spread_path:
+    report_spread(spread_path)
 if instructions:
     print(f"\nInstructions per request (callgrind, the worker through nginx; the same on any machine of this kind): {instructions}")
 print(f"\nWorker RSS: {rss_pages_kb / 1024:.1f} MB after the page runs, {rss_kb / 1024:.1f} MB at the end.")

@@ -34,13 +34,6 @@ class Summary:
             return self.cpu_us
         return f"{self.cpu_us} ({self.cpu_rounds[0]:.1f}–{self.cpu_rounds[-1]:.1f})"
 
-    @property
-    def cpu_spread(self):
-        """The highest round's CPU time over the lowest's (1.0: it held still), or None."""
-        if len(self.cpu_rounds) < 2 or self.cpu_rounds[0] <= 0:
-            return None
-        return self.cpu_rounds[-1] / self.cpu_rounds[0]
-
 
 def load(path):
     rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]

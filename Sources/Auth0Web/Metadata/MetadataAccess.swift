@@ -107,5 +107,5 @@ public struct MetadataAccess: Sendable {
 
 extension Session {
     /// What a renewal's result is shared within: this person's login that began at `createdAt`.
-    var renewalScope: String { profile.sub + "\u{0}" + String(createdAt) }
+    var renewalScope: String { self.profile.sub + "\u{0}" + String(self.createdAt) }
 }

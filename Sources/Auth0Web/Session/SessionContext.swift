@@ -16,16 +16,11 @@ public final class SessionContext {
     private let includesAccessToken: Bool
     /// What the browser sent (names, when sealed); nil until the session is opened or replaced.
     private var sent: SessionCookies.Loaded?
-    /// The session; set only through `hold(_:)`.
+    /// The session; nil for a logged-out visitor.
     private var current: Session?
-    /// What every page view asks of the session, kept apart when it is set: read through a
-    /// class's property, the session (some twenty strings and lists) was copied whole for it.
-    private var held: (checkedAt: Int64, renewable: Bool)?
     private var change = Change.none
     private var newFlash: String?
     private var flashTaken = false
-    /// True while `withSession` lends the session out (`current` is then nil).
-    private var lending = false
 
     private enum Change { case none, updated, started, ended }
 
@@ -41,28 +36,8 @@ public final class SessionContext {
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say). Opened
     /// on first use; the access token only where the browser sends it.
     public var session: Session? {
-        assertNotLent()
         openIfNeeded()
         return current
-    }
-
-    /// Lends the session (nil for a logged-out visitor) to `body`, opened as `session` opens it,
-    /// without copying it: a copy retains and then releases each of its twenty-odd strings and
-    /// lists, which a page view that only reads them need not pay. For a route that only reads
-    /// the session: while `body` runs the context holds none, so `body` must not ask it for the
-    /// session again nor change it (`session`, `update`, `start`, `end`, `noteUse`,
-    /// `isValidCSRFToken`; a debug build stops there).
-    public func withSession<Answer>(_ body: (Session?) throws -> Answer) rethrows -> Answer {
-        assertNotLent()
-        openIfNeeded()
-        // Moved out and back: lent from the property itself, it was copied for the call.
-        let session = current.take()
-        lending = true
-        defer {
-            lending = false
-            current = consume session
-        }
-        return try body(session)
     }
 
     /// True when this request ended the session (`end()`).
@@ -72,9 +47,8 @@ public final class SessionContext {
     /// `now` and holds a refresh token to check it with.
     public func isDueForRevalidation(now: Int64, interval: Int64) -> Bool {
         openIfNeeded()
-        // Two fields read where they lie: a page view that is not due copies nothing.
-        guard let held, held.renewable else { return false }
-        return now - held.checkedAt >= interval
+        guard let current, current.refreshToken != nil else { return false }
+        return now - current.checkedAt >= interval
     }
 
     /// Changes the session (a no-op for a logged-out visitor). What `body` changed is kept even
@@ -82,7 +56,7 @@ public final class SessionContext {
     public func update(_ body: (inout Session) throws -> Void) rethrows {
         guard var session else { return }
         change = .updated
-        defer { hold(session) }
+        defer { current = session }
         try body(&session)
     }
 
@@ -90,7 +64,6 @@ public final class SessionContext {
     /// a queued write at most every 5 minutes.
     public func noteUse(in registry: SessionRegistry, userAgent: @autoclosure () -> String?) {
         openIfNeeded()
-        assertNotLent()
         guard let token = current?.csrfToken, registry.isDue(csrfToken: token), let session = current else { return }
         registry.used(session, userAgent: userAgent())
     }
@@ -98,14 +71,14 @@ public final class SessionContext {
     /// Starts a new session (a login), replacing every session cookie the browser sent.
     public func start(_ session: Session) {
         if sent == nil { sent = sessions.sent(in: cookies) }  // no need to open what is replaced
-        hold(session)
+        current = session
         change = .started
     }
 
     /// Ends the session: every session cookie is cleared.
     public func end() {
         if sent == nil { sent = sessions.sent(in: cookies) }
-        hold(nil)
+        current = nil
         change = .ended
     }
 
@@ -121,7 +94,6 @@ public final class SessionContext {
     /// True when `token` (a form's `csrf` field) is the session's CSRF token.
     public func isValidCSRFToken(_ token: String?) -> Bool {
         openIfNeeded()
-        assertNotLent()
         guard let token, let expected = current?.csrfToken else { return false }
         return ConstantTime.equal(Array(token.utf8), Array(expected.utf8))
     }
@@ -141,7 +113,7 @@ public final class SessionContext {
             case .ended:
                 out += sessions.clear(sent)
             case .none:
-                if held != nil {
+                if current != nil {
                     if sessions.needsTouch(issuedAt: sent.issuedAt), let current {
                         out += try sessions.store(current, replacing: sent)  // extends the rolling lifetime
                     }
@@ -159,31 +131,13 @@ public final class SessionContext {
         return out
     }
 
-    /// While `withSession` lends the session, the context holds none: its body must use the one
-    /// it was given, and change nothing (what it set would be overwritten when the loan ends).
-    private func assertNotLent() {
-        assert(!lending, "the session is lent to withSession's body, which must use the one it is given")
-    }
-
     private func openIfNeeded() {
         guard sent == nil else { return }
         var opened = sessions.load(from: cookies, includingAccessToken: includesAccessToken)
         var session = opened.takeSession()
         // An ended session is a logged-out visitor: its cookies (the access token's too) are cleared.
         if let ledger, ledger.hasEnded(session) { session = nil }
-        hold(session)
-        sent = opened
-    }
-
-    private func hold(_ session: consuming Session?) {
-        assertNotLent()
-        // Moved, not copied: bound from the consumed value, then stored.
-        guard let session = consume session else {
-            held = nil
-            current = nil
-            return
-        }
-        held = (session.checkedAt, session.refreshToken != nil)
         current = session
+        sent = opened
     }
 }

@@ -48,12 +48,6 @@ final class RequestContext {
     /// The person's session, or nil for a logged-out visitor (whatever their cookies say).
     var session: Session? { sessionContext.session }
 
-    /// Lends the session to `body` without copying it (`SessionContext.withSession`): for a
-    /// route that only reads it.
-    func withSession<Answer>(_ body: (Session?) throws -> Answer) rethrows -> Answer {
-        try sessionContext.withSession(body)
-    }
-
     /// True when this request ended the session.
     var endedSessionHere: Bool { sessionContext.endedHere }
 

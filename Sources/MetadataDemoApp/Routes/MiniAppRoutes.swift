@@ -14,18 +14,14 @@ extension Routes {
     func miniAppCheck(_ app: MiniApp, _ context: RequestContext) throws -> Response {
         let now = Int64(services.clock.now())
         // Most checks need only what the session holds and, for an app with an API, a token this
-        // worker remembers: answered from the session lent, not copied.
-        let answered = context.withSession { session -> Response? in
-            guard let session else { return Routes.loginNeeded(context) }
-            if let answer = answerBeforeToken(app, session, now, context) { return answer }
-            guard let api = app.api else { return admitted(app, session, token: nil, now, context) }
-            guard let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes)
-            else { return nil }
+        // worker remembers.
+        guard var session = context.session else { return Routes.loginNeeded(context) }
+        if let answer = answerBeforeToken(app, session, now, context) { return answer }
+        guard let api = app.api else { return admitted(app, session, token: nil, now, context) }
+        if let token = services.apiTokens.remembered(for: session, audience: api.audience, scopes: api.scopes) {
             return admitted(app, session, token: token, now, context)
         }
-        if let answered { return answered }
         // The token must come from the store or the tenant, which may rotate the session's refresh token.
-        guard var session = context.session, let api = app.api else { return Routes.loginNeeded(context) }
         switch try apiToken(api, of: app, for: &session, context) {
         case .token(let token): return admitted(app, session, token: token, now, context)
         case .answer(let response): return response

@@ -86,8 +86,9 @@ public final class SessionCookies: Sendable {
     public func load(from cookies: Cookies, includingAccessToken: Bool = false) -> Loaded {
         let sent = session.sentNames(in: cookies)
         let sentAccess = includingAccessToken ? access.sentNames(in: cookies) : nil
-        guard let text = session.sealedText(in: cookies, sentNames: sent), let opened = openSession(text),
-            case let (decoded, issuedAt) = opened, Double(decoded.createdAt + absoluteLifetime) > clock.now()
+        let now = clock.now()
+        guard let text = session.sealedText(in: cookies, sentNames: sent), let opened = openSession(text, now: now),
+            case let (decoded, issuedAt) = opened, Double(decoded.createdAt + absoluteLifetime) > now
         else {
             return Loaded(session: nil, issuedAt: 0, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
@@ -103,8 +104,8 @@ public final class SessionCookies: Sendable {
 
     /// The session sealed in `text` and when: as this thread opened it before, when it did
     /// (`OpenedSessions`). A tuple, so the session moves on from here (a struct around it was copied).
-    private func openSession(_ text: Substring) -> (session: Session, issuedAt: Int64)? {
-        if let known = opened.opened(text, now: clock.now()) { return known }
+    private func openSession(_ text: Substring, now: Double) -> (session: Session, issuedAt: Int64)? {
+        if let known = opened.opened(text, now: now) { return known }
         guard let sealed = session.sealer.open(text, name: session.name),
             let decoded = Session(encoded: sealed.payload)
         else { return nil }

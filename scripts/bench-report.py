@@ -39,6 +39,34 @@ def report_spread(path):
     print(f"- the page over the limit in the same round {statistics.median(over):.2f}x ({over[0]:.2f}–{over[-1]:.2f}).")
 
 
+def report_same_answer(path):
+    """The logged-in page against the limit sending the page's own answer, round by round: what
+    the worker costs beside what nginx and wrk spend on the answer's size."""
+    rounds = {}
+    for line in open(path):
+        fields = line.rstrip("\n").split("\t") + ["-"] * 8
+        name, rate, round_, cpu = fields[0], fields[1], fields[6], fields[7]
+        if not round_.isdigit():
+            continue
+        if name == "GET / logged in":
+            rounds.setdefault(round_, {})["page"] = (float(rate), cpu)
+        elif name.startswith("C responder, no library, the logged-in page's"):
+            rounds.setdefault(round_, {})["same"] = (float(rate), cpu)
+            label = name
+    paired = [r for r in rounds.values() if "page" in r and "same" in r]
+    if not paired:
+        return
+    rates = sorted(r["page"][0] / r["same"][0] for r in paired)
+    cpus = sorted(float(r["page"][1]) / float(r["same"][1]) for r in paired
+                  if r["page"][1] != "-" and r["same"][1] != "-" and float(r["same"][1]) > 0)
+    text = (f"\nThe logged-in page against the limit sending the page's own answer ({label.rsplit(' ', 2)[-2]} "
+            f"bytes, against its 1.6 KB page), same rounds: {statistics.median(rates):.0%} of its rate "
+            f"({rates[0]:.0%}–{rates[-1]:.0%})")
+    if cpus:
+        text += f", {statistics.median(cpus):.2f}x its CPU per request ({cpus[0]:.2f}–{cpus[-1]:.2f})"
+    print(text + ".")
+
+
 def spread(values):
     return max(values) / min(values) if min(values) > 0 else float("nan")
 
@@ -78,6 +106,7 @@ with_apps, without = by_name.get("GET / logged in"), by_name.get("GET / logged i
 if with_apps and without and with_apps.cpu_us != "-" and without.cpu_us != "-":
     print(f"\nMini apps (make run's two) against none, same machine and rounds: the logged-in page's worker "
           f"CPU {float(with_apps.cpu_us) / float(without.cpu_us) - 1:+.1%}, its rate {with_apps.rate / without.rate - 1:+.1%}.")
+report_same_answer(sys.argv[1])
 if spread_path:
     report_spread(spread_path)
 if instructions:

@@ -14,6 +14,7 @@ export RUN_DIR=$(mktemp -d /tmp/metadata-demo-stack.XXXXXX)
 export APP_PORT=${BENCH_APP_PORT:-18080} DEV_TENANT_PORT=${BENCH_TENANT_PORT:-18081} CEILING_PORT=${BENCH_CEILING_PORT:-18082}
 # Another stack on these ports would be measured instead of this one (BENCH_*_PORT move it).
 require_free_ports "$APP_PORT" "$DEV_TENANT_PORT" "$CEILING_PORT" ${FLOOR_PORT:+"$FLOOR_PORT"} ${LIMIT_PORT:+"$LIMIT_PORT"} \
+  ${LIMIT_PAGE_PORT:+"$LIMIT_PAGE_PORT"} \
   ${PLAIN_PORT:+"$PLAIN_PORT"} ${CHECKS_PORT:+"$CHECKS_PORT"} || { rm -rf "$RUN_DIR"; exit 1; }
 source scripts/dev-env.sh
 # The example mini apps, as make run has them (their programs are not started: nothing here asks them).

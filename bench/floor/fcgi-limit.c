@@ -2,9 +2,11 @@
    library at all. One epoll loop per thread (one per core), each accepting on the shared
    listening socket (EPOLLEXCLUSIVE) and keeping its connections; records are framed by hand and
    every request gets one prebuilt answer (the floor's 1.6 KB page, its STDOUT, the empty STDOUT
-   and END_REQUEST) written with one send. Compiled at bench time:
+   and END_REQUEST) written with one send. Given ANSWER_FILE (a CGI answer: its header lines, a
+   blank line, its body), that answer is sent in place of the page: the product's own page, byte
+   for byte, so that what nginx and wrk spend on its size is the limit's too. Compiled at bench time:
      gcc -O2 -o fcgi-limit fcgi-limit.c -lpthread
-   Usage: fcgi-limit SOCKET_PATH THREADS */
+   Usage: fcgi-limit SOCKET_PATH THREADS [ANSWER_FILE] */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +24,7 @@ enum { HEADER = 8, BEGIN_REQUEST = 1, PARAMS = 4, STDIN = 5, STDOUT = 6, END_REQ
 enum { BUFFER = 256 * 1024 };
 
 static int listener;
-static unsigned char answer[2048];
+static unsigned char answer[16 * 1024];
 static size_t answer_length;
 
 struct connection {
@@ -37,20 +39,26 @@ static void header(unsigned char *at, int type, int id, int length) {
 }
 
 /* The answer to request 1 (nginx numbers every request on a kept connection 1); its id bytes
-   are patched for any other. */
-static void prepare(void) {
-    static char page[1600 + 1];
-    memset(page, 'x', sizeof page - 1);
-    memcpy(page, "<!doctype html><title>limit</title><p>", 38);
-    char head[160];
-    int head_length = snprintf(head, sizeof head,
-                               "Status: 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-                               "Content-Length: %d\r\n\r\n", (int)strlen(page));
-    int body = head_length + (int)strlen(page);
+   are patched for any other. Its STDOUT is the CGI answer in `file`, else the 1.6 KB page. */
+static void prepare(const char *file) {
+    static char cgi[sizeof answer - 4 * HEADER];
+    int length;
+    if (file != NULL) {
+        FILE *in = fopen(file, "rb");
+        if (in == NULL) { fprintf(stderr, "cannot read %s\n", file); exit(2); }
+        length = (int)fread(cgi, 1, sizeof cgi, in);
+        fclose(in);
+    } else {
+        static char page[1600 + 1];
+        memset(page, 'x', sizeof page - 1);
+        memcpy(page, "<!doctype html><title>limit</title><p>", 38);
+        length = snprintf(cgi, sizeof cgi,
+                          "Status: 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+                          "Content-Length: %d\r\n\r\n%s", (int)strlen(page), page);
+    }
     unsigned char *at = answer;
-    header(at, STDOUT, 1, body), at += HEADER;
-    memcpy(at, head, (size_t)head_length), at += head_length;
-    memcpy(at, page, strlen(page)), at += strlen(page);
+    header(at, STDOUT, 1, length), at += HEADER;
+    memcpy(at, cgi, (size_t)length), at += length;
     header(at, STDOUT, 1, 0), at += HEADER;
     header(at, END_REQUEST, 1, 8), at += HEADER;
     memset(at, 0, 8), at += 8;
@@ -123,9 +131,12 @@ static void *loop(void *unused) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: %s SOCKET_PATH THREADS\n", argv[0]); return 2; }
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s SOCKET_PATH THREADS [ANSWER_FILE]\n", argv[0]);
+        return 2;
+    }
     int threads = atoi(argv[2]);
-    prepare();
+    prepare(argc == 4 ? argv[3] : NULL);
     listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     strncpy(address.sun_path, argv[1], sizeof address.sun_path - 1);

@@ -22,7 +22,7 @@ package final class OpenedSessions: Sendable {
     /// Some hundred kilobytes a thread when full: a session and its cookie are about 1.5 KB.
     package static let limit = 128
 
-    /// An object, so a look-up retains one reference, not the session's every string.
+    /// An object, so a look-up retains one reference, not the text and the session apart.
     private final class Entry {
         let text: String
         let opened: Opened

@@ -97,8 +97,7 @@ public final class SessionCookies: Sendable {
             withToken.accessToken = AccessToken(encoded: token.payload, for: decoded)
             return Loaded(session: withToken, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
         }
-        // The opened session goes into the answer as it is (a page view): a binding changed on
-        // the way cost a retain and a release of each of its strings.
+        // The opened session goes into the answer as it is (a page view).
         return Loaded(session: decoded, issuedAt: issuedAt, sentNames: sent, sentAccessTokenNames: sentAccess)
     }
 

@@ -39,8 +39,6 @@ extension Session {
 
     /// Reads what `encoded()` wrote; nil for anything else.
     package init?(encoded bytes: ArraySlice<UInt8>) {
-        // Made by a function and moved in: a delegating `self.init` inside this failable one
-        // copied the whole session (some twenty references) on every page view.
         guard let session = Session.decoded(bytes) else { return nil }
         self = session
     }

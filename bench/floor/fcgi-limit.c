@@ -47,7 +47,9 @@ static void prepare(const char *file) {
         FILE *in = fopen(file, "rb");
         if (in == NULL) { fprintf(stderr, "cannot read %s\n", file); exit(2); }
         length = (int)fread(cgi, 1, sizeof cgi, in);
+        int more = fgetc(in) != EOF;
         fclose(in);
+        if (more) { fprintf(stderr, "%s is over %zu bytes\n", file, sizeof cgi); exit(2); }
     } else {
         static char page[1600 + 1];
         memset(page, 'x', sizeof page - 1);

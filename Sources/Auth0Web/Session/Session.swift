@@ -36,7 +36,8 @@ public struct Session: Sendable, Equatable {
     }
 
     /// What a session holds, read and changed through the session as if they were its own
-    /// properties (`session.profile.name`).
+    /// properties (`session.profile.name`; inside the session's own extensions `self.profile`,
+    /// since a member found by dynamic lookup is not in scope without it).
     public struct Fields: Sendable, Equatable {
         /// Who the person is, from the ID token.
         public var profile: Profile

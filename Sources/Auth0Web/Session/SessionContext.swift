@@ -113,8 +113,8 @@ public final class SessionContext {
             case .ended:
                 out += sessions.clear(sent)
             case .none:
-                if current != nil {
-                    if sessions.needsTouch(issuedAt: sent.issuedAt), let current {
+                if let current {
+                    if sessions.needsTouch(issuedAt: sent.issuedAt) {
                         out += try sessions.store(current, replacing: sent)  // extends the rolling lifetime
                     }
                 } else if !sent.sentNames.isEmpty {

@@ -253,6 +253,23 @@ import Web
         #expect(store.load(from: Cookies(header: "mds=\(value)")).session != nil)
     }
 
+    /// What an anonymous request can make a thread keep: nothing. Only a cookie that opened is
+    /// kept, so forged cookies aimed at a person's slot (the same last eight characters) neither
+    /// open nor take the slot from the person's opening; each is refused as the first was.
+    @Test func forgedCookiesInAPersonsSlotAreNeitherKeptNorServed() throws {
+        let store = try store()
+        let value = try store.store(Self.session())[0].value
+        #expect(store.load(from: Cookies(header: "mds=\(value)")).session != nil)
+        var bytes = Array(value.utf8)
+        for round in 0..<300 {
+            let at = 10 + round % (bytes.count - 20)
+            bytes[at] = bytes[at] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            let forged = String(decoding: bytes, as: UTF8.self)
+            #expect(store.load(from: Cookies(header: "mds=\(forged)")).session == nil)
+            #expect(store.load(from: Cookies(header: "mds=\(value)")).session == Self.withoutToken(Self.session()))
+        }
+    }
+
     @Test func aCookieOpenedUnderOneSecretDoesNotOpenUnderAnother() throws {
         let first = try store()
         let value = try first.store(Self.session())[0].value

@@ -67,4 +67,30 @@ import Web
         #expect(library.names.contains("welcome"))
         _ = try Pages(library: library)
     }
+
+    /// The mini apps' items are rendered before any page, from the profile's `miniApps` section:
+    /// a template whose section is gone, or whose item names what an item does not have, stops
+    /// start-up naming the file, where pages would have listed nothing or left a slot empty.
+    @Test func aProfileWhoseMiniAppItemCannotBeRenderedAloneStopsStartUp() throws {
+        let directory = Self.templatesDirectory
+        let profile = try String(contentsOfFile: directory + "/profile.html", encoding: .utf8)
+        var sources: [String: String] = [:]
+        for name in try TemplateLibrary(directory: directory).names {
+            sources[name] = try String(contentsOfFile: "\(directory)/\(name).html", encoding: .utf8)
+        }
+        let catalogue = try Catalogue(file: directory + "/i18n/en.json")
+        for (changed, message) in [
+            (
+                profile.replacingOccurrences(of: "{{#miniApps}}", with: "{{#apps}}")
+                    .replacingOccurrences(of: "{{/miniApps}}", with: "{{/apps}}"), "no {{#miniApps}} section"
+            ),
+            (profile.replacingOccurrences(of: "{{appTitle}}", with: "{{appTitle}} {{csrf}}"), "uses \"csrf\""),
+        ] {
+            sources["profile"] = changed
+            let library = try TemplateLibrary(sources: sources, catalogue: catalogue)
+            let error = try #require(throws: TemplateError.self) { try Pages(library: library) }
+            #expect(error.file == "profile.html")
+            #expect(error.message.contains(message), "\(error)")
+        }
+    }
 }

@@ -22,7 +22,9 @@ import Testing
         let served = try #require(waitsPart.range(of: "`servesSession`"))
         let waitingSaid = routes(in: waitsPart[..<served.lowerBound])
         let servingSaid = routes(in: waitsPart[served.upperBound...].prefix { $0 != ")" })
-        let routes = Routes(services: try TestServices.make())
+        let routes = Routes(
+            services: try TestServices.make(),
+            pages: try LocalizedPages(directory: MetadataDemoTests.templatesDirectory))
         let table = Routes.table.map { (key: "\($0.method) \($0.path)", route: $0.route(routes)) }
         // GET /login waits only when logins push their request first (not these test settings).
         #expect(waitingSaid == Set(table.filter(\.route.waits).map(\.key)).union(["GET /login"]))

@@ -33,6 +33,23 @@ import Web
         #expect(out == "a,&lt;b&gt;,")
     }
 
+    /// A list's items rendered once from the section's own body show what the list shows, and in
+    /// place of the body: the body is not run again for a page.
+    @Test func itemsRenderedFromTheSectionsBodyShowAsTheListWould() throws {
+        let template = try TemplateLibrary(sources: [
+            "t": "<ul>{{^items}}none{{/items}}{{#items}}<li>{{name}}{{#on}}!{{/on}}</li>{{/items}}</ul>"
+        ]).template("t")
+        let items: [TemplateContext] = [["name": "<a>", "on": true], ["name": "b", "on": false]]
+        let body = try #require(template.section(named: "items"))
+        #expect(body.namesUsed == ["name", "on"])
+        let rendered = TemplateValue.renderedItems(items.map { body.render($0) })
+        let asList = String(decoding: template.render(["items": .list(items)]), as: UTF8.self)
+        #expect(asList == "<ul><li>&lt;a&gt;!</li><li>b</li></ul>")
+        #expect(String(decoding: template.render(["items": rendered]), as: UTF8.self) == asList)
+        #expect(String(decoding: template.render(["items": .renderedItems([])]), as: UTF8.self) == "<ul>none</ul>")
+        #expect(template.section(named: "missing") == nil)
+    }
+
     @Test func aListInsideAListSeesItsOwnItemThenTheOuterOneThenTheContext() throws {
         let source = [
             "t": "{{#groups}}{{name}}:{{#members}}{{name}}/{{group}}/{{site}} {{/members}}{{name}};{{/groups}}"

@@ -24,10 +24,9 @@ public final class MiniApp: Sendable {
     public let asksSecondFactor: Bool
     /// Whether a rule only the app's API token settles is among `rules`.
     let hasTokenRules: Bool
-    /// How the logged-in page lists it, in each language, for each step it may ask first (none, a
-    /// second factor, a login again), made once: `link(in:asking:)`.
-    private let englishLinks: [MiniAppLink]
-    private let chineseLinks: [MiniAppLink]
+    /// Its title in each language, picked out once (`title(in:)`).
+    private let englishTitle: String
+    private let chineseTitle: String
 
     /// A mini app with these values.
     public init(
@@ -44,29 +43,18 @@ public final class MiniApp: Sendable {
         asksSecondFactor = authentication?.asksMultiFactor ?? false
         hasTokenRules = rules.contains(where: \.needsToken)
         // Its name where the file gave no title.
-        let english = titles[.en] ?? name
-        let chinese = titles[.zh] ?? name
-        englishLinks = [nil, .secondFactor, .loginAgain].map { MiniAppLink(title: english, path: path, asksFirst: $0) }
-        chineseLinks = [nil, .secondFactor, .loginAgain].map { MiniAppLink(title: chinese, path: path, asksFirst: $0) }
+        englishTitle = titles[.en] ?? name
+        chineseTitle = titles[.zh] ?? name
     }
 
-    /// How the logged-in page lists it in `language`, saying it will ask `step` first.
-    public func link(in language: Language, asking step: MiniAppLink.Step?) -> MiniAppLink {
-        let links =
-            switch language {
-            case .en: englishLinks
-            case .zh: chineseLinks
-            }
-        return switch step {
-        case nil: links[0]
-        case .secondFactor: links[1]
-        case .loginAgain: links[2]
+    /// Its title in `language`, else its name (picked out once: the dictionary hashed its key at
+    /// every ask).
+    public func title(in language: Language) -> String {
+        switch language {
+        case .en: englishTitle
+        case .zh: chineseTitle
         }
     }
-
-    /// Its title in `language`, else its name (picked out once: the logged-in page asks for it
-    /// on every view, and the titles' dictionary hashed its key each time).
-    public func title(in language: Language) -> String { link(in: language, asking: nil).title }
 
     /// Whether `session`'s person may enter at `now`, holding `token` for the app's API: the one
     /// answer the door (`/auth/check`), its refusal page and the logged-in page's list each ask.

@@ -7,6 +7,9 @@ public final class Pages: Sendable {
     private let problem: Template
     private let profile: Template
     private let confirmLogout: Template
+    /// The body of `profile`'s `miniApps` section: one app's item in the list, rendered once per
+    /// app, step and language at start-up (`MiniAppList`).
+    private let miniAppItem: Template
     let sessionsPage: Template
     /// The longest affirmation accepted, in characters.
     public static let affirmationLimit = 500
@@ -50,6 +53,7 @@ public final class Pages: Sendable {
         problem = try library.template("problem").fixing(fixed)
         profile = try library.template("profile").fixing(
             titled("profile.heading").adding(["affirmationLimit": .text(String(Pages.affirmationLimit))]))
+        miniAppItem = try Pages.miniAppItem(of: profile)
         confirmLogout = try library.template("confirm-logout").fixing(titled("logout.heading"))
         sessionsPage = try library.template("sessions").fixing(titled("sessions.heading"))
     }
@@ -59,7 +63,7 @@ public final class Pages: Sendable {
     /// `flash` is a one-time confirmation ("Affirmation saved."). Without `metadataOffered` (a
     /// provider that is not Auth0 keeps no metadata) a sentence saying so stands for the form.
     public func profile(
-        _ session: Session, metadataOffered: Bool, miniApps: [MiniAppLink] = [], typed: String? = nil,
+        _ session: Session, metadataOffered: Bool, miniAppItems: [[UInt8]] = [], typed: String? = nil,
         saveError: Words? = nil, flash: Flash? = nil, status: Int = 200
     ) -> Response {
         let picture = session.profile.picture
@@ -71,11 +75,9 @@ public final class Pages: Sendable {
         context.add("csrf", .text(session.csrfToken))
         context.add("affirmation", .text(typed ?? session.metadata.affirmation))
         context.add("metadataOffered", .flag(metadataOffered))
-        if !miniApps.isEmpty {
+        if !miniAppItems.isEmpty {
             context.add("hasMiniApps", .flag(true))
-            context.add(
-                "miniApps",
-                .list(miniApps.map(\.listItem)))
+            context.add("miniApps", .renderedItems(miniAppItems))
         }
         if let flash { context.add("flash", .text(say(flash: flash))) }
         if let saveError { context.add("saveError", .text(say(saveError.key, saveError.arguments))) }
@@ -86,13 +88,28 @@ public final class Pages: Sendable {
         return .html(profile.render(context), status: status)
     }
 
-    /// A mini app's item in the logged-in page's list.
-    static func miniAppItem(title: String, path: String, asksFirst: MiniAppLink.Step?) -> TemplateContext {
-        var item = TemplateContext(capacity: 4)
-        item.add("appTitle", .text(title))
-        item.add("appPath", .text(path))
-        item.add("secondFactor", .flag(asksFirst == .secondFactor))
-        item.add("loginAgain", .flag(asksFirst == .loginAgain))
+    /// A mini app's item in the logged-in page's list, in this language.
+    func miniAppItem(title: String, path: String, asksFirst: MiniAppStep) -> [UInt8] {
+        miniAppItem.render([
+            "appTitle": .text(title), "appPath": .text(path), "secondFactor": .flag(asksFirst == .secondFactor),
+            "loginAgain": .flag(asksFirst == .loginAgain),
+        ])
+    }
+
+    /// The names a mini app's item has: its body may use no other (it is rendered before any page).
+    static let miniAppItemNames: Set<String> = ["appTitle", "appPath", "secondFactor", "loginAgain"]
+
+    /// The body of `profile`'s `miniApps` section; a template without one, or whose item uses a
+    /// name an item does not have, stops start-up.
+    private static func miniAppItem(of profile: Template) throws -> Template {
+        guard let item = profile.section(named: "miniApps") else {
+            throw TemplateError(file: "profile.html", line: 0, message: "no {{#miniApps}} section")
+        }
+        if let other = item.namesUsed.first(where: { !miniAppItemNames.contains($0) }) {
+            throw TemplateError(
+                file: "profile.html", line: 0,
+                message: "{{#miniApps}} uses \"\(other)\", which a mini app's item does not have")
+        }
         return item
     }
 

@@ -29,7 +29,7 @@ public struct MetadataDemo: Responder {
         registry = services.registry
         revalidation = SessionRevalidation(services: services)
         record = RequestRecord(security: services.securityHeaders, metrics: services.metrics, log: log)
-        let routes = Routes(services: services)
+        let routes = Routes(services: services, pages: pages)
         router = routes.router()
         unknownMiniApp = { routes.unknownMiniApp($0) }
     }

@@ -43,11 +43,19 @@ struct Route: Sendable {
 /// The product's route handlers, with what they share.
 struct Routes: Sendable {
     let services: AppServices
+    /// The logged-in page's item for each mini app, rendered at start-up.
+    let miniAppList: MiniAppList
     /// The warnings anyone can cause without logging in (a refused front- or back-channel logout,
     /// a check for an app the mini-apps file does not name): each said at most once a minute per
     /// worker, with how many there were, so such requests cost the log a line a minute, not a
     /// line each (the request's own line at `info` stays).
     let anonymousWarnings = AnonymousWarnings()
+
+    /// The routes of `services`, whose pages are `pages`.
+    init(services: AppServices, pages: LocalizedPages) {
+        self.services = services
+        miniAppList = MiniAppList(apps: services.miniApps.apps, pages: pages)
+    }
 
     /// Every route of the product but the mini apps' doors, as data: method, path, and the route
     /// for these services. Mini apps may not take a path whose first segment is one of these.

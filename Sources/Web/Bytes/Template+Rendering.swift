@@ -103,6 +103,7 @@ extension Template {
                     case .never: break
                     case .once: run(position, sectionEnd)
                     case .oncePerItem(let list): repeatSection(list, position, sectionEnd)
+                    case .rendered(let items): for item in items { buffer.append(item) }
                     }
                     position = sectionEnd
                 }
@@ -113,12 +114,20 @@ extension Template {
         enum Shows {
             case never, once
             case oncePerItem([TemplateContext])
+            /// Its items' own bytes, in place of the body.
+            case rendered([[UInt8]])
         }
 
         /// How a section of `value` shows: once per item of a list, else once when the value is
         /// truthy (`TemplateValue.isTruthy`), or, inverted, when it is not.
         static func shows(_ value: TemplateValue, inverted: Bool) -> Shows {
-            if !inverted, case .list(let list) = value { return .oncePerItem(list) }
+            if !inverted {
+                switch value {
+                case .list(let list): return .oncePerItem(list)
+                case .renderedItems(let items): return items.isEmpty ? .never : .rendered(items)
+                case .text, .flag: break
+                }
+            }
             return value.isTruthy != inverted ? .once : .never
         }
 

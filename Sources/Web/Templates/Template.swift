@@ -92,7 +92,10 @@ public struct Template: Sendable {
                     return [.literal(Array(text.utf8))]
                 case .section(let name, let inner, let inverted):
                     guard let value = constants[name] else { return [.section(name, fix(inner), inverted: inverted)] }
-                    if case .list = value { return [.section(name, fix(inner), inverted: inverted)] }
+                    switch value {
+                    case .list, .renderedItems: return [.section(name, fix(inner), inverted: inverted)]
+                    case .text, .flag: break
+                    }
                     return value.isTruthy != inverted ? fix(inner) : []
                 case .literal, .partial:
                     return [node]
@@ -101,6 +104,23 @@ public struct Template: Sendable {
         }
         return Template(nodes: Template.mergingLiterals(fix(nodes)))
     }
+
+    /// The body of the first section shown for `name` (not an inverted one), as a template of its
+    /// own: what renders a list's items once, at start-up, for `TemplateValue.renderedItems`.
+    public func section(named name: String) -> Template? {
+        func find(_ nodes: [Node]) -> [Node]? {
+            for node in nodes {
+                guard case .section(let found, let inner, let inverted) = node else { continue }
+                if found == name && !inverted { return inner }
+                if let deeper = find(inner) { return deeper }
+            }
+            return nil
+        }
+        return find(nodes).map { Template(nodes: $0) }
+    }
+
+    /// Every name its slots and sections use, once each.
+    public var namesUsed: [String] { names }
 
     /// `nodes` with neighbouring literals joined into one, at every level.
     static func mergingLiterals(_ nodes: [Node]) -> [Node] {

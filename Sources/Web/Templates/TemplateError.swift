@@ -7,6 +7,13 @@ public struct TemplateError: Error, Equatable, CustomStringConvertible {
     /// What is wrong.
     public let message: String
 
+    /// The problem `message` at `line` of `file` (0: the whole file).
+    package init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
     /// `file:line: message`.
     public var description: String { "\(file):\(line): \(message)" }
 }

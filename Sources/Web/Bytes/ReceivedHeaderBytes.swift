@@ -12,10 +12,10 @@ package struct ReceivedHeaderBytes: Sendable {
     /// The fields `fill` writes, in room for `capacity` bytes: one allocation, none per field.
     package init(capacity: Int, _ fill: (inout Writer) -> Void) {
         guard capacity > 0 else { return }
-        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { room, count in
+        bytes = [UInt8](room: capacity) { room in
             var writer = Writer(room: UnsafeMutableRawBufferPointer(room))
             fill(&writer)
-            count = writer.used
+            return writer.used
         }
     }
 

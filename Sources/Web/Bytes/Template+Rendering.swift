@@ -14,18 +14,17 @@ extension Template {
                     // a kilobyte of values; a page that needs more is finished in room of its own
                     // and copied into an array of its size.
                     var larger: [UInt8]?
-                    let page = [UInt8](unsafeUninitializedCapacity: literals.count + 1024) { room, count in
+                    let page = [UInt8](room: literals.count + 1024) { room in
                         var renderer = Renderer(
                             steps: steps, literals: literals, names: names, context: context,
                             slots: UnsafeBufferPointer(slots), buffer: GrowingBytes(room: room))
                         renderer.run(0, steps.count)
                         let written = renderer.finish()
-                        if written.ownsItsBytes {
+                        guard !written.ownsItsBytes else {
                             larger = written.array()
-                            count = 0
-                        } else {
-                            count = written.count
+                            return 0
                         }
+                        return written.count
                     }
                     return larger ?? page
                 }

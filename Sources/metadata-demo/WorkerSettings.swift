@@ -9,7 +9,7 @@ struct WorkerSettings {
     let listen: ListenAddress
     /// Requests that call the tenant or the ledger's store served at once (each holds its thread while it waits).
     let threads: Int
-    /// Threads answering the requests that need no wait and watching every connection; nil: one per core, at least 2.
+    /// Threads answering the requests that need no wait and watching every connection; nil: half the cores, at least 1.
     let pageThreads: Int?
     /// How long a request may take to arrive whole from its first byte before its connection is closed.
     let requestSeconds: Int
@@ -85,7 +85,7 @@ extension TypedSetting {
     }
     static var workerPageThreads: TypedSetting<Int?> {
         Setting("WORKER_PAGE_THREADS", "threads answering what needs no wait, and watching every connection")
-            .wholeNumber(in: 1...64, unsetMeans: "one per core, at least 2")
+            .wholeNumber(in: 1...64, unsetMeans: "half the cores, at least 1")
     }
     static var requestTimeoutSeconds: TypedSetting<Int64> {
         Setting("REQUEST_TIMEOUT_SECONDS", "seconds a request may take to arrive whole before its connection is closed")

@@ -146,6 +146,50 @@ import Web
         #expect(!none.contains("Your apps"), "no list when the person may open none")
     }
 
+    /// Each item of the list is rendered once at start-up, per app, language and step: a page
+    /// shows each app's own item, beside its own note, in the page's language.
+    @Test func eachListedAppSaysWhatItAsksFirstInThePagesLanguage() throws {
+        let apps = MiniApps(apps: [
+            MiniApp(
+                name: "vault", titles: [.en: "Vault", .zh: "保险库"], path: "/vault/",
+                assertionAudience: "https://demo.example.com/vault/", rules: [],
+                authentication: StepUp(maxAge: 600, acrValues: StepUp.multiFactorPolicy)),
+            MiniApp(
+                name: "notes", titles: [.en: "Notes", .zh: "笔记"], path: "/notes/",
+                assertionAudience: "https://demo.example.com/notes/", rules: [],
+                authentication: StepUp(maxAge: 600)),
+            MiniApp(
+                name: "news", titles: [.en: "News"], path: "/news/",
+                assertionAudience: "https://demo.example.com/news/",
+                rules: []),
+        ])
+        let services = try TestServices.make(miniApps: apps)
+        let app = MetadataDemo(
+            pages: try LocalizedPages(directory: MetadataDemoTests.templatesDirectory), services: services,
+            log: Log(minimum: .error))
+        let cookie = try services.auth0.sessions.store(person()).map { "\($0.name)=\($0.value)" }
+            .joined(separator: "; ")
+        func items(_ language: String) -> [String] {
+            let page = app.respond(
+                to: Request(
+                    method: "GET", path: "/", headers: ["cookie": cookie, "accept-language": language]))
+            let html = String(decoding: page.body, as: UTF8.self)
+            return html.components(separatedBy: "<li>").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+        }
+        #expect(
+            items("en") == [
+                #"<a href="/vault/">Vault</a> <span class="mini-app-note">(asks for a second factor)</span></li>"#,
+                #"<a href="/notes/">Notes</a> <span class="mini-app-note">(asks you to log in again)</span></li>"#,
+                #"<a href="/news/">News</a></li>"#,
+            ])
+        #expect(
+            items("zh") == [
+                #"<a href="/vault/">保险库</a> <span class="mini-app-note">（需要第二重验证）</span></li>"#,
+                #"<a href="/notes/">笔记</a> <span class="mini-app-note">（需要重新登录）</span></li>"#,
+                #"<a href="/news/">news</a></li>"#,
+            ])
+    }
+
     /// The check tells the app the language the product's pages speak, so the two agree.
     @Test func theCheckSaysThePagesLanguage() throws {
         let english = try get("/auth/check/announcements", as: person(flags: ["display_announcement"]))

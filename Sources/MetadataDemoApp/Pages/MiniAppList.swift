@@ -4,24 +4,39 @@ import Web
 /// profile template's `miniApps` section (`Pages.miniAppItem`): for each app, in each language,
 /// for each step it may ask first. A page view only picks its apps' items; it renders none.
 struct MiniAppList: Sendable {
-    /// Each app's items, in the apps' order: language by language, step by step within each.
+    /// Each app's items, at `slot(_:_:)` for each language and step.
     private let items: [[[UInt8]]]
 
     /// The items of `apps` in every language of `pages`.
     init(apps: [MiniApp], pages: LocalizedPages) {
         items = apps.map { app in
-            Language.allCases.flatMap { language in
-                MiniAppStep.allCases.map { step in
-                    pages[language].miniAppItem(title: app.title(in: language), path: app.path, asksFirst: step)
+            var appItems = [[UInt8]](repeating: [], count: Language.allCases.count * Self.steps)
+            for language in Language.allCases {
+                for step in MiniAppStep.allCases {
+                    appItems[Self.slot(language, step)] = pages[language].miniAppItem(
+                        title: app.title(in: language), path: app.path, asksFirst: step)
                 }
             }
+            return appItems
         }
     }
 
     /// The item of the app at `index` (in `MiniApps.apps`) in `language`, saying it will ask `step` first.
     func item(_ index: Int, in language: Language, asking step: MiniAppStep) -> [UInt8] {
-        let languageIndex = language == .zh ? 1 : 0
-        return items[index][languageIndex * MiniAppStep.allCases.count + step.rawValue]
+        items[index][Self.slot(language, step)]
+    }
+
+    /// How many steps an app may ask first (counted once: `allCases` makes an array each time).
+    private static let steps = MiniAppStep.allCases.count
+
+    /// Where an app's item in `language` for `step` is among its items.
+    private static func slot(_ language: Language, _ step: MiniAppStep) -> Int {
+        let row =
+            switch language {
+            case .en: 0
+            case .zh: 1
+            }
+        return row * steps + step.rawValue
     }
 }
 

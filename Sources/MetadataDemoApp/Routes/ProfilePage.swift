@@ -14,10 +14,10 @@ extension Routes {
     }
 
     /// The list items of the mini apps `session`'s person may open, in the file's order, each by its
-    /// title in the page's language (rendered at start-up: `MiniAppList`). Judged from what the session holds and, for a rule only a token settles, the
-    /// token this worker remembers: no call to the provider or the store. An app whose rules keep
-    /// the person out is not offered (a door shown only to be refused); one that will ask them to
-    /// log in again with a second factor says so.
+    /// title in the page's language (rendered at start-up: `MiniAppList`). Judged from what the
+    /// session holds and, for a rule only a token settles, the token this worker remembers: no call
+    /// to the provider or the store. An app whose rules keep the person out is not offered (a door
+    /// shown only to be refused); one that will ask them to log in again with a second factor says so.
     func miniAppItems(for session: Session, _ context: RequestContext) -> [[UInt8]] {
         guard !services.miniApps.apps.isEmpty else { return [] }
         let now = Int64(services.clock.now())

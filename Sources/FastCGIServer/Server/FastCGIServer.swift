@@ -22,8 +22,8 @@ public final class FastCGIServer: Sendable {
         /// Threads answering requests that need no wait (and watching every connection): half the
         /// cores, at least one. They never wait, and nginx on the same machine spends about twice
         /// the worker's CPU on each page (16 µs against 7-9 here): one per core left them and
-        /// nginx's workers taking turns on every core, a page costing the worker 9.0 µs of CPU
-        /// against 7.1 with half (`make bench`, two cores, at the same rate).
+        /// nginx's workers taking turns on every core: on two cores a page cost the worker 8.0-10.2
+        /// µs of CPU with two, 6.7-7.9 with one, at the same rate (the two alternated on one stack).
         public var pageThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         /// Bodies larger than this get 413 without being read.
         public var maxBodyBytes: Int = 64 * 1024

@@ -190,6 +190,35 @@ import Web
             ])
     }
 
+    /// Review of af621e6..main, routes `GET /` and `GET /auth/refused/NAME` as a visitor who is not
+    /// logged in reaches them: the mini apps' list is made at start-up and picked only for a
+    /// session, so no anonymous request (none, a forged cookie, one over the opening limit) is
+    /// shown a list, judged by an app's rules or made to write anything to the ledger's store.
+    @Test func anAnonymousRequestIsShownNoListAndWritesNothing() throws {
+        let store = MemorySharedStore()
+        let services = try TestServices.make(
+            extra: ["ASSERTION_KEY": try ECPrivateKey().pem()], miniApps: apps, store: store)
+        let app = MetadataDemo(
+            pages: try LocalizedPages(directory: MetadataDemoTests.templatesDirectory), services: services,
+            log: Log(minimum: .error))
+        let real = try services.auth0.sessions.store(person(flags: ["display_announcement"]))[0]
+        let keysBefore = store.keyCount
+        for cookie in [
+            nil, "\(real.name)=\(String(real.value.dropLast(8)))AAAAAAAA",
+            "\(real.name)=" + String(repeating: "A", count: 70_000),
+        ] {
+            for path in ["/", "/auth/refused/announcements", "/auth/refused/staff"] {
+                var headers: HeaderFields = ["accept-language": "en"]
+                if let cookie { headers["cookie"] = cookie }
+                let answer = app.respond(to: Request(method: "GET", path: path, headers: headers))
+                let html = String(decoding: answer.body, as: UTF8.self)
+                #expect(!html.contains("Your apps") && !html.contains("mini-app-note"), "\(path)")
+                #expect(answer.status == 200 || answer.status == 303, "\(path): \(answer.status)")
+            }
+        }
+        #expect(store.keyCount == keysBefore, "nothing written to the ledger's store")
+    }
+
     /// The check tells the app the language the product's pages speak, so the two agree.
     @Test func theCheckSaysThePagesLanguage() throws {
         let english = try get("/auth/check/announcements", as: person(flags: ["display_announcement"]))

@@ -90,22 +90,26 @@ public final class Pages: Sendable {
 
     /// A mini app's item in the logged-in page's list, in this language.
     func miniAppItem(title: String, path: String, asksFirst: MiniAppStep) -> [UInt8] {
-        miniAppItem.render([
-            "appTitle": .text(title), "appPath": .text(path), "secondFactor": .flag(asksFirst == .secondFactor),
-            "loginAgain": .flag(asksFirst == .loginAgain),
-        ])
+        miniAppItem.render(Self.miniAppItemContext(title: title, path: path, asksFirst: asksFirst))
     }
 
-    /// The names a mini app's item has: its body may use no other (it is rendered before any page).
-    static let miniAppItemNames: Set<String> = ["appTitle", "appPath", "secondFactor", "loginAgain"]
+    /// The names and values a mini app's item is rendered with: all its body may use, since it is
+    /// rendered before any page.
+    private static func miniAppItemContext(title: String, path: String, asksFirst: MiniAppStep) -> TemplateContext {
+        [
+            "appTitle": .text(title), "appPath": .text(path), "secondFactor": .flag(asksFirst == .secondFactor),
+            "loginAgain": .flag(asksFirst == .loginAgain),
+        ]
+    }
 
     /// The body of `profile`'s `miniApps` section; a template without one, or whose item uses a
-    /// name an item does not have, stops start-up.
+    /// name an item does not have (`miniAppItemContext`), stops start-up.
     private static func miniAppItem(of profile: Template) throws -> Template {
         guard let item = profile.section(named: "miniApps") else {
             throw TemplateError(file: "profile.html", line: 0, message: "no {{#miniApps}} section")
         }
-        if let other = item.namesUsed.first(where: { !miniAppItemNames.contains($0) }) {
+        let names = miniAppItemContext(title: "", path: "", asksFirst: .nothing)
+        if let other = item.namesUsed.first(where: { names[$0] == nil }) {
             throw TemplateError(
                 file: "profile.html", line: 0,
                 message: "{{#miniApps}} uses \"\(other)\", which a mini app's item does not have")

@@ -131,6 +131,36 @@ import Web
         #expect(try render(source, "t", filled) == render(source, "t", literal))
     }
 
+    /// One template rendered again and again, as a page is, with contexts whose names are laid out
+    /// alike, in another order, with names of the same length, with long names made at run time
+    /// (the same text in other strings, and other text), and with more layouts than it keeps: each
+    /// shows its own values.
+    @Test func oneTemplateRendersEveryLayoutOfItsContextsWithTheirOwnValues() throws {
+        let long = "aNameLongerThanFifteenBytes"
+        let template = try TemplateLibrary(sources: [
+            "t": "{{aa}}|{{bb}}|{{#on}}on{{/on}}|{{\(long)}}|{{\(long.uppercased())}}"
+        ]).template("t")
+        func rendered(_ pairs: [(String, TemplateValue)]) -> String {
+            var context = TemplateContext(capacity: pairs.count)
+            for (name, value) in pairs { context.add(name, value) }
+            return String(decoding: template.render(context), as: UTF8.self)
+        }
+        for round in 0..<3 {
+            #expect(rendered([("aa", "1"), ("bb", "2")]) == "1|2|||")
+            #expect(rendered([("bb", "1"), ("aa", "2")]) == "2|1|||")
+            #expect(rendered([("aa", "1"), ("cc", "2")]) == "1||||")
+            #expect(rendered([("aa", .text("\(round)")), ("on", true)]) == "\(round)||on||")
+            // Built here, not literals: other strings holding the same text, and another text of its length.
+            let madeNow = String(decoding: Array(long.utf8), as: UTF8.self), other = long.uppercased()
+            #expect(rendered([(madeNow, "x"), ("aa", "1")]) == "1|||x|")
+            #expect(rendered([(other, "x"), ("aa", "1")]) == "1||||x")
+            #expect(rendered([(long, "y"), ("aa", "1")]) == "1|||y|")
+            for extra in 0..<20 {
+                #expect(rendered([("aa", .text("\(extra)")), ("n\(extra)", "z")]) == "\(extra)||||")
+            }
+        }
+    }
+
     /// `[[key]]` words come from the catalogue once, at load, escaped (they may stand in an
     /// attribute); a key it lacks stops loading with the file, the line and the key.
     @Test func catalogueWordsAreFilledInAtLoad() throws {

@@ -4,10 +4,10 @@
 extension Template {
     /// Renders with the given values; a missing name renders as nothing.
     public func render(_ context: TemplateContext) -> [UInt8] {
-        // Where each name is in the context, looked up once (not at every slot that shows it),
-        // kept on the stack.
+        // Where each name is in the context, found once (not at every slot that shows it; for a
+        // layout rendered before, not even by name), kept on the stack.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: names.count) { slots in
-            for (index, name) in names.enumerated() { slots[index] = context.index(of: name) ?? -1 }
+            slotMemo.fill(slots, names: names, from: context)
             return steps.withUnsafeBufferPointer { steps in
                 literalBytes.withUnsafeBufferPointer { literals in
                     // Written straight into the page's array, with room for the template's text and

@@ -30,6 +30,8 @@ public struct Template: Sendable {
     let literalBytes: [UInt8]
     /// Every name the template uses, once; steps refer to them by index.
     let names: [String]
+    /// Where those names lay in the contexts it was rendered with lately (shared by copies).
+    let slotMemo = TemplateSlotMemo()
 
     init(nodes: [Node]) {
         var steps: [Step] = []

@@ -36,11 +36,13 @@ public enum HTMLEscaping {
         if start < bytes.count { emit(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
     }
 
-    /// True when one of the word's bytes is `& < > " '`.
+    /// True when one of the word's bytes is `& < > " '` (or `#`): two tests, not five. A byte
+    /// with bits 0 and 2 set becomes 0x27 only if it was `" # & '` (0x22, 0x23, 0x26, 0x27), and
+    /// with bit 1 set becomes 0x3E only if it was `<` or `>` (0x3C, 0x3E).
     @inlinable
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        ByteWords.contains(0x26, in: word) || ByteWords.contains(0x3C, in: word) || ByteWords.contains(0x3E, in: word)
-            || ByteWords.contains(0x22, in: word) || ByteWords.contains(0x27, in: word)
+        ByteWords.contains(0x27, in: word | (ByteWords.ones &* 0x05))
+            || ByteWords.contains(0x3E, in: word | (ByteWords.ones &* 0x02))
     }
 
     /// The escaped text as a string.

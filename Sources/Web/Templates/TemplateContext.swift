@@ -1,5 +1,6 @@
 /// The names and values a template is rendered with, written like a dictionary literal
-/// (`NamedValues`: a page has a dozen names at most, looked up at every slot of every page).
+/// (`NamedValues`: a page has a dozen names at most; a template finds where its names lie once per
+/// layout of the contexts it is rendered with, `TemplateSlotMemo`, and reads them there).
 public struct TemplateContext: Sendable, ExpressibleByDictionaryLiteral {
     private var entries: NamedValues<TemplateValue>
 

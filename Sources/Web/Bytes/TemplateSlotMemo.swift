@@ -33,11 +33,12 @@ final class TemplateSlotMemo: Sendable {
         }
         if known { return }
         for (index, name) in names.enumerated() { slots[index] = context.index(of: name) ?? -1 }
-        let layout = Layout(names: entries.map(\.name), slots: Array(slots))
+        // Made only when there is room for it: a template past its layouts pays the look-ups alone.
+        // Another thread may have added the same layout since it was looked for.
         layouts.withLock { layouts in
-            if layouts.count < Self.most, !layouts.contains(where: { Self.sameNames($0.names, entries) }) {
-                layouts.append(layout)
-            }
+            guard layouts.count < Self.most, !layouts.contains(where: { Self.sameNames($0.names, entries) })
+            else { return }
+            layouts.append(Layout(names: entries.map(\.name), slots: Array(slots)))
         }
     }
 

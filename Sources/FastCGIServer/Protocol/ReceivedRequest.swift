@@ -63,27 +63,33 @@ package struct ReceivedRequest {
             }
         }
         var parser = RequestHead()
-        var wellFormed = true
-        // The header fields are written into one buffer as the pairs are read, then handed over
-        // (beneath the two the parameters give by name: the body's type and length).
-        func readPairs(_ pairs: UnsafeRawBufferPointer) {
-            let received = ReceivedHeaderBytes(capacity: ReceivedHeaderBytes.capacity(forParameterBytes: pairs.count)) {
-                fields in
-                wellFormed = Self.eachPair(in: pairs) { parser.add(name: $0, value: $1, headers: &fields, to: &head) }
-            }
-            head.headers.received = received
-        }
-        if paramRecords > 1 {
-            params.withUnsafeBytes { readPairs($0) }
-        } else {
-            readPairs(onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0))
-        }
+        let wellFormed =
+            paramRecords > 1
+            ? params.withUnsafeBytes { Self.readPairs($0, with: &parser, into: &head) }
+            : Self.readPairs(onlyParams ?? UnsafeRawBufferPointer(start: nil, count: 0), with: &parser, into: &head)
         guard wellFormed, parser.isWellFormed else { return false }
         parser.finish(&head)
         contentLength = parser.contentLength
         if body.count > contentLength { body.removeLast(body.count - max(0, contentLength)) }
         head.body = body
         return true
+    }
+
+    /// Reads the parameters' name-value pairs into `head` through `parser`; false when they are not
+    /// well-formed. The header fields are written into one buffer as the pairs are read, then
+    /// handed over (beneath the two the parameters give by name: the body's type and length).
+    /// Its state comes as arguments, not captured: a closure capturing `read`'s variables had
+    /// each access checked at run time (four a request).
+    private static func readPairs(
+        _ pairs: UnsafeRawBufferPointer, with parser: inout RequestHead, into head: inout Request
+    ) -> Bool {
+        var wellFormed = true
+        let received = ReceivedHeaderBytes(capacity: ReceivedHeaderBytes.capacity(forParameterBytes: pairs.count)) {
+            fields in
+            wellFormed = eachPair(in: pairs) { parser.add(name: $0, value: $1, headers: &fields, to: &head) }
+        }
+        head.headers.received = received
+        return wellFormed
     }
 
     /// Calls `body` with each name-value pair of `bytes` (3.4: each length in one byte, or in four

@@ -39,7 +39,8 @@ final class ConnectionDriver: Sendable {
     /// A page thread: takes events, several per wait (one system call for the events of many
     /// connections under load), until the server stops.
     func servePages(scratch: Scratch) {
-        let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: ConnectionPoller.eventsPerWait)
+        let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(
+            capacity: ConnectionPoller.eventsPerWait(pageThreads: options.pageThreads))
         defer { tokens.deallocate() }
         // The log lines of one wake-up's answers are written together, with the last answer
         // (see `send`) or before the next wait: one write(2) for a dozen requests under load.

@@ -20,9 +20,14 @@ def report_spread(path):
     """How far the limit's and the logged-in page's CPU per request move over the paired rounds,
     and the user and system time apart."""
     cpu = {"limit": {}, "page": {}}
+    # Each round's rate and p99 (ms), in runs that recorded them.
+    rate, p99 = {"limit": {}, "page": {}}, {"limit": {}, "page": {}}
     for line in open(path):
-        round_, side, user, system = line.split()
+        fields = line.split()
+        round_, side, user, system = fields[:4]
         cpu[side][round_] = (float(user), float(system))
+        if len(fields) >= 6:
+            rate[side][round_], p99[side][round_] = float(fields[4]), float(fields[5])
     paired = sorted(set(cpu["limit"]) & set(cpu["page"]), key=int)
     if len(paired) < 4:
         return
@@ -37,6 +42,14 @@ def report_spread(path):
             for label, v in parts))
     over = sorted(sum(cpu["page"][r]) / sum(cpu["limit"][r]) for r in paired if sum(cpu["limit"][r]) > 0)
     print(f"- the page over the limit in the same round {statistics.median(over):.2f}x ({over[0]:.2f}–{over[-1]:.2f}).")
+    timed = [r for r in paired if r in rate["page"] and r in rate["limit"] and rate["limit"][r] > 0]
+    if len(timed) >= 4:
+        rates = sorted(rate["page"][r] / rate["limit"][r] for r in timed)
+        page_p99, limit_p99 = sorted(p99["page"][r] for r in timed), sorted(p99["limit"][r] for r in timed)
+        print(f"- the same rounds timed: the page's rate {statistics.median(rates):.0%} of the limit's in the same "
+              f"round ({rates[0]:.0%}–{rates[-1]:.0%}); p99 the page {statistics.median(page_p99):.2f} ms "
+              f"({page_p99[0]:.2f}–{page_p99[-1]:.2f}), the limit {statistics.median(limit_p99):.2f} ms "
+              f"({limit_p99[0]:.2f}–{limit_p99[-1]:.2f}).")
 
 
 def report_same_answer(path):

@@ -18,7 +18,8 @@ rounds = max(r.rounds for r in rows)
 
 def report_spread(path):
     """How far the limit's and the logged-in page's CPU per request move over the paired rounds,
-    and the user and system time apart."""
+    and the user and system time apart; then, where the rounds were timed, the page's rate over the
+    limit's in the same round and both p99s."""
     cpu = {"limit": {}, "page": {}}
     # Each round's rate and p99 (ms), in runs that recorded them.
     rate, p99 = {"limit": {}, "page": {}}, {"limit": {}, "page": {}}

@@ -48,9 +48,7 @@ struct ConnectionPoller: Sendable {
     /// `pageThreads`: it answers them one after the other, so with others beside it more would
     /// keep the last waiting behind the first while another thread may be idle (16). Alone, it
     /// answers every event anyway, and each wait it takes fewer of is one more wake-up, log write
-    /// and context switch: on two cores under 32 connections a lone thread taking up to 16 waited
-    /// every 4 to 10 pages, taking up to 64 (as the library-free limit does) every 10 to 12, at
-    /// 2 to 18% more pages a second (median 10%; eight rounds in three runs, two builds side by side).
+    /// and context switch (64, as the library-free limit takes; measured in ARCHITECTURE.md).
     static func eventsPerWait(pageThreads: Int) -> Int { pageThreads > 1 ? 16 : 64 }
 
     /// Waits until something is ready and writes up to `tokens.count` tokens into `tokens`: one
